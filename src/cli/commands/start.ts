@@ -1,0 +1,50 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../db/paths.ts';
+import { CliError } from '../errors.ts';
+import { serve, type ServeFlags } from './serve.ts';
+
+/**
+ * The Electron binary, found the way the `electron` package finds it (path.txt + dist/)
+ * without importing the package, whose index would try to download it.
+ */
+export function electronBinary(root = packageRoot()): string | undefined {
+  const pkg = join(root, 'node_modules', 'electron');
+  const pathFile = join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const binary = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds main, preload and renderer with electron-vite when the sources are newer than the build. */
+export function ensureBuilt(root = packageRoot()): void {
+  const marker = join(root, 'out', 'renderer', 'index.html');
+  const sources = ['src/main', 'src/preload', 'src/renderer', 'src/shared'].map((d) => join(root, d)).filter(existsSync);
+  if (existsSync(marker) && sources.every((d) => newestMtime(d) <= statSync(marker).mtimeMs)) return;
+  process.stdout.write('Building the inspector UI (electron-vite build)…\n');
+  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) throw new CliError('electron-vite build failed (see above)');
+}
+
+/** `npm start`: the desktop window where Electron is installed, else the same UI headless. */
+export async function start(flags: ServeFlags & { headless?: boolean }, argv: string[]): Promise<void> {
+  ensureBuilt();
+  const binary = flags.headless ? undefined : electronBinary();
+  if (!binary) {
+    const why = flags.headless ? '--headless given' : 'no Electron binary in node_modules/electron (it cannot be downloaded here)';
+    return serve(flags, `Running headless: ${why}. Open the URL below in a browser.`);
+  }
+  const child = spawn(binary, [packageRoot(), ...argv], { stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 0));
+}

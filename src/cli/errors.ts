@@ -1,0 +1,2 @@
+/** An error the CLI reports as one line (no stack) before exiting non-zero. */
+export class CliError extends Error {}

@@ -1,0 +1,47 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { wrapPglite, type Db } from './database.ts';
+import { copyTemplate, ensureTemplate, makeScratchDir } from './template.ts';
+
+export interface OpenOptions {
+  /** Persistent data dir; ignored when memory is set. */
+  dataDir?: string;
+  /** Scratch storage removed on close ("no files kept"). */
+  memory?: boolean;
+  /** Brings a database up to date: migrations, seed template. Runs on every open. */
+  prepare: (db: Db) => Promise<void>;
+  /** Changes whenever prepare would produce different contents (migrations, seed files). */
+  templateKey: string;
+}
+
+const pgliteVersion = 'pglite-0.5.16';
+
+// Our amounts are minor units far below 2^53, so int8 columns come back as numbers.
+const parsers = { [types.INT8]: (value: string) => Number(value) };
+
+// Postgres' default 128 MB buffer pool is most of PGlite's resident memory; a sandbox's
+// working set is a few MB, and the OS page cache sits behind the pool anyway.
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+async function openDir(dir: string): Promise<PGlite> {
+  return PGlite.create(dir, { parsers, startParams });
+}
+
+/** Opens (creating from the cached template when needed) and prepares the database. */
+export async function openDatabase(options: OpenOptions): Promise<Db> {
+  const template = await ensureTemplate(`${pgliteVersion}:${options.templateKey}`, async (dir) => {
+    const db = wrapPglite(await openDir(dir));
+    await options.prepare(db);
+    await db.close();
+  });
+  const scratch = options.memory ? makeScratchDir() : undefined;
+  const dir = scratch ?? options.dataDir;
+  if (!dir) throw new Error('openDatabase needs a dataDir or memory: true');
+  if (!existsSync(join(dir, 'PG_VERSION'))) copyTemplate(template, dir);
+  const db = wrapPglite(await openDir(dir), async () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+  await options.prepare(db);
+  return db;
+}

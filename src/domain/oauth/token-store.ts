@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Db, Queryable } from '../../db/database.ts';
+import { randomString } from '../../shared/ids.ts';
+
+export const accessTokenTtlSeconds = 3600;
+export const refreshTokenTtlSeconds = 30 * 86400;
+
+const maxCachedTokens = 50_000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface AccessGrant {
+  tenantId: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  familyId: string;
+  expiresAtMs: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken?: string;
+  expiresIn: number;
+  scope: string;
+}
+
+export type TokenCheck = { ok: true; grant: AccessGrant } | { ok: false; reason: 'invalid_token' | 'token_expired' };
+
+/**
+ * Opaque tokens, stored only as SHA-256 hashes. Access tokens are checked on every request,
+ * so verified ones are cached in memory and dropped on revoke, reset and delete.
+ * Token lifetimes use the real clock (SPEC §5.5).
+ */
+export class TokenStore {
+  private readonly cache = new Map<string, AccessGrant>();
+
+  constructor(private readonly db: Db, private readonly realNow: () => number = Date.now) {}
+
+  async issue(
+    q: Queryable,
+    opts: { tenantId: string; clientId: string; scope: string; familyId?: string; accessTtl?: number; refresh: boolean },
+  ): Promise<IssuedTokens> {
+    const familyId = opts.familyId ?? `fam_${randomString(20)}`;
+    const accessToken = `sat_${randomString(40)}`;
+    const expiresIn = opts.accessTtl ?? accessTokenTtlSeconds;
+    const now = this.realNow();
+    const rows: unknown[][] = [[hashToken(accessToken), 'access', new Date(now + expiresIn * 1000)]];
+    let refreshToken: string | undefined;
+    if (opts.refresh) {
+      refreshToken = `srt_${randomString(40)}`;
+      rows.push([hashToken(refreshToken), 'refresh', new Date(now + refreshTokenTtlSeconds * 1000)]);
+    }
+    const values = rows.map((_, i) => `($${i * 3 + 5}, $1, $2, $${i * 3 + 6}, $3, $4, $${i * 3 + 7})`).join(', ');
+    await q.query(
+      `insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at) values ${values}`,
+      [opts.tenantId, opts.clientId, opts.scope, familyId, ...rows.flat()],
+    );
+    return { accessToken, refreshToken, expiresIn, scope: opts.scope };
+  }
+
+  /** Checks a bearer token: one map lookup when warm, one indexed query when cold. */
+  async verifyAccess(token: string): Promise<TokenCheck> {
+    const hash = hashToken(token);
+    let grant = this.cache.get(hash);
+    if (!grant) {
+      const [row] = await this.db.query<{
+        tenant_id: string; client_id: string; scope: string; family_id: string; expires_at: Date;
+      }>(
+        `select tenant_id, client_id, scope, family_id, expires_at from oauth_tokens
+          where hash = $1 and kind = 'access' and revoked_at is null`,
+        [hash],
+      );
+      if (!row) return { ok: false, reason: 'invalid_token' };
+      grant = {
+        tenantId: row.tenant_id, clientId: row.client_id, familyId: row.family_id,
+        scopes: new Set(row.scope.split(' ').filter(Boolean)), expiresAtMs: row.expires_at.getTime(),
+      };
+      if (this.cache.size >= maxCachedTokens) this.cache.clear();
+      this.cache.set(hash, grant);
+    }
+    if (grant.expiresAtMs <= this.realNow()) return { ok: false, reason: 'token_expired' };
+    return { ok: true, grant };
+  }
+
+  async revokeFamily(q: Queryable, familyId: string): Promise<void> {
+    await q.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [familyId]);
+    this.forgetWhere((g) => g.familyId === familyId);
+  }
+
+  async revokeTenant(q: Queryable, tenantId: string): Promise<void> {
+    await q.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
+    this.forgetTenant(tenantId);
+  }
+
+  forgetTenant(tenantId: string): void {
+    this.forgetWhere((g) => g.tenantId === tenantId);
+  }
+
+  private forgetWhere(match: (grant: AccessGrant) => boolean): void {
+    for (const [hash, grant] of this.cache) if (match(grant)) this.cache.delete(hash);
+  }
+}

@@ -1,0 +1,161 @@
+import type { Queryable } from '../../db/database.ts';
+import { newId } from '../../shared/ids.ts';
+import { toMajor } from '../../shared/money.ts';
+import { ApiError, notFound } from '../../shared/problem.ts';
+import type { DomainDeps } from '../deps.ts';
+import { illegalTransition, unknownReference } from '../errors.ts';
+
+export interface NewOrder {
+  customerId: string;
+  items: { variantId: string; quantity: number }[];
+  shippingAddress: { city: string; district: string };
+}
+
+export interface Order {
+  id: string;
+  status: string;
+  customerId: string;
+  items: { variantId: string; productId: string; name: string; quantity: number; unitPrice: number; lineTotal: number }[];
+  total: number;
+  currency: string;
+  shippingAddress: { city: string; district: string };
+  createdAt: string;
+}
+
+// One query per read: the order with its items aggregated (DESIGN.md, hot paths).
+const orderSelect = `
+  select o.id, o.status, o.customer_id, o.total_minor, o.currency, o.city, o.district, o.created_at,
+    (select json_agg(json_build_object('variantId', i.variant_id, 'productId', i.product_id, 'name', i.name,
+        'quantity', i.quantity, 'unitPrice', i.unit_price_minor, 'lineTotal', i.line_total_minor) order by i.position)
+       from order_items i where i.tenant_id = o.tenant_id and i.order_id = o.id) as items
+  from orders o`;
+
+interface OrderRow {
+  id: string; status: string; customer_id: string; total_minor: number; currency: string; city: string; district: string;
+  created_at: Date; items: { variantId: string; productId: string; name: string; quantity: number; unitPrice: number; lineTotal: number }[] | null;
+}
+
+const toOrder = (r: OrderRow): Order => ({
+  id: r.id,
+  status: r.status,
+  customerId: r.customer_id,
+  items: (r.items ?? []).map((i) => ({ ...i, unitPrice: toMajor(i.unitPrice), lineTotal: toMajor(i.lineTotal) })),
+  total: toMajor(r.total_minor),
+  currency: r.currency,
+  shippingAddress: { city: r.city, district: r.district },
+  createdAt: r.created_at.toISOString(),
+});
+
+export async function getOrder(q: Queryable, tenantId: string, id: string): Promise<Order> {
+  const [row] = await q.query<OrderRow>(`${orderSelect} where o.tenant_id = $1 and o.id = $2`, [tenantId, id]);
+  if (!row) throw notFound('order');
+  return toOrder(row);
+}
+
+export async function listOrders(
+  q: Queryable, tenantId: string,
+  opts: { limit: number; after?: { key: string | number; id: string }; status?: string; customerId?: string },
+): Promise<Order[]> {
+  const rows = await q.query<OrderRow>(
+    `${orderSelect} where o.tenant_id = $1
+        and ($3::timestamptz is null or (o.created_at, o.id) < ($3, $4))
+        and ($5::text is null or o.status = $5) and ($6::text is null or o.customer_id = $6)
+      order by o.created_at desc, o.id desc limit $2`,
+    [tenantId, opts.limit, opts.after?.key ?? null, opts.after?.id ?? null, opts.status ?? null, opts.customerId ?? null],
+  );
+  return rows.map(toOrder);
+}
+
+/**
+ * Places an order: prices come from the catalog, stock is reserved, and the order,
+ * its items and its order.placed event commit together.
+ */
+export async function createOrder(deps: DomainDeps, tenantId: string, input: NewOrder, status = 'placed'): Promise<Order> {
+  const id = newId('ord');
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now(tenantId);
+    const [customer] = await tx.query('select 1 from customers where tenant_id = $1 and id = $2', [tenantId, input.customerId]);
+    if (!customer) throw unknownReference('customer_not_found', '/customerId', `No customer ${input.customerId} in this sandbox.`);
+    const variantIds = [...new Set(input.items.map((i) => i.variantId))];
+    const variants = await tx.query<{ id: string; product_id: string; name: string; product_name: string; product_status: string; price_minor: number; stock: number }>(
+      `select v.id, v.product_id, v.name, p.name as product_name, p.status as product_status, v.price_minor, v.stock
+         from variants v join products p on p.tenant_id = v.tenant_id and p.id = v.product_id
+        where v.tenant_id = $1 and v.id = any($2)`,
+      [tenantId, variantIds],
+    );
+    const byId = new Map(variants.map((v) => [v.id, v]));
+    const wanted = new Map<string, number>();
+    input.items.forEach((item, i) => {
+      const v = byId.get(item.variantId);
+      if (!v) throw unknownReference('variant_not_found', `/items/${i}/variantId`, `No variant ${item.variantId} in this sandbox.`);
+      if (v.product_status !== 'published') {
+        throw unknownReference('product_not_available', `/items/${i}/variantId`, `Variant ${item.variantId} belongs to a ${v.product_status} product, which cannot be ordered.`);
+      }
+      wanted.set(v.id, (wanted.get(v.id) ?? 0) + item.quantity);
+    });
+    for (const [variantId, quantity] of wanted) {
+      if (byId.get(variantId)!.stock < quantity) {
+        const index = input.items.findIndex((i) => i.variantId === variantId);
+        throw new ApiError(422, 'insufficient_stock', `Variant ${variantId} has ${byId.get(variantId)!.stock} in stock; ${quantity} requested.`, {
+          errors: [{ path: `/items/${index}/quantity`, message: 'More than the stock on hand.' }],
+        });
+      }
+    }
+    const lines = input.items.map((item, position) => {
+      const v = byId.get(item.variantId)!;
+      return { position, variant: v, quantity: item.quantity, lineTotal: v.price_minor * item.quantity };
+    });
+    const total = lines.reduce((sum, l) => sum + l.lineTotal, 0);
+    await tx.query(
+      `insert into orders (tenant_id, id, customer_id, status, total_minor, currency, city, district, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, 'TRY', $6, $7, $8, $8)`,
+      [tenantId, id, input.customerId, status, total, input.shippingAddress.city, input.shippingAddress.district, now],
+    );
+    const params: unknown[] = [tenantId, id];
+    const values = lines.map((l) => {
+      params.push(l.position, l.variant.id, l.variant.product_id, `${l.variant.product_name} (${l.variant.name})`, l.quantity, l.variant.price_minor, l.lineTotal);
+      const n = params.length;
+      return `($1, $2, ${[6, 5, 4, 3, 2, 1, 0].map((k) => `$${n - k}`).join(', ')})`;
+    });
+    await tx.query(
+      `insert into order_items (tenant_id, order_id, position, variant_id, product_id, name, quantity, unit_price_minor, line_total_minor)
+       values ${values.join(', ')}`,
+      params,
+    );
+    await tx.query(
+      `update variants v set stock = v.stock - w.qty from unnest($2::text[], $3::int[]) as w(id, qty)
+        where v.tenant_id = $1 and v.id = w.id`,
+      [tenantId, [...wanted.keys()], [...wanted.values()]],
+    );
+    if (status === 'placed') {
+      await deps.events.emit(tx, tenantId, 'order.placed', { orderId: id, total: toMajor(total), currency: 'TRY', customerId: input.customerId }, { occurredAt: now });
+    }
+  });
+  return getOrder(deps.db, tenantId, id);
+}
+
+const cancellable = new Set(['placed', 'pending_approval']);
+
+/** Cancels an order that has not been paid, returning its stock. */
+export async function cancelOrder(deps: DomainDeps, tenantId: string, id: string, reason?: string): Promise<Order> {
+  await deps.db.transaction(async (tx) => {
+    const [order] = await tx.query<{ status: string; total_minor: number; customer_id: string }>(
+      'select status, total_minor, customer_id from orders where tenant_id = $1 and id = $2 for update', [tenantId, id],
+    );
+    if (!order) throw notFound('order');
+    if (!cancellable.has(order.status)) throw illegalTransition('order', order.status, 'cancel');
+    const now = deps.clock.now(tenantId);
+    await tx.query(`update orders set status = 'cancelled', cancelled_at = $3, updated_at = $3 where tenant_id = $1 and id = $2`, [tenantId, id, now]);
+    await tx.query(
+      `update variants v set stock = v.stock + i.quantity
+         from (select variant_id, sum(quantity)::int as quantity from order_items
+                where tenant_id = $1 and order_id = $2 group by variant_id) i
+        where v.tenant_id = $1 and v.id = i.variant_id`,
+      [tenantId, id],
+    );
+    await deps.events.emit(tx, tenantId, 'order.cancelled', {
+      orderId: id, total: toMajor(order.total_minor), currency: 'TRY', customerId: order.customer_id, reason: reason ?? 'requested_by_customer',
+    }, { occurredAt: now });
+  });
+  return getOrder(deps.db, tenantId, id);
+}

@@ -1,0 +1,179 @@
+import type { Db, Queryable, Tx } from '../../db/database.ts';
+import { newId, randomString } from '../../shared/ids.ts';
+import { allScopes } from '../../shared/scopes.ts';
+import type { SandboxClock } from '../../schedule/clock.ts';
+import type { TokenStore } from '../oauth/token-store.ts';
+import { seedTenant, templateTenant } from './seed.ts';
+
+/** What `counts` reports, label → table; domains add theirs. */
+export const countedTables: Record<string, string> = {
+  products: 'products', variants: 'variants', customers: 'customers', orders: 'orders', vendors: 'vendors', payments: 'payments',
+};
+
+/** Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all). */
+export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes']);
+/** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
+export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets']);
+
+export interface SandboxSummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  counts: Record<string, number>;
+}
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scope: string;
+}
+
+/**
+ * Keeps in-memory state (queues, caches, clocks, streams) in step with a reset or delete:
+ * `before` runs before the transaction, `after` synchronously once it has committed.
+ */
+export interface TenantLifecycle {
+  before?(tenantId: string): void;
+  after(tenantId: string, change: { reset: boolean; all: boolean }): void;
+}
+
+export class Sandboxes {
+  readonly lifecycle: TenantLifecycle[] = [];
+  private tenantTables?: string[];
+
+  constructor(private readonly db: Db, private readonly tokens: TokenStore, private readonly clock: SandboxClock) {}
+
+  /** Creates and seeds a sandbox with a client and a first token pair carrying every scope. */
+  async create(name?: string): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
+    const id = newId('sbx');
+    const clientId = `cli_${randomString(20)}`;
+    const clientSecret = `cs_${randomString(40)}`;
+    const webhookTestSecret = `whsec_${randomString(32)}`;
+    const scope = allScopes.join(' ');
+    const displayName = name?.trim() || `Sandbox ${id.slice(-4)}`;
+    // Millisecond timestamps, so list cursors (which carry ISO strings) compare exactly.
+    const createdAt = new Date(this.clock.real());
+    const issued = await this.db.transaction(async (tx) => {
+      await tx.query('insert into tenants (id, name, webhook_test_secret, created_at) values ($1, $2, $3, $4)', [
+        id, displayName, webhookTestSecret, createdAt,
+      ]);
+      await tx.query('insert into oauth_clients (client_id, tenant_id, client_secret) values ($1, $2, $3)', [clientId, id, clientSecret]);
+      await seedTenant(tx, id);
+      return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });
+    });
+    return {
+      sandbox: { id, name: displayName, createdAt: createdAt.toISOString(), counts: await this.counts(this.db, id) },
+      credentials: {
+        clientId, clientSecret, accessToken: issued.accessToken, refreshToken: issued.refreshToken!, tokenType: 'Bearer',
+        expiresIn: issued.expiresIn, scope,
+      },
+      webhookTestSecret,
+    };
+  }
+
+  async get(id: string): Promise<SandboxSummary | undefined> {
+    const [row] = await this.db.query<{ id: string; name: string; created_at: Date }>(
+      'select id, name, created_at from tenants where id = $1 and not is_template', [id],
+    );
+    return row && { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), counts: await this.counts(this.db, id) };
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const rows = await this.db.query('select 1 from tenants where id = $1 and not is_template', [id]);
+    return rows.length > 0;
+  }
+
+  async list(limit: number, after?: { key: string | number; id: string }): Promise<{ id: string; name: string; createdAt: string }[]> {
+    const rows = await this.db.query<{ id: string; name: string; created_at: Date }>(
+      `select id, name, created_at from tenants where not is_template
+         and ($2::timestamptz is null or (created_at, id) < ($2, $3))
+       order by created_at desc, id desc limit $1`,
+      [limit, after?.key ?? null, after?.id ?? null],
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString() }));
+  }
+
+  /** Credentials the dashboard may show again: the client and the webhook test secret. */
+  async secrets(id: string): Promise<{ clientId: string; clientSecret: string; webhookTestSecret: string } | undefined> {
+    const [row] = await this.db.query<{ client_id: string; client_secret: string; webhook_test_secret: string }>(
+      `select c.client_id, c.client_secret, t.webhook_test_secret from tenants t
+         join oauth_clients c on c.tenant_id = t.id where t.id = $1 order by c.created_at limit 1`,
+      [id],
+    );
+    return row && { clientId: row.client_id, clientSecret: row.client_secret, webhookTestSecret: row.webhook_test_secret };
+  }
+
+  async counts(q: Queryable, id: string): Promise<Record<string, number>> {
+    const entries = Object.entries(countedTables);
+    const select = entries.map(([label, table], i) => `(select count(*) from ${table} where tenant_id = $1)::int as c${i}`).join(', ');
+    const [row] = await q.query<Record<string, number>>(`select ${select}`, [id]);
+    return Object.fromEntries(entries.map(([label], i) => [label, row[`c${i}`]]));
+  }
+
+  /**
+   * Factory defaults for one tenant (SPEC §3): commerce data, clock and delivery log. With
+   * `all`, endpoints go too, every token is revoked and fresh credentials are returned.
+   */
+  async reset(id: string, all: boolean): Promise<{ counts: Record<string, number>; durationMs: number; credentials?: Credentials }> {
+    const started = performance.now();
+    const tables = await this.tablesWithTenant();
+    for (const hook of this.lifecycle) hook.before?.(id);
+    const credentials = await this.db.transaction(async (tx) => {
+      tx.afterCommit(() => {
+        this.clock.setOffset(id, 0);
+        for (const hook of this.lifecycle) hook.after(id, { reset: true, all });
+      });
+      for (const table of tables) {
+        if (keptOnReset.has(table) || (!all && keptUnlessAll.has(table))) continue;
+        await tx.query(`delete from ${table} where tenant_id = $1`, [id]);
+      }
+      await tx.query('update tenants set clock_offset_ms = 0 where id = $1', [id]);
+      await seedTenant(tx, id);
+      return all ? this.reissueCredentials(tx, id) : undefined;
+    });
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    return { counts: await this.counts(this.db, id), durationMs, ...(credentials ? { credentials } : {}) };
+  }
+
+  async remove(id: string): Promise<void> {
+    for (const hook of this.lifecycle) hook.before?.(id);
+    await this.db.transaction(async (tx) => {
+      tx.afterCommit(() => {
+        this.tokens.forgetTenant(id);
+        this.clock.forget(id);
+        for (const hook of this.lifecycle) hook.after(id, { reset: false, all: true });
+      });
+      await tx.query('delete from tenants where id = $1 and not is_template', [id]);
+    });
+  }
+
+  private async reissueCredentials(tx: Tx, id: string): Promise<Credentials> {
+    await this.tokens.revokeTenant(tx, id);
+    const clientSecret = `cs_${randomString(40)}`;
+    const [client] = await tx.query<{ client_id: string }>(
+      'update oauth_clients set client_secret = $2 where tenant_id = $1 returning client_id', [id, clientSecret],
+    );
+    const scope = allScopes.join(' ');
+    const issued = await this.tokens.issue(tx, { tenantId: id, clientId: client.client_id, scope, refresh: true });
+    return {
+      clientId: client.client_id, clientSecret, accessToken: issued.accessToken, refreshToken: issued.refreshToken!,
+      tokenType: 'Bearer', expiresIn: issued.expiresIn, scope,
+    };
+  }
+
+  private async tablesWithTenant(): Promise<string[]> {
+    this.tenantTables ??= (
+      await this.db.query<{ table_name: string }>(
+        `select table_name from information_schema.columns
+          where table_schema = 'public' and column_name = 'tenant_id' and table_name <> 'tenants'`,
+      )
+    ).map((r) => r.table_name);
+    return this.tenantTables;
+  }
+}
+
+export { templateTenant };

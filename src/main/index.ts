@@ -1,0 +1,3 @@
+import { app } from 'electron';
+
+void app.whenReady();

@@ -1,0 +1,50 @@
+import type { Queryable } from '../db/database.ts';
+
+/**
+ * The sandbox clock: each sandbox runs at real time plus its own offset (SPEC §5.5).
+ * Offsets live in tenants.clock_offset_ms and are mirrored here so `now()` stays synchronous.
+ */
+export class SandboxClock {
+  private readonly offsets = new Map<string, number>();
+
+  constructor(private readonly realNow: () => number = Date.now) {}
+
+  /** Loads every non-zero offset; call once at start. */
+  async load(db: Queryable): Promise<void> {
+    const rows = await db.query<{ id: string; clock_offset_ms: number }>(
+      'select id, clock_offset_ms from tenants where clock_offset_ms <> 0',
+    );
+    for (const row of rows) this.offsets.set(row.id, row.clock_offset_ms);
+  }
+
+  real(): number {
+    return this.realNow();
+  }
+
+  offsetMs(tenantId: string): number {
+    return this.offsets.get(tenantId) ?? 0;
+  }
+
+  /** Sandbox now in epoch milliseconds. */
+  nowMs(tenantId: string): number {
+    return this.realNow() + this.offsetMs(tenantId);
+  }
+
+  now(tenantId: string): Date {
+    return new Date(this.nowMs(tenantId));
+  }
+
+  /** Sets the offset (persisted by the caller in the same breath). */
+  setOffset(tenantId: string, offsetMs: number): void {
+    if (offsetMs === 0) this.offsets.delete(tenantId);
+    else this.offsets.set(tenantId, offsetMs);
+  }
+
+  async persist(db: Queryable, tenantId: string): Promise<void> {
+    await db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, Math.round(this.offsetMs(tenantId))]);
+  }
+
+  forget(tenantId: string): void {
+    this.offsets.delete(tenantId);
+  }
+}

@@ -1,0 +1,74 @@
+import type { Context } from 'koa';
+import { ApiError } from '../../shared/problem.ts';
+import { safeEqual } from '../../domain/oauth/clients.ts';
+import type { TokenStore } from '../../domain/oauth/token-store.ts';
+import type { Access } from '../route.ts';
+import { anonymous, can, type Principal } from './principal.ts';
+
+export interface AuthConfig {
+  adminKey: string;
+  /** The admin cookie's name carries the port so two instances do not collide (SPEC §7). */
+  cookieName: string;
+  tokens: TokenStore;
+  sandboxExists: (id: string) => Promise<boolean>;
+}
+
+export const bearerOf = (ctx: Context): string | undefined => {
+  const header = ctx.get('authorization');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+};
+
+/** True when the request carries the admin key, in the header or in the cookie. */
+export function carriesAdminKey(ctx: Context, config: AuthConfig): boolean {
+  const bearer = bearerOf(ctx);
+  if (bearer) return safeEqual(bearer, config.adminKey);
+  const cookie = ctx.cookies.get(config.cookieName);
+  return cookie !== undefined && safeEqual(cookie, config.adminKey);
+}
+
+const challenge = (error?: string, extra = '') =>
+  error ? `Bearer realm="sandbay", error="${error}"${extra}` : 'Bearer realm="sandbay"';
+
+/** Resolves the caller for a route's access level, or throws the SPEC §3 401/403. */
+export async function authenticate(ctx: Context, access: Access, scope: string | undefined, config: AuthConfig): Promise<Principal> {
+  if (access === 'none') return anonymous;
+  const bearer = bearerOf(ctx);
+  if (carriesAdminKey(ctx, config)) {
+    if (access === 'admin') return { kind: 'admin', scopes: new Set() };
+    const sandbox = ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
+    if (!sandbox) {
+      throw new ApiError(422, 'sandbox_required', 'With the admin key, name the sandbox in a Sandbay-Sandbox header (or a sandbox query parameter).', {
+        errors: [{ path: '/headers/Sandbay-Sandbox', message: 'Required with the admin key.' }],
+      });
+    }
+    if (!(await config.sandboxExists(sandbox))) throw new ApiError(404, 'not_found', 'No such sandbox.');
+    return { kind: 'admin', tenantId: sandbox, scopes: new Set() };
+  }
+  if (!bearer) {
+    const header = ctx.get('authorization');
+    const detail = header
+      ? 'The Authorization header must be "Bearer <token>".'
+      : 'Send an access token: Authorization: Bearer <token> (POST /oauth/token, or the credentials from POST /api/v1/sandboxes).';
+    throw new ApiError(401, 'missing_token', detail, { headers: { 'WWW-Authenticate': challenge() } });
+  }
+  if (access === 'admin') {
+    throw new ApiError(403, 'admin_key_required', 'This operation needs the admin key, not a sandbox token.');
+  }
+  const check = await config.tokens.verifyAccess(bearer);
+  if (!check.ok) {
+    const expired = check.reason === 'token_expired';
+    throw new ApiError(401, check.reason, expired ? 'The access token has expired; refresh it or request a new one.' : 'The access token is not valid.', {
+      headers: {
+        'WWW-Authenticate': challenge('invalid_token', expired ? ', error_description="The access token expired"' : ''),
+      },
+    });
+  }
+  const principal: Principal = { kind: 'token', tenantId: check.grant.tenantId, scopes: check.grant.scopes };
+  if (scope && !can(principal, scope)) {
+    throw new ApiError(403, 'insufficient_scope', `This operation needs the ${scope} scope.`, {
+      headers: { 'WWW-Authenticate': challenge('insufficient_scope', `, scope="${scope}"`) },
+    });
+  }
+  return principal;
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../shared/problem.ts';
+
+export const maxBodyBytes = 1024 * 1024;
+
+export type BodyKind = 'json' | 'form';
+
+/** Reads the raw body, refusing anything over 1 MiB before buffering it all. */
+export async function readRawBody(req: IncomingMessage, limit = maxBodyBytes): Promise<Buffer> {
+  const tooLarge = () => new ApiError(413, 'payload_too_large', `Request bodies are limited to ${limit} bytes.`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+
+/**
+ * Decodes a request body into a plain object. An empty body reads as {} (SPEC §2), so
+ * `curl -X POST` works without -d; anything else must be a JSON object (or, where the
+ * route accepts it, an HTML form).
+ */
+export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly BodyKind[]): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  const type = mediaType(req);
+  if (accepts.includes('form') && type === 'application/x-www-form-urlencoded') {
+    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  }
+  if (!isJsonType(type)) {
+    const expected = accepts.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');
+    throw new ApiError(415, 'unsupported_media_type', `Send the body as ${expected}${type ? `, not ${type}` : ' (Content-Type is missing)'}.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${(err as Error).message}.`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');
+  }
+  return parsed as Record<string, unknown>;
+}

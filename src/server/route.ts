@@ -1,0 +1,57 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { BodyKind } from './body.ts';
+import type { Principal } from './auth/principal.ts';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * Who may call a route:
+ * - `none`: anyone (sandbox creation, OpenAPI, OAuth endpoints);
+ * - `sandbox`: a sandbox's bearer token, or the admin key plus a Sandbay-Sandbox header;
+ * - `admin`: the admin key alone (dashboard-wide operations).
+ */
+export type Access = 'none' | 'sandbox' | 'admin';
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  principal: Principal;
+  ctx: Context;
+}
+
+export interface RouteResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One route: its schemas drive both request validation and the OpenAPI document. */
+export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** Koa-style path, e.g. /api/v1/orders/:id */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  /** Scope needed with a bearer token, e.g. orders:write. */
+  scope?: string;
+  body?: B;
+  query?: Q;
+  params?: P;
+  accepts?: BodyKind[];
+  /** Response schemas per status, for the OpenAPI document. */
+  responses?: Record<number, z.ZodType | { description: string; schema?: z.ZodType; contentType?: string }>;
+  /** Writes honour Idempotency-Key unless a route opts out. */
+  idempotent?: boolean;
+  /** Routes whose handler writes the response itself (HTML, SSE, redirects). */
+  raw?: boolean;
+  handler: (input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<RouteResult> | RouteResult;
+}
+
+/** Keeps each route's handler typed by its own schemas. */
+export function route<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(def: RouteDef<B, Q, P>): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,71 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import { ApiError } from '../shared/problem.ts';
+import { authenticate, type AuthConfig } from './auth/authenticate.ts';
+import { decodeBody, readRawBody } from './body.ts';
+import type { IdempotencyKeys } from './middleware/idempotency.ts';
+import type { RouteDef, RouteResult } from './route.ts';
+import { parseInput } from './validate.ts';
+
+const emptyObject = z.object({});
+const writeMethods = new Set(['post', 'patch', 'put', 'delete']);
+
+export interface RouterDeps {
+  auth: AuthConfig;
+  idempotency: IdempotencyKeys;
+}
+
+/** Guard → auth → body → idempotency → validate → handler, for every route (DESIGN.md, Outline). */
+function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
+  return async (ctx) => {
+    const principal = await authenticate(ctx, def.access, def.scope, deps.auth);
+    const params = parseInput(def.params ?? z.record(z.string(), z.string()), ctx.params, 'path');
+    const query = parseInput(def.query ?? emptyObject, ctx.query, 'query');
+    const isWrite = writeMethods.has(def.method);
+    const rawBody = isWrite && !def.raw ? await readRawBody(ctx.req) : Buffer.alloc(0);
+    const input = isWrite && !def.raw ? decodeBody(rawBody, ctx.req, def.accepts ?? ['json']) : {};
+    const run = async (): Promise<RouteResult> => {
+      const body = def.body ? parseInput(def.body, input, 'body') : parseInput(emptyObject.strict(), input, 'body');
+      return def.handler({ body, query, params, principal, ctx });
+    };
+    const key = ctx.get('idempotency-key');
+    const result =
+      key && isWrite && def.idempotent !== false && principal.tenantId
+        ? await deps.idempotency.run({ tenantId: principal.tenantId, method: ctx.method, path: ctx.path, key, body: input }, run)
+        : await run();
+    if (def.raw) return;
+    respond(ctx, result);
+  };
+}
+
+function respond(ctx: Context, result: RouteResult): void {
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  const status = result.status ?? 200;
+  ctx.status = status;
+  if (status === 204) return;
+  if (status >= 400) {
+    ctx.type = 'application/problem+json';
+    ctx.body = JSON.stringify(result.body);
+  } else {
+    ctx.body = result.body ?? null;
+  }
+}
+
+/** Mounts route definitions; unknown paths and methods answer problem+json too. */
+export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
+  const router = new Router();
+  for (const def of defs) router[def.method](def.path, pipeline(def, deps));
+  const notFound: Middleware = async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    }
+  };
+  const methods = router.allowedMethods({
+    throw: true,
+    methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This path does not support that method.'),
+    notImplemented: () => new ApiError(405, 'method_not_allowed', 'This method is not supported.'),
+  });
+  return [notFound, router.routes() as Middleware, methods as Middleware];
+}

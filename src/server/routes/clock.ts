@@ -1,0 +1,31 @@
+import { tenantOf } from '../auth/principal.ts';
+import { route } from '../route.ts';
+import { AdvanceRequest, Clock } from '../schemas/webhooks.ts';
+import type { Services } from '../services.ts';
+
+const tags = ['Sandbox clock'];
+
+export const clockRoutes = (s: Services) => {
+  const read = (tenantId: string) => ({
+    now: s.clock.now(tenantId).toISOString(),
+    offsetSeconds: Math.round(s.clock.offsetMs(tenantId)) / 1000,
+  });
+  return [
+    route({
+      method: 'get', path: '/api/v1/sandbox/clock', operationId: 'getClock', tags, access: 'sandbox', scope: 'sandbox:read',
+      summary: 'Sandbox now = real now + offsetSeconds.', responses: { 200: Clock },
+      handler: ({ principal }) => ({ body: read(tenantOf(principal)) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write',
+      summary: 'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
+      body: AdvanceRequest, responses: { 200: Clock.extend({ jobsRun: Clock.shape.offsetSeconds }) },
+      handler: async ({ body, principal }) => {
+        const tenantId = tenantOf(principal);
+        const { jobsRun } = await s.scheduler.advance(tenantId, body.seconds * 1000);
+        await s.clock.persist(s.db, tenantId);
+        return { body: { ...read(tenantId), jobsRun } };
+      },
+    }),
+  ];
+};

@@ -1,0 +1,66 @@
+import { createSession } from 'better-sse';
+import { z } from 'zod';
+import { getEvent, listEvents } from '../../webhooks/events.ts';
+import { listDeliveries } from '../../webhooks/deliveries.ts';
+import { unknownTopic } from '../../webhooks/service.ts';
+import { isTopic } from '../../shared/topics.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { listQuery } from '../pagination.ts';
+import { route } from '../route.ts';
+import { idParam, listOf } from '../schemas/common.ts';
+import { DeliverySummary, Event } from '../schemas/webhooks.ts';
+import type { Services } from '../services.ts';
+import { seqPage } from './seq-page.ts';
+
+const tags = ['Events'];
+
+export const eventRoutes = (s: Services) => [
+  route({
+    method: 'get', path: '/api/v1/events', operationId: 'listEvents', tags, access: 'sandbox', scope: 'webhooks:read',
+    summary: "The sandbox's events, newest first, with how many deliveries each has.",
+    query: listQuery.extend({ topic: z.string().optional() }), responses: { 200: listOf(Event) },
+    handler: async ({ query, principal }) => {
+      if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic);
+      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, afterSeq: s.cursors.decode(query.cursor)?.key as number | undefined, topic: query.topic });
+      return { body: seqPage(s.cursors, rows, query.limit) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/events/stream', operationId: 'streamEvents', tags, access: 'sandbox', scope: 'webhooks:read', raw: true,
+    summary: 'Server-Sent Events: delivery.created, delivery.updated, attempt.finished (each with the delivery id), and reset. Resumable with Last-Event-ID.',
+    query: z.object({ sandbox: z.string().optional().describe('With the admin cookie: the sandbox to follow'), lastEventId: z.string().optional() }),
+    responses: { 200: { description: 'text/event-stream', contentType: 'text/event-stream' } },
+    handler: async ({ ctx, principal, query }) => {
+      const tenantId = tenantOf(principal);
+      ctx.respond = false;
+      const session = await createSession(ctx.req, ctx.res, { keepAlive: 15_000, retry: 1000, trustClientEventId: false });
+      const lastEventId = ctx.get('last-event-id') || query.lastEventId;
+      const { backlog, close } = s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, (messages) => {
+        if (!session.isConnected) return;
+        void session.batch((buffer) => {
+          for (const m of messages) buffer.push(m.data, m.event, m.id);
+        }).catch(() => {});
+      });
+      ctx.req.on('close', close);
+      if (backlog === 'reset') {
+        session.push({ reason: 'cannot_resume' }, 'reset', s.webhooks.stream.lastId);
+      } else if (backlog.length > 0) {
+        await session.batch((buffer) => {
+          for (const m of backlog) buffer.push(m.data, m.event, m.id);
+        });
+      }
+      return {};
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/events/:id', operationId: 'getEvent', tags, access: 'sandbox', scope: 'webhooks:read',
+    summary: 'One event with its deliveries.', params: idParam,
+    responses: { 200: Event.extend({ deliveries: z.array(DeliverySummary) }) },
+    handler: async ({ params, principal }) => {
+      const tenantId = tenantOf(principal);
+      const event = await getEvent(s.db, tenantId, params.id);
+      const deliveries = await listDeliveries(s.db, tenantId, { eventId: params.id }, 100);
+      return { body: { ...event, deliveries: deliveries.map(({ seq: _seq, ...d }) => d) } };
+    },
+  }),
+];

@@ -1,0 +1,135 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { checkAuthorizeRequest, issueCode, redirectBack } from '../../domain/oauth/authorize.ts';
+import { grantTokens } from '../../domain/oauth/grants.ts';
+import { OAuthError } from '../../domain/oauth/oauth-error.ts';
+import { ApiError } from '../../shared/problem.ts';
+import { decodeBody, readRawBody } from '../body.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import { consentPage, errorPage } from './oauth-pages.ts';
+
+const tags = ['OAuth'];
+
+const TokenRequestSchema = z
+  .object({
+    grant_type: z.enum(['client_credentials', 'authorization_code', 'refresh_token']),
+    client_id: z.string().optional(), client_secret: z.string().optional(), scope: z.string().optional(),
+    code: z.string().optional(), redirect_uri: z.string().optional(), code_verifier: z.string().optional(),
+    refresh_token: z.string().optional(),
+    expires_in: z.string().optional().describe('Sandbox-only: access token lifetime in seconds (1–3600), to rehearse expiry.'),
+  })
+  .meta({ id: 'TokenRequest' });
+
+const TokenResponseSchema = z
+  .object({
+    access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(),
+    refresh_token: z.string().optional(), scope: z.string(),
+  })
+  .meta({ id: 'TokenResponse' });
+
+function basicCredentials(ctx: Context): { clientId: string; clientSecret: string } | undefined {
+  const match = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'));
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
+  const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+  try {
+    return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+  } catch {
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  }
+}
+
+async function readTokenParams(ctx: Context): Promise<Record<string, string | undefined>> {
+  let body: Record<string, unknown>;
+  try {
+    body = decodeBody(await readRawBody(ctx.req), ctx.req, ['form', 'json']);
+  } catch (err) {
+    throw new OAuthError('invalid_request', err instanceof ApiError ? err.detail : 'Unreadable request body.');
+  }
+  const params: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === 'string') params[key] = value;
+    else if (typeof value === 'number') params[key] = String(value);
+    else throw new OAuthError('invalid_request', `${key} must be a string.`);
+  }
+  return params;
+}
+
+function authorizeParams(source: Record<string, unknown>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(source)) out[k] = typeof v === 'string' ? v : undefined;
+  return out;
+}
+
+/** Shows the error to the user or sends it back to the client, per RFC 6749 §4.1.2.1. */
+function authorizeFailure(ctx: Context, params: Record<string, string | undefined>, err: unknown): void {
+  if (!(err instanceof OAuthError)) throw err;
+  if ((err as OAuthError & { redirect?: boolean }).redirect === false) {
+    ctx.status = 400;
+    ctx.type = 'html';
+    ctx.body = errorPage(err.description);
+    return;
+  }
+  ctx.redirect(redirectBack({ redirectUri: params.redirect_uri!, state: params.state }, { error: err.error, error_description: err.description }));
+}
+
+export const oauthRoutes = (s: Services) => [
+  route({
+    method: 'post', path: '/oauth/token', operationId: 'oauthToken', tags, access: 'none', raw: true, idempotent: false,
+    summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating).',
+    accepts: ['form', 'json'], body: TokenRequestSchema,
+    responses: { 200: TokenResponseSchema, 400: { description: 'RFC 6749 §5.2 error: { error, error_description }' } },
+    handler: async ({ ctx }) => {
+      const response = await grantTokens(s.db, s.tokens, { params: await readTokenParams(ctx), basic: basicCredentials(ctx) });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Pragma', 'no-cache');
+      ctx.body = response;
+      return {};
+    },
+  }),
+  route({
+    method: 'get', path: '/oauth/authorize', operationId: 'oauthAuthorize', tags, access: 'none', raw: true,
+    summary: 'Authorization endpoint: shows a consent page (Approve / Deny).',
+    query: z.object({
+      response_type: z.string().optional(), client_id: z.string().optional(), redirect_uri: z.string().optional(),
+      scope: z.string().optional(), state: z.string().optional(), code_challenge: z.string().optional(),
+      code_challenge_method: z.string().optional(),
+    }),
+    responses: { 200: { description: 'Consent page', contentType: 'text/html' }, 302: { description: 'Redirect with an error' } },
+    handler: async ({ ctx }) => {
+      const params = authorizeParams(ctx.query);
+      try {
+        const request = await checkAuthorizeRequest(s.db, params);
+        const sandbox = await s.sandboxes.get(request.client.tenantId);
+        ctx.type = 'html';
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+        ctx.body = consentPage({ params, clientId: request.client.clientId, sandboxName: sandbox?.name ?? request.client.tenantId, scope: request.scope });
+      } catch (err) {
+        authorizeFailure(ctx, params, err);
+      }
+      return {};
+    },
+  }),
+  route({
+    method: 'post', path: '/oauth/authorize', operationId: 'oauthAuthorizeDecision', tags, access: 'none', raw: true, idempotent: false,
+    summary: "The consent page's Approve / Deny; redirects to redirect_uri with a code or access_denied.",
+    accepts: ['form'],
+    responses: { 302: { description: 'Redirect to the client' } },
+    handler: async ({ ctx }) => {
+      const params = authorizeParams(decodeBody(await readRawBody(ctx.req), ctx.req, ['form']));
+      try {
+        const request = await checkAuthorizeRequest(s.db, params);
+        if (params.decision !== 'approve') throw new OAuthError('access_denied', 'The user denied the request.');
+        ctx.redirect(redirectBack(request, { code: await issueCode(s.db, request) }));
+      } catch (err) {
+        authorizeFailure(ctx, params, err);
+      }
+      return {};
+    },
+  }),
+];

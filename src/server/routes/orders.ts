@@ -1,0 +1,38 @@
+import { cancelOrder, createOrder, getOrder, listOrders } from '../../domain/orders/orders.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { listQuery } from '../pagination.ts';
+import { route } from '../route.ts';
+import { idParam, listOf } from '../schemas/common.ts';
+import { CancelOrderRequest, CreateOrderRequest, ListOrdersQuery, Order } from '../schemas/orders.ts';
+import type { Services } from '../services.ts';
+
+const tags = ['Orders'];
+
+export const orderRoutes = (s: Services) => [
+  route({
+    method: 'post', path: '/api/v1/orders', operationId: 'createOrder', tags, access: 'sandbox', scope: 'orders:write',
+    summary: 'Place an order; emits order.placed.', body: CreateOrderRequest, responses: { 201: Order },
+    handler: async ({ body, principal }) => ({ status: 201, body: await createOrder(s, tenantOf(principal), body) }),
+  }),
+  route({
+    method: 'get', path: '/api/v1/orders', operationId: 'listOrders', tags, access: 'sandbox', scope: 'orders:read',
+    summary: 'List orders, newest first.', query: listQuery.extend(ListOrdersQuery.shape), responses: { 200: listOf(Order) },
+    handler: async ({ query, principal }) => {
+      const rows = await listOrders(s.db, tenantOf(principal), {
+        limit: query.limit + 1, after: s.cursors.decode(query.cursor), status: query.status, customerId: query.customerId,
+      });
+      return { body: s.cursors.page(rows, query.limit) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/orders/:id', operationId: 'getOrder', tags, access: 'sandbox', scope: 'orders:read',
+    summary: 'Get one order with its items.', params: idParam, responses: { 200: Order },
+    handler: async ({ params, principal }) => ({ body: await getOrder(s.db, tenantOf(principal), params.id) }),
+  }),
+  route({
+    method: 'post', path: '/api/v1/orders/:id/cancel', operationId: 'cancelOrder', tags, access: 'sandbox', scope: 'orders:write',
+    summary: 'Cancel an unpaid order; returns its stock and emits order.cancelled.', params: idParam, body: CancelOrderRequest,
+    responses: { 200: Order },
+    handler: async ({ params, body, principal }) => ({ body: await cancelOrder(s, tenantOf(principal), params.id, body.reason) }),
+  }),
+];

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { notFound } from '../../shared/problem.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { listQuery } from '../pagination.ts';
+import { route } from '../route.ts';
+import { listOf } from '../schemas/common.ts';
+import { CreatedSandbox, CreateSandboxRequest, ResetRequest, ResetResult, Sandbox } from '../schemas/sandbox.ts';
+import type { Services } from '../services.ts';
+
+const tags = ['Sandboxes'];
+
+export const sandboxRoutes = (s: Services) => [
+  route({
+    method: 'post', path: '/api/v1/sandboxes', operationId: 'createSandbox', tags, access: 'none',
+    summary: 'Create and seed a sandbox (no token, no signup); returns its credentials.',
+    body: CreateSandboxRequest, idempotent: false,
+    responses: { 201: CreatedSandbox },
+    handler: async ({ body }) => ({ status: 201, body: await s.sandboxes.create(body.name) }),
+  }),
+  route({
+    method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',
+    summary: 'List every sandbox (admin key only).', query: listQuery,
+    responses: { 200: listOf(Sandbox.omit({ counts: true })) },
+    handler: async ({ query }) => {
+      const rows = await s.sandboxes.list(query.limit + 1, s.cursors.decode(query.cursor));
+      return { body: s.cursors.page(rows, query.limit) };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/sandbox', operationId: 'getSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
+    summary: "The caller's sandbox with object counts.", responses: { 200: Sandbox },
+    handler: async ({ principal }) => {
+      const sandbox = await s.sandboxes.get(tenantOf(principal));
+      if (!sandbox) throw notFound('sandbox');
+      return { body: sandbox };
+    },
+  }),
+  route({
+    method: 'get', path: '/api/v1/sandbox/credentials', operationId: 'getSandboxCredentials', tags, access: 'sandbox', scope: 'sandbox:write',
+    summary: "The sandbox's OAuth client and webhook test secret, for the developer portal.",
+    responses: { 200: z.object({ clientId: z.string(), clientSecret: z.string(), webhookTestSecret: z.string() }) },
+    handler: async ({ principal }) => {
+      const secrets = await s.sandboxes.secrets(tenantOf(principal));
+      if (!secrets) throw notFound('sandbox');
+      return { body: secrets };
+    },
+  }),
+  route({
+    method: 'post', path: '/api/v1/sandbox/reset', operationId: 'resetSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
+    summary: 'Restore factory defaults: commerce data, clock and delivery log (endpoints and tokens survive unless scope is all).',
+    body: ResetRequest, responses: { 200: ResetResult },
+    handler: async ({ body, principal }) => ({ body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all') }),
+  }),
+  route({
+    method: 'delete', path: '/api/v1/sandbox', operationId: 'deleteSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
+    summary: 'Delete the sandbox and everything in it.', idempotent: false,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ principal }) => {
+      await s.sandboxes.remove(tenantOf(principal));
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,113 @@
+import { getDelivery, listDeliveries } from '../../webhooks/deliveries.ts';
+import { unknownTopic } from '../../webhooks/service.ts';
+import { isTopic } from '../../shared/topics.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { listQuery } from '../pagination.ts';
+import { route } from '../route.ts';
+import { idParam, listOf } from '../schemas/common.ts';
+import {
+  DeliveriesQuery, Delivery, DeliverySummary, DlqReplayRequest, DlqReplayResult, Endpoint, EndpointPatch, EndpointRequest, LiveSecrets,
+  TestWebhookRequest, TestWebhookResult,
+} from '../schemas/webhooks.ts';
+import type { Services } from '../services.ts';
+import { seqPage } from './seq-page.ts';
+
+const tags = ['Webhooks'];
+
+export const webhookRoutes = (s: Services) => {
+  const { service, endpoints } = s.webhooks;
+  return [
+    route({
+      method: 'post', path: '/api/v1/webhooks/endpoints', operationId: 'createWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Register an endpoint; the response shows its secret in full (the only time besides rotation).',
+      body: EndpointRequest, responses: { 201: Endpoint },
+      handler: async ({ body, principal }) => ({ status: 201, body: await endpoints.create(tenantOf(principal), body) }),
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/endpoints', operationId: 'listWebhookEndpoints', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'List endpoints (secrets masked).', query: listQuery, responses: { 200: listOf(Endpoint) },
+      handler: async ({ query, principal }) => {
+        const rows = await endpoints.list(tenantOf(principal), query.limit + 1, s.cursors.decode(query.cursor));
+        return { body: s.cursors.page(rows, query.limit) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/endpoints/:id', operationId: 'getWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'Get an endpoint (secret masked).', params: idParam, responses: { 200: Endpoint },
+      handler: async ({ params, principal }) => ({ body: await endpoints.get(s.db, tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'patch', path: '/api/v1/webhooks/endpoints/:id', operationId: 'updateWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Change url, topics, description, enabled or allowInsecureTls; enabling sends what waited.',
+      params: idParam, body: EndpointPatch, responses: { 200: Endpoint },
+      handler: async ({ params, body, principal }) => ({ body: await service.updateEndpoint(tenantOf(principal), params.id, body) }),
+    }),
+    route({
+      method: 'delete', path: '/api/v1/webhooks/endpoints/:id', operationId: 'deleteWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Delete an endpoint; its pending deliveries become dead (endpoint_deleted).', params: idParam, idempotent: false,
+      responses: { 204: { description: 'Deleted' } },
+      handler: async ({ params, principal }) => {
+        await service.deleteEndpoint(tenantOf(principal), params.id);
+        return { status: 204 };
+      },
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/endpoints/:id/rotate-secret', operationId: 'rotateWebhookSecret', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'New secret (shown in full); the old one keeps signing for 24 h of sandbox time.', params: idParam, responses: { 200: Endpoint },
+      handler: async ({ params, principal }) => ({ body: await endpoints.rotateSecret(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/endpoints/:id/secrets', operationId: 'getWebhookSecrets', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Every live secret with its expiry, newest first (for the signature breakdown).', params: idParam, responses: { 200: LiveSecrets },
+      handler: async ({ params, principal }) => ({ body: { data: await endpoints.liveSecrets(tenantOf(principal), params.id) } }),
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/deliveries', operationId: 'listDeliveries', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'Deliveries, newest first; filter by status, topic, endpoint, event or search by delivery/order id.',
+      query: listQuery.extend(DeliveriesQuery.shape), responses: { 200: listOf(DeliverySummary) },
+      handler: async ({ query, principal }) => {
+        if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic, '/topic');
+        const { limit, cursor, ...filter } = query;
+        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, s.cursors.decode(cursor)?.key as number | undefined);
+        return { body: seqPage(s.cursors, rows, limit) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/deliveries/:id', operationId: 'getDelivery', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'A delivery with its envelope, raw body, next attempt and every attempt.', params: idParam, responses: { 200: Delivery },
+      handler: async ({ params, principal }) => ({ body: await getDelivery(s.db, tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/deliveries/:id/retry', operationId: 'retryDelivery', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Attempt a pending delivery now, in the next of its five slots.', params: idParam, responses: { 200: Delivery },
+      handler: async ({ params, principal }) => ({ body: await service.retryNow(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/deliveries/:id/replay', operationId: 'replayDelivery', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'One more attempt of a dead or succeeded delivery, outside the retry cycle.', params: idParam, responses: { 200: Delivery },
+      handler: async ({ params, principal }) => ({ body: await service.replay(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/dlq', operationId: 'listDeadLetters', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'The dead-letter queue: dead deliveries, newest first.', query: listQuery.extend(DeliveriesQuery.omit({ status: true }).shape),
+      responses: { 200: listOf(DeliverySummary) },
+      handler: async ({ query, principal }) => {
+        const { limit, cursor, ...filter } = query;
+        const rows = await listDeliveries(s.db, tenantOf(principal), { ...filter, status: 'dead' }, limit + 1, s.cursors.decode(cursor)?.key as number | undefined);
+        return { body: seqPage(s.cursors, rows, limit) };
+      },
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'Replay every dead delivery (optionally of one topic or endpoint); returns when all attempts finished.',
+      body: DlqReplayRequest, responses: { 200: DlqReplayResult },
+      handler: async ({ body, principal }) => ({ body: await service.replayDeadLetters(tenantOf(principal), body) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/test', operationId: 'sendTestWebhook', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: "Deliver a realistic sample of a topic (built from the sandbox's data) to an endpoint id or URL.",
+      body: TestWebhookRequest, responses: { 202: TestWebhookResult },
+      handler: async ({ body, principal }) => ({ status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint) }),
+    }),
+  ];
+};

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { migrate, loadMigrations } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { migrationsDir, packageRoot, seedDir } from '../db/paths.ts';
+import type { Db } from '../db/database.ts';
+import { TokenStore } from '../domain/oauth/token-store.ts';
+import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
+import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
+import { SandboxClock } from '../schedule/clock.ts';
+import { randomString } from '../shared/ids.ts';
+import { Scheduler } from '../schedule/scheduler.ts';
+import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
+import { createWebhookEngine } from '../webhooks/engine.ts';
+import { createApp } from './app.ts';
+import { defaultDataDir } from './data-dir.ts';
+import { acquireLock, writeDiscovery } from './instance-lock.ts';
+import { consoleLogger, type Logger } from './log.ts';
+import { IdempotencyKeys } from './middleware/idempotency.ts';
+import { CursorCodec } from './pagination.ts';
+import type { RouteDef } from './route.ts';
+import { clockRoutes } from './routes/clock.ts';
+import { eventRoutes } from './routes/events.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { sandboxRoutes } from './routes/sandboxes.ts';
+import { topicRoutes, webhooksSection } from './routes/topics.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import type { Services } from './services.ts';
+import { staticUi } from './static-ui.ts';
+
+export interface SandboxOptions {
+  /** Default 4400; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Extra Host names to accept (e.g. host.docker.internal). */
+  allowHosts?: string[];
+  /** Default: the platform data dir (SPEC §1). */
+  dataDir?: string;
+  /** Scratch storage, removed on close. */
+  memory?: boolean;
+  logger?: Logger;
+  /** One log line per request (path only, never the query). Default true. */
+  logRequests?: boolean;
+  /** Per-attempt webhook timeout; SPEC's 10 s by default (tests shorten it). */
+  attemptTimeoutMs?: number;
+  /** Deliveries kept per sandbox before older finished ones are pruned (default 10,000). */
+  maxDeliveriesPerSandbox?: number;
+}
+
+export interface RunningSandbox {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** The URL to open: carries the admin key (SPEC §8). */
+  readyUrl: string;
+  adminKey: string;
+  port: number;
+  dataDir?: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+async function prepareDatabase(db: Db): Promise<void> {
+  await migrate(db, loadMigrations(migrationsDir()));
+  await loadSeedTemplate(db, seedDir());
+}
+
+function templateKey(): string {
+  const hash = createHash('sha256');
+  for (const m of loadMigrations(migrationsDir())) hash.update(m.sql);
+  return `${hash.digest('hex')}:${seedHash(seedDir())}`;
+}
+
+/** Per-install secrets live in the database's meta table, created on first start. */
+async function installSecret(db: Db, key: string, make: () => string): Promise<string> {
+  const [row] = await db.query<{ value: string }>(
+    `insert into meta (key, value) values ($1, $2) on conflict (key) do update set value = meta.value returning value`,
+    [key, make()],
+  );
+  return row.value;
+}
+
+/** The one engine factory: headless command, Electron main process and every test use it. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = options.memory ? undefined : (options.dataDir ?? defaultDataDir());
+  const cleanups: (() => void | Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+    cleanups.length = 0;
+  };
+  try {
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      cleanups.push(acquireLock(dataDir));
+    }
+    const db = await openDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, prepare: prepareDatabase, templateKey: templateKey() });
+    cleanups.push(() => db.close());
+    const adminKey = await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`);
+    const cursorSecret = await installSecret(db, 'cursor_secret', () => randomString(32));
+    const logger = options.logger ?? consoleLogger(() => [adminKey]);
+
+    const clock = new SandboxClock();
+    await clock.load(db);
+    const tokens = new TokenStore(db);
+    const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`));
+    const webhooks = createWebhookEngine({
+      db, clock, scheduler, attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
+      maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
+    });
+    cleanups.push(() => webhooks.close());
+    let baseUrl = '';
+    const services: Services = {
+      db, clock, tokens, scheduler, webhooks,
+      events: webhooks.outbox,
+      sandboxes: new Sandboxes(db, tokens, clock),
+      cursors: new CursorCodec(cursorSecret),
+      baseUrl: () => baseUrl,
+    };
+    services.sandboxes.lifecycle.push(webhooks.lifecycle);
+
+    const routes: RouteDef[] = [];
+    routes.push(
+      ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
+      ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services),
+      ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() })),
+    );
+    await scheduler.start();
+    cleanups.push(() => scheduler.stop());
+
+    // Listen first: the admin cookie's name carries the port, which --port 0 only knows now.
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 4400, host, () => resolve());
+    });
+    cleanups.push(() => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
+    const port = (server.address() as AddressInfo).port;
+    const auth = { adminKey, cookieName: `sandbay_admin_${port}`, tokens, sandboxExists: (id: string) => services.sandboxes.exists(id) };
+    const app = createApp({
+      host, allowHosts: options.allowHosts ?? [], auth, routes, logger,
+      logRequests: options.logRequests ?? true,
+      idempotency: new IdempotencyKeys(db),
+      before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName })],
+    });
+    server.on('request', app.callback());
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    baseUrl = url;
+    if (dataDir) cleanups.push(writeDiscovery(dataDir, { url, pid: process.pid, adminKey }));
+    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, port, dataDir, services, close: cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}

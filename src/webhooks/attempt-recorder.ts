@@ -1,0 +1,102 @@
+import type { Db } from '../db/database.ts';
+
+export interface AttemptRecord {
+  tenantId: string;
+  deliveryId: string;
+  attempt: {
+    number: number;
+    trigger: 'initial' | 'retry' | 'replay' | 'manual';
+    url: string;
+    startedAt: Date;
+    durationMs: number;
+    signatureHeader: string;
+    responseStatus: number | null;
+    responseHeaders: Record<string, string>;
+    responseBody: string;
+    error: string | null;
+  };
+  delivery: {
+    status: 'pending' | 'succeeded' | 'dead';
+    attemptCount: number;
+    cycleAttempts: number;
+    nextAttemptAt: Date | null;
+    updatedAt: Date;
+  };
+}
+
+/**
+ * Writes attempt results in batches: everything finished since the last write goes in one
+ * transaction (one multi-row insert, one multi-row update), so thousands of attempts a
+ * second cost a few statements. A record for a delivery a reset removed is dropped.
+ */
+export class AttemptRecorder {
+  private buffer: { record: AttemptRecord; done: () => void; fail: (err: unknown) => void }[] = [];
+  private scheduled = false;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  /** Resolves once the record is committed. */
+  record(record: AttemptRecord): Promise<void> {
+    return new Promise((done, fail) => {
+      this.buffer.push({ record, done, fail });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flushing = this.flushing.then(() => this.flush());
+        });
+      }
+    });
+  }
+
+  /** Resolves when everything recorded so far is written. */
+  async drain(): Promise<void> {
+    while (this.buffer.length > 0 || this.scheduled) {
+      await new Promise((r) => setImmediate(r));
+      await this.flushing;
+    }
+    await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.buffer;
+    this.buffer = [];
+    if (batch.length === 0) return;
+    const attempts = batch.map(({ record: { tenantId, deliveryId, attempt: a } }) => ({
+      tenant_id: tenantId, delivery_id: deliveryId, number: a.number, trigger: a.trigger, url: a.url,
+      started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
+      response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error,
+    }));
+    const updates = batch.map(({ record: { tenantId, deliveryId, attempt, delivery: d } }) => ({
+      tenant_id: tenantId, id: deliveryId, status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
+      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, last_status: attempt.responseStatus, last_error: attempt.error,
+      updated_at: d.updatedAt.toISOString(),
+    }));
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx.query(
+          `insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
+                                 response_status, response_headers, response_body, error)
+           select r.* from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, number int, trigger text, url text,
+                  started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
+                  response_body text, error text)
+            where exists (select 1 from deliveries d where d.tenant_id = r.tenant_id and d.id = r.delivery_id)
+           on conflict do nothing`,
+          [JSON.stringify(attempts)],
+        );
+        await tx.query(
+          `update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
+                  next_attempt_at = r.next_attempt_at, last_status = r.last_status, last_error = r.last_error, updated_at = r.updated_at
+             from jsonb_to_recordset($1::jsonb) as r(tenant_id text, id text, status text, attempt_count int, cycle_attempts int,
+                  next_attempt_at timestamptz, last_status int, last_error text, updated_at timestamptz)
+            where d.tenant_id = r.tenant_id and d.id = r.id`,
+          [JSON.stringify(updates)],
+        );
+      });
+      for (const item of batch) item.done();
+    } catch (err) {
+      for (const item of batch) item.fail(err);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { Queryable } from '../db/database.ts';
+import { notFound } from '../shared/problem.ts';
+
+export interface DeliverySummary {
+  id: string;
+  eventId: string;
+  topic: string;
+  endpointId: string | null;
+  /** Where attempts go: the endpoint's URL now, or the bare URL of a test webhook. */
+  url: string | null;
+  status: 'pending' | 'succeeded' | 'dead';
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  test: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Attempt {
+  number: number;
+  trigger: 'initial' | 'retry' | 'replay' | 'manual';
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  signatureHeader: string;
+  responseStatus: number | null;
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+  error: string | null;
+}
+
+export interface DeliveryDetail extends DeliverySummary {
+  envelope: unknown;
+  /** The exact bytes sent (and signed) on every attempt. */
+  rawBody: string;
+  attempts: Attempt[];
+}
+
+export interface DeliveryFilter {
+  status?: string;
+  topic?: string;
+  endpointId?: string;
+  eventId?: string;
+  /** A delivery id, event id or order id. */
+  search?: string;
+}
+
+interface Row {
+  id: string; event_id: string; topic: string; endpoint_id: string | null; url: string | null; status: DeliverySummary['status'];
+  attempt_count: number; next_attempt_at: Date | null; last_status: number | null; last_error: string | null; test: boolean;
+  created_at: Date; updated_at: Date; seq: number; body?: string;
+}
+
+const summarySelect = `
+  select d.id, d.event_id, d.topic, d.endpoint_id, coalesce(w.url, d.target_url) as url, d.status, d.attempt_count,
+         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq
+    from deliveries d
+    join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
+    left join webhook_endpoints w on w.tenant_id = d.tenant_id and w.id = d.endpoint_id`;
+
+const toSummary = (r: Row): DeliverySummary & { seq: number } => ({
+  id: r.id, eventId: r.event_id, topic: r.topic, endpointId: r.endpoint_id, url: r.url, status: r.status, attemptCount: r.attempt_count,
+  nextAttemptAt: r.next_attempt_at?.toISOString() ?? null, lastStatus: r.last_status, lastError: r.last_error, test: r.test,
+  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq,
+});
+
+/** Deliveries newest first (by insertion order), filtered. */
+export async function listDeliveries(
+  q: Queryable, tenantId: string, filter: DeliveryFilter, limit: number, afterSeq?: number,
+): Promise<(DeliverySummary & { seq: number })[]> {
+  const rows = await q.query<Row>(
+    `${summarySelect}
+      where d.tenant_id = $1 and ($3::bigint is null or d.seq < $3)
+        and ($4::text is null or d.status = $4) and ($5::text is null or d.topic = $5)
+        and ($6::text is null or d.endpoint_id = $6) and ($7::text is null or d.event_id = $7)
+        and ($8::text is null or d.id = $8 or d.event_id = $8 or e.data->>'orderId' = $8)
+      order by d.seq desc limit $2`,
+    [tenantId, limit, afterSeq ?? null, filter.status ?? null, filter.topic ?? null, filter.endpointId ?? null, filter.eventId ?? null, filter.search ?? null],
+  );
+  return rows.map(toSummary);
+}
+
+export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
+  const [row] = await q.query<Row & { body: string }>(`${summarySelect.replace('select d.id,', 'select d.body, d.id,')} where d.tenant_id = $1 and d.id = $2`, [tenantId, id]);
+  if (!row) throw notFound('delivery');
+  const attempts = await q.query<{
+    number: number; trigger: Attempt['trigger']; url: string; started_at: Date; duration_ms: number; signature_header: string;
+    response_status: number | null; response_headers: Record<string, string>; response_body: string; error: string | null;
+  }>('select * from attempts where tenant_id = $1 and delivery_id = $2 order by number', [tenantId, id]);
+  const { seq: _seq, ...summary } = toSummary(row);
+  return {
+    ...summary,
+    envelope: JSON.parse(row.body),
+    rawBody: row.body,
+    attempts: attempts.map((a) => ({
+      number: a.number, trigger: a.trigger, url: a.url, startedAt: a.started_at.toISOString(), durationMs: a.duration_ms,
+      signatureHeader: a.signature_header, responseStatus: a.response_status, responseHeaders: a.response_headers,
+      responseBody: a.response_body, error: a.error,
+    })),
+  };
+}

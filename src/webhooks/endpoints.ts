@@ -1,0 +1,198 @@
+import type { Db, Queryable } from '../db/database.ts';
+import { newId, randomString } from '../shared/ids.ts';
+import { ApiError, notFound } from '../shared/problem.ts';
+import { isValidPattern } from '../shared/topics.ts';
+import type { SandboxClock } from '../schedule/clock.ts';
+
+/** After a rotation the old secret keeps signing for 24 h of sandbox time (SPEC §5.1). */
+export const rotationOverlapMs = 24 * 3600_000;
+
+export interface EndpointInput {
+  url: string;
+  topics: string[];
+  description?: string | null;
+  enabled?: boolean;
+  allowInsecureTls?: boolean;
+}
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  topics: string[];
+  description: string | null;
+  enabled: boolean;
+  allowInsecureTls: boolean;
+  secret: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LiveSecret {
+  secret: string;
+  createdAt: string;
+  /** null for the current secret; the end of the overlap for a rotated-out one. */
+  expiresAt: string | null;
+}
+
+/** What the dispatcher needs to attempt a delivery to an endpoint. */
+export interface EndpointTarget {
+  url: string;
+  enabled: boolean;
+  allowInsecureTls: boolean;
+  secrets: { secret: string; createdAt: number; expiresAt: number | null }[];
+}
+
+export const newWebhookSecret = () => `whsec_${randomString(32)}`;
+export const maskSecret = (secret: string) => `${secret.slice(0, 6)}${'•'.repeat(8)}${secret.slice(-4)}`;
+
+interface EndpointRow {
+  id: string; url: string; topics: string[]; description: string | null; enabled: boolean; allow_insecure_tls: boolean;
+  created_at: Date; updated_at: Date; secret: string;
+}
+
+// The current secret is the newest one without an expiry.
+const endpointSelect = `
+  select e.*, (select s.secret from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id
+                and s.expires_at is null order by s.created_at desc limit 1) as secret
+    from webhook_endpoints e`;
+
+const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
+  id: r.id, url: r.url, topics: r.topics, description: r.description, enabled: r.enabled, allowInsecureTls: r.allow_insecure_tls,
+  secret: reveal ? r.secret : maskSecret(r.secret), createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+});
+
+export function checkTopics(topics: string[]): void {
+  const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
+  if (bad.length > 0) {
+    throw new ApiError(422, 'unknown_topic', `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}. See GET /api/v1/webhooks/topics.`, {
+      errors: bad.map(({ t, i }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*` })),
+    });
+  }
+}
+
+/** Endpoint registration (SPEC §5.1); secrets are shown in full only on create and rotate. */
+export class Endpoints {
+  private readonly cache = new Map<string, EndpointTarget | null>();
+
+  constructor(private readonly db: Db, private readonly clock: SandboxClock) {}
+
+  async create(tenantId: string, input: EndpointInput): Promise<Endpoint> {
+    checkTopics(input.topics);
+    const id = newId('whe');
+    const now = this.clock.now(tenantId);
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, input.enabled ?? true, input.allowInsecureTls ?? false, now],
+      );
+      await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
+        tenantId, id, newWebhookSecret(), now,
+      ]);
+    });
+    return this.get(this.db, tenantId, id, true);
+  }
+
+  async get(q: Queryable, tenantId: string, id: string, reveal = false): Promise<Endpoint> {
+    const [row] = await q.query<EndpointRow>(`${endpointSelect} where e.tenant_id = $1 and e.id = $2`, [tenantId, id]);
+    if (!row) throw notFound('webhook endpoint');
+    return toEndpoint(row, reveal);
+  }
+
+  async list(tenantId: string, limit: number, after?: { key: string | number; id: string }): Promise<Endpoint[]> {
+    const rows = await this.db.query<EndpointRow>(
+      `${endpointSelect} where e.tenant_id = $1 and ($3::timestamptz is null or (e.created_at, e.id) < ($3, $4))
+        order by e.created_at desc, e.id desc limit $2`,
+      [tenantId, limit, after?.key ?? null, after?.id ?? null],
+    );
+    return rows.map((r) => toEndpoint(r, false));
+  }
+
+  /** Applies a partial update; returns the endpoint and whether it went from disabled to enabled. */
+  async update(tenantId: string, id: string, patch: Partial<EndpointInput>): Promise<{ endpoint: Endpoint; enabledNow: boolean }> {
+    if (patch.topics) checkTopics(patch.topics);
+    const [before] = await this.db.query<{ enabled: boolean }>('select enabled from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
+    if (!before) throw notFound('webhook endpoint');
+    await this.db.query(
+      `update webhook_endpoints set url = coalesce($3, url), topics = coalesce($4, topics),
+              description = case when $5::boolean then $6 else description end,
+              enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9
+        where tenant_id = $1 and id = $2`,
+      [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
+        patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId)],
+    );
+    this.forget(tenantId, id);
+    const endpoint = await this.get(this.db, tenantId, id);
+    return { endpoint, enabledNow: !before.enabled && endpoint.enabled };
+  }
+
+  /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */
+  async remove(tenantId: string, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rows = await tx.query('delete from webhook_endpoints where tenant_id = $1 and id = $2 returning id', [tenantId, id]);
+      if (rows.length === 0) throw notFound('webhook endpoint');
+      await tx.query('delete from webhook_secrets where tenant_id = $1 and endpoint_id = $2', [tenantId, id]);
+    });
+    this.forget(tenantId, id);
+  }
+
+  /** A new secret; the old one signs alongside it until 24 h of sandbox time have passed. */
+  async rotateSecret(tenantId: string, id: string): Promise<Endpoint> {
+    const now = this.clock.now(tenantId);
+    await this.db.transaction(async (tx) => {
+      const [exists] = await tx.query('select 1 from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
+      if (!exists) throw notFound('webhook endpoint');
+      await tx.query(
+        `update webhook_secrets set expires_at = $3 where tenant_id = $1 and endpoint_id = $2 and expires_at is null`,
+        [tenantId, id, new Date(now.getTime() + rotationOverlapMs)],
+      );
+      await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
+        tenantId, id, newWebhookSecret(), now,
+      ]);
+    });
+    this.forget(tenantId, id);
+    return this.get(this.db, tenantId, id, true);
+  }
+
+  /** Every secret that still signs, newest first. */
+  async liveSecrets(tenantId: string, id: string): Promise<LiveSecret[]> {
+    const target = await this.target(tenantId, id);
+    if (!target) throw notFound('webhook endpoint');
+    const now = this.clock.nowMs(tenantId);
+    return target.secrets
+      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+      .map((s) => ({ secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString() }));
+  }
+
+  /** The dispatcher's view of an endpoint (cached; null once deleted). */
+  async target(tenantId: string, id: string): Promise<EndpointTarget | null> {
+    const key = `${tenantId}\u0000${id}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const [row] = await this.db.query<{ url: string; enabled: boolean; allow_insecure_tls: boolean; secrets: { secret: string; createdAt: string; expiresAt: string | null }[] | null }>(
+      `select e.url, e.enabled, e.allow_insecure_tls,
+              (select json_agg(json_build_object('secret', s.secret, 'createdAt', s.created_at, 'expiresAt', s.expires_at) order by s.created_at desc)
+                 from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id) as secrets
+         from webhook_endpoints e where e.tenant_id = $1 and e.id = $2`,
+      [tenantId, id],
+    );
+    const target: EndpointTarget | null = row
+      ? {
+          url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls,
+          secrets: (row.secrets ?? []).map((s) => ({ secret: s.secret, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null })),
+        }
+      : null;
+    this.cache.set(key, target);
+    return target;
+  }
+
+  /** Secrets that sign at sandbox time `at`, newest first. */
+  static signingSecrets(target: EndpointTarget, at: number): string[] {
+    return target.secrets.filter((s) => s.expiresAt === null || s.expiresAt > at).map((s) => s.secret);
+  }
+
+  forget(tenantId: string, id?: string): void {
+    if (id) return void this.cache.delete(`${tenantId}\u0000${id}`);
+    for (const key of this.cache.keys()) if (key.startsWith(`${tenantId}\u0000`)) this.cache.delete(key);
+  }
+}

@@ -1,0 +1,122 @@
+import type { Db } from '../db/database.ts';
+import type { TenantLifecycle } from '../domain/sandboxes/sandboxes.ts';
+import type { SandboxClock } from '../schedule/clock.ts';
+import type { Scheduler } from '../schedule/scheduler.ts';
+import { AttemptRecorder } from './attempt-recorder.ts';
+import { DeliveryStream } from './delivery-stream.ts';
+import { attemptJob, Dispatcher } from './dispatcher.ts';
+import { Endpoints } from './endpoints.ts';
+import { Outbox, type QueuedDelivery } from './outbox.ts';
+import { Sender } from './sender.ts';
+import { WebhookService } from './service.ts';
+
+export interface WebhookEngineOptions {
+  db: Db;
+  clock: SandboxClock;
+  scheduler: Scheduler;
+  /** Per-attempt timeout; SPEC §5.3 says 10 s. Tests shorten it. */
+  attemptTimeoutMs: number;
+  /** Each sandbox keeps its newest N deliveries; older finished ones are pruned. */
+  maxDeliveriesPerSandbox: number;
+  realNow?: () => number;
+  onError: (message: string) => void;
+}
+
+export interface WebhookEngine {
+  outbox: Outbox;
+  dispatcher: Dispatcher;
+  endpoints: Endpoints;
+  service: WebhookService;
+  stream: DeliveryStream;
+  recorder: AttemptRecorder;
+  lifecycle: TenantLifecycle;
+  close(): Promise<void>;
+}
+
+/** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
+export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
+  const { db, clock, scheduler } = options;
+  const stream = new DeliveryStream();
+  const sender = new Sender(options.attemptTimeoutMs);
+  const recorder = new AttemptRecorder(db);
+  const endpoints = new Endpoints(db, clock);
+  const testSecrets = new Map<string, string>();
+  const dispatcher = new Dispatcher({
+    db, clock, scheduler, endpoints, sender, recorder, stream, realNow: options.realNow ?? Date.now,
+    testSecret: async (tenantId) => {
+      let secret = testSecrets.get(tenantId);
+      if (!secret) {
+        const [row] = await db.query<{ webhook_test_secret: string }>('select webhook_test_secret from tenants where id = $1', [tenantId]);
+        secret = row?.webhook_test_secret ?? '';
+        testSecrets.set(tenantId, secret);
+      }
+      return secret;
+    },
+  });
+  scheduler.register(attemptJob, dispatcher);
+
+  const pruner = new Pruner(db, options.maxDeliveriesPerSandbox, options.onError);
+  const outbox = new Outbox((deliveries: QueuedDelivery[]) => {
+    dispatcher.enqueue(deliveries);
+    pruner.created(deliveries[0].tenantId, deliveries.length);
+  });
+  const service = new WebhookService(db, clock, scheduler, endpoints, dispatcher, outbox);
+
+  const lifecycle: TenantLifecycle = {
+    before: (tenantId) => dispatcher.forgetTenant(tenantId),
+    after: (tenantId, change) => {
+      dispatcher.forgetTenant(tenantId);
+      if (change.all) endpoints.forget(tenantId);
+      testSecrets.delete(tenantId);
+      if (change.reset) stream.publish(tenantId, 'reset', { reason: 'sandbox_reset' });
+    },
+  };
+
+  return {
+    outbox, dispatcher, endpoints, service, stream, recorder, lifecycle,
+    async close() {
+      await recorder.drain();
+      stream.close();
+      await sender.close();
+    },
+  };
+}
+
+/**
+ * Keeps each sandbox at its newest N deliveries (SPEC §3): every few hundred new ones,
+ * older finished deliveries, their attempts and events left without deliveries go.
+ */
+class Pruner {
+  private readonly sinceLast = new Map<string, number>();
+
+  constructor(private readonly db: Db, private readonly max: number, private readonly onError: (message: string) => void) {}
+
+  created(tenantId: string, count: number): void {
+    const n = (this.sinceLast.get(tenantId) ?? 0) + count;
+    if (n < Math.min(500, this.max)) return void this.sinceLast.set(tenantId, n);
+    this.sinceLast.set(tenantId, 0);
+    this.prune(tenantId).catch((err) => this.onError(`pruning deliveries failed: ${err}`));
+  }
+
+  async prune(tenantId: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const gone = await tx.query<{ id: string }>(
+        `delete from deliveries d
+          where d.tenant_id = $1 and d.status <> 'pending'
+            and d.seq <= (select seq from deliveries where tenant_id = $1 order by seq desc offset $2 limit 1)
+          returning d.id`,
+        [tenantId, this.max],
+      );
+      if (gone.length === 0) return 0;
+      const ids = gone.map((g) => g.id);
+      await tx.query('delete from attempts where tenant_id = $1 and delivery_id = any($2)', [tenantId, ids]);
+      await tx.query(
+        `delete from events e where e.tenant_id = $1
+            and e.seq <= (select seq from events where tenant_id = $1 order by seq desc offset $2 limit 1)
+            and not exists (select 1 from deliveries d where d.tenant_id = e.tenant_id and d.event_id = e.id)`,
+        [tenantId, this.max],
+      );
+      return gone.length;
+    });
+  }
+}

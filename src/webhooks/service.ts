@@ -1,0 +1,133 @@
+import type { Db } from '../db/database.ts';
+import type { SandboxClock } from '../schedule/clock.ts';
+import type { Scheduler } from '../schedule/scheduler.ts';
+import { ApiError } from '../shared/problem.ts';
+import { illegalTransition } from '../domain/errors.ts';
+import { isTopic, type Topic } from '../shared/topics.ts';
+import { getDelivery, listDeliveries, type DeliveryDetail } from './deliveries.ts';
+import { attemptJob, type Dispatcher } from './dispatcher.ts';
+import type { EndpointInput, Endpoints } from './endpoints.ts';
+import type { Outbox } from './outbox.ts';
+import { buildSample } from './topics/samples.ts';
+
+export const unknownTopic = (topic: string, path = '/topic') =>
+  new ApiError(422, 'unknown_topic', `Unknown topic ${topic}. See GET /api/v1/webhooks/topics.`, { errors: [{ path, message: 'Not one of the 33 topics.' }] });
+
+/** The webhook operations behind the API and the CLI: endpoints, retries, replays, tests. */
+export class WebhookService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly scheduler: Scheduler,
+    readonly endpoints: Endpoints,
+    private readonly dispatcher: Dispatcher,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async updateEndpoint(tenantId: string, id: string, patch: Partial<EndpointInput>) {
+    const { endpoint, enabledNow } = await this.endpoints.update(tenantId, id, patch);
+    if (enabledNow) await this.dispatcher.resumeEndpoint(tenantId, id);
+    return endpoint;
+  }
+
+  async deleteEndpoint(tenantId: string, id: string): Promise<void> {
+    await this.endpoints.remove(tenantId, id);
+    await this.dispatcher.endpointDeleted(tenantId, id);
+  }
+
+  /** Attempts a pending delivery now, in the next slot of its retry cycle (SPEC §5.3). */
+  async retryNow(tenantId: string, id: string): Promise<DeliveryDetail> {
+    const state = await this.dispatcher.loadState(tenantId, id);
+    if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
+    if (state.status !== 'pending') throw illegalTransition('delivery', state.status, 'retry');
+    await this.assertAttemptable(tenantId, id, state.endpointId);
+    this.scheduler.cancel(attemptJob, tenantId, id);
+    await this.dispatcher.attempt(state, 'manual', this.clock.nowMs(tenantId));
+    return getDelivery(this.db, tenantId, id);
+  }
+
+  /** One extra attempt of a dead or succeeded delivery, outside the retry cycle. */
+  async replay(tenantId: string, id: string): Promise<DeliveryDetail> {
+    const state = await this.dispatcher.loadState(tenantId, id);
+    if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
+    if (state.status === 'pending') {
+      throw new ApiError(409, 'delivery_pending', 'This delivery is still in its retry cycle; use /retry to attempt it now.', {
+        extra: { currentStatus: 'pending' },
+      });
+    }
+    await this.assertAttemptable(tenantId, id, state.endpointId);
+    await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
+    return getDelivery(this.db, tenantId, id);
+  }
+
+  /** Replays every dead delivery matching the filters; returns once all attempts finished. */
+  async replayDeadLetters(tenantId: string, filter: { topic?: string; endpointId?: string }) {
+    if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic);
+    const ids: string[] = [];
+    for (let afterSeq: number | undefined; ;) {
+      const page = await listDeliveries(this.db, tenantId, { ...filter, status: 'dead' }, 100, afterSeq);
+      ids.push(...page.map((d) => d.id));
+      if (page.length < 100) break;
+      afterSeq = page[page.length - 1].seq;
+    }
+    const results = await Promise.all(ids.map(async (id) => {
+      const state = await this.dispatcher.loadState(tenantId, id);
+      if (!state || state.status !== 'dead') return { id, status: state?.status ?? 'gone', skipped: true };
+      const endpointGone = state.endpointId && !(await this.endpoints.target(tenantId, state.endpointId));
+      if (endpointGone) return { id, status: 'dead', skipped: true };
+      const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
+      return { id, status: result.status, skipped: Boolean(result.skipped) };
+    }));
+    const attempted = results.filter((r) => !r.skipped);
+    return {
+      replayed: attempted.length,
+      succeeded: attempted.filter((r) => r.status === 'succeeded').length,
+      failed: attempted.filter((r) => r.status !== 'succeeded').length,
+      skipped: results.length - attempted.length,
+      deliveryIds: attempted.map((r) => r.id),
+    };
+  }
+
+  /**
+   * A realistic sample of a topic sent to one target (SPEC §5.4): a registered endpoint
+   * by id, or a URL, signed with the endpoint registered at that URL if there is one,
+   * else with the sandbox's webhookTestSecret.
+   */
+  async sendTest(tenantId: string, topicName: string, endpoint: string) {
+    if (!isTopic(topicName)) throw unknownTopic(topicName);
+    const topic: Topic = topicName;
+    const target = await this.resolveTestTarget(tenantId, endpoint);
+    const now = this.clock.now(tenantId);
+    const { deliveries } = await this.db.transaction(async (tx) => {
+      const data = await buildSample(tx, tenantId, topic, now);
+      return this.outbox.emit(tx, tenantId, topic, data, { occurredAt: now, target });
+    });
+    return { deliveryId: deliveries[0].id, topic, endpoint, status: 'pending' as const };
+  }
+
+  private async resolveTestTarget(tenantId: string, endpoint: string): Promise<{ endpointId: string | null; url: string | null }> {
+    if (/^whe_/.test(endpoint)) {
+      const [row] = await this.db.query<{ id: string }>('select id from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, endpoint]);
+      if (!row) {
+        throw new ApiError(422, 'endpoint_not_found', `No webhook endpoint ${endpoint} in this sandbox.`, {
+          errors: [{ path: '/endpoint', message: 'Unknown endpoint id.' }],
+        });
+      }
+      return { endpointId: row.id, url: null };
+    }
+    const [registered] = await this.db.query<{ id: string }>(
+      'select id from webhook_endpoints where tenant_id = $1 and url = $2 order by created_at limit 1', [tenantId, endpoint],
+    );
+    return registered ? { endpointId: registered.id, url: null } : { endpointId: null, url: endpoint };
+  }
+
+  private async assertAttemptable(tenantId: string, id: string, endpointId: string | null): Promise<void> {
+    if (this.dispatcher.isInFlight(tenantId, id)) {
+      throw new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
+    }
+    if (!endpointId) return;
+    const target = await this.endpoints.target(tenantId, endpointId);
+    if (!target) throw new ApiError(409, 'endpoint_deleted', 'The endpoint of this delivery was deleted.');
+    if (!target.enabled) throw new ApiError(409, 'endpoint_disabled', 'The endpoint of this delivery is disabled; enable it first.');
+  }
+}

@@ -1,0 +1,82 @@
+import { after, before } from 'node:test';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.ts';
+
+/**
+ * Starts one engine for the test file (port 0, --memory) and closes it after.
+ * Use inside a test file at top level: `const engine = useEngine();` then `engine.url`.
+ */
+export function useEngine(options: SandboxOptions = {}): { readonly url: string; readonly running: RunningSandbox } {
+  let running: RunningSandbox | undefined;
+  before(async () => {
+    running = await startSandbox({ memory: true, port: 0, logRequests: false, ...options });
+  });
+  after(async () => {
+    await running?.close();
+  });
+  return {
+    get url() {
+      if (!running) throw new Error('engine not started yet (use it inside a test)');
+      return running.url;
+    },
+    get running() {
+      if (!running) throw new Error('engine not started yet (use it inside a test)');
+      return running;
+    },
+  };
+}
+
+export interface TestSandbox {
+  id: string;
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+  webhookTestSecret: string;
+  /** fetch against the engine with this sandbox's bearer token and JSON handling. */
+  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function call(url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string } = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url + path, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** Creates a fresh sandbox through the public API; each test makes its own. */
+export async function createSandbox(url: string, name?: string): Promise<TestSandbox> {
+  const res = await call(url, '/api/v1/sandboxes', { method: 'POST', body: name ? { name } : undefined });
+  if (res.status !== 201) throw new Error(`sandbox creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const { sandbox, credentials, webhookTestSecret } = res.body;
+  const token = credentials.accessToken as string;
+  return {
+    id: sandbox.id, token, clientId: credentials.clientId, clientSecret: credentials.clientSecret,
+    refreshToken: credentials.refreshToken, webhookTestSecret,
+    api: (path, init = {}) => call(url, path, { ...init, token }),
+  };
+}
+
+/** Asserts the SPEC §2 problem shape and returns the body. */
+export function problem(res: ApiResponse, status: number, code: string): any {
+  const ok = res.status === status && res.headers.get('content-type')?.startsWith('application/problem+json') && res.body?.code === code;
+  if (!ok) throw new Error(`expected ${status} ${code}, got ${res.status} ${res.headers.get('content-type')} ${JSON.stringify(res.body)}`);
+  for (const field of ['type', 'title', 'status', 'detail', 'code']) {
+    if (res.body[field] === undefined) throw new Error(`problem body lacks ${field}: ${JSON.stringify(res.body)}`);
+  }
+  if (res.body.status !== status) throw new Error('problem status differs from the HTTP status');
+  return res.body;
+}
