@@ -26,7 +26,8 @@ function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
     const rawBody = isWrite && !def.raw ? await readRawBody(ctx.req) : Buffer.alloc(0);
     const input = isWrite && !def.raw ? decodeBody(rawBody, ctx.req, def.accepts ?? ['json']) : {};
     const run = async (): Promise<RouteResult> => {
-      const body = def.body ? parseInput(def.body, input, 'body') : parseInput(emptyObject.strict(), input, 'body');
+      // Raw routes read (and check) their own body: /oauth/token must answer in RFC 6749 form.
+      const body = def.raw ? undefined : parseInput(def.body ?? emptyObject.strict(), input, 'body');
       return def.handler({ body, query, params, principal, ctx });
     };
     const key = ctx.get('idempotency-key');
@@ -56,16 +57,16 @@ function respond(ctx: Context, result: RouteResult): void {
 export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
   const router = new Router();
   for (const def of defs) router[def.method](def.path, pipeline(def, deps));
-  const notFound: Middleware = async (ctx, next) => {
+  const fallbacks: Middleware = async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    // A raw route that took over the response (SSE) leaves Koa's default 404 status behind.
+    if (ctx.body !== undefined || ctx.respond === false) return;
+    if (ctx.status === 404) throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    // allowedMethods leaves the Allow header (RFC 9110 §15.5.6); an unknown method is a 405 too, never a 5xx.
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = ctx.response.get('Allow');
+      throw new ApiError(405, 'method_not_allowed', allow ? `${ctx.method} is not supported here; use ${allow}.` : 'This method is not supported.');
     }
   };
-  const methods = router.allowedMethods({
-    throw: true,
-    methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This path does not support that method.'),
-    notImplemented: () => new ApiError(405, 'method_not_allowed', 'This method is not supported.'),
-  });
-  return [notFound, router.routes() as Middleware, methods as Middleware];
+  return [fallbacks, router.routes() as Middleware, router.allowedMethods() as Middleware];
 }

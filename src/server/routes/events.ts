@@ -33,7 +33,8 @@ export const eventRoutes = (s: Services) => [
     handler: async ({ ctx, principal, query }) => {
       const tenantId = tenantOf(principal);
       ctx.respond = false;
-      const session = await createSession(ctx.req, ctx.res, { keepAlive: 15_000, retry: 1000, trustClientEventId: false });
+      // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
+      const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
       const { backlog, close } = s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, (messages) => {
         if (!session.isConnected) return;
