@@ -1,9 +1,15 @@
 import { Command, Option } from 'commander';
 import { CliError } from './errors.ts';
-import { serve } from './commands/serve.ts';
-import { start } from './commands/start.ts';
-
-const collect = (value: string, previous: string[]) => [...previous, value];
+import { clockCommand } from './commands/clock.ts';
+import { deliveriesCommand } from './commands/deliveries.ts';
+import { dlqCommand } from './commands/dlq.ts';
+import { listenCommand } from './commands/listen.ts';
+import { resendCommand } from './commands/resend.ts';
+import { resetCommand } from './commands/reset.ts';
+import { tokenCommand } from './commands/token.ts';
+import { triggerCommand } from './commands/trigger.ts';
+import { verifyCommand } from './commands/verify.ts';
+import { collect } from './options.ts';
 
 function serverOptions(cmd: Command): Command {
   return cmd
@@ -17,14 +23,20 @@ function serverOptions(cmd: Command): Command {
 
 const program = new Command('sandbay')
   .description('Sandbay: a local commerce sandbox with signed webhooks and a live delivery inspector.')
-  .showHelpAfterError()
-  .configureOutput({ outputError: (text, write) => write(text) });
+  // Usage errors are one line too, like every other failure.
+  .configureOutput({ outputError: (text, write) => write(`sandbay: ${text.replace(/^error: /, '').trimEnd()} (--help for usage)\n`) });
 
-serverOptions(program.command('serve').description('run the engine headless and serve the inspector UI')).action((flags) => serve(flags));
+// The engine is imported only by the verbs that run it, so the client verbs start fast.
+serverOptions(program.command('serve').description('run the engine headless and serve the inspector UI'))
+  .action(async (flags) => (await import('./commands/serve.ts')).serve(flags));
 
 serverOptions(program.command('start').description('open the desktop app, or run headless where Electron is not installed'))
   .addOption(new Option('--headless', 'never open the desktop window'))
-  .action((flags, cmd: Command) => start(flags, cmd.args));
+  .action(async (flags, cmd: Command) => (await import('./commands/start.ts')).start(flags, cmd.args));
+
+for (const register of [listenCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand]) {
+  register(program);
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -44,6 +44,19 @@ export interface DispatcherDeps {
 
 const maxInFlightPerEndpoint = 10;
 
+interface StateRow {
+  tenant_id?: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
+  attempt_count: number; cycle_attempts: number; status: string; next_attempt_at: Date | null;
+}
+
+const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, status, next_attempt_at
+  from deliveries`;
+
+const toState = (tenantId: string, r: StateRow): DeliveryState => ({
+  tenantId, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
+  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts,
+});
+
 /**
  * Runs delivery attempts: sign afresh, POST, record (batched), then schedule the next slot
  * of the retry cycle on the sandbox clock or dead-letter the delivery (SPEC §5.2–5.3).
@@ -58,15 +71,8 @@ export class Dispatcher implements JobHandler {
 
   /** Every pending delivery goes back on the queue at start: nothing is lost by a crash. */
   async load(): Promise<DueJob[]> {
-    const rows = await this.deps.db.query<{
-      tenant_id: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
-      attempt_count: number; cycle_attempts: number; next_attempt_at: Date;
-    }>(`select tenant_id, id, endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, next_attempt_at
-          from deliveries where status = 'pending'`);
-    return rows.map((r) => this.job(
-      { tenantId: r.tenant_id, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body, attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts },
-      r.next_attempt_at.getTime(),
-    ));
+    const rows = await this.deps.db.query<StateRow & { tenant_id: string }>(`${stateSelect} where status = 'pending'`);
+    return rows.map((r) => this.job(toState(r.tenant_id, r), r.next_attempt_at?.getTime() ?? this.deps.clock.nowMs(r.tenant_id)));
   }
 
   /** Hears of committed deliveries (the outbox's afterCommit) and queues their first attempt. */
@@ -158,23 +164,17 @@ export class Dispatcher implements JobHandler {
 
   /** Loads a delivery's state from the database (the source of truth). */
   async loadState(tenantId: string, id: string): Promise<(DeliveryState & { status: string }) | undefined> {
-    const [r] = await this.deps.db.query<{
-      endpoint_id: string | null; target_url: string | null; topic: Topic; body: string; attempt_count: number; cycle_attempts: number; status: string;
-    }>('select endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, status from deliveries where tenant_id = $1 and id = $2', [tenantId, id]);
-    return r && {
-      tenantId, id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
-      attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts, status: r.status,
-    };
+    const [row] = await this.deps.db.query<StateRow>(`${stateSelect} where tenant_id = $1 and id = $2`, [tenantId, id]);
+    return row && { ...toState(tenantId, row), status: row.status };
   }
 
-  /** Queues again an endpoint's pending deliveries (after it is enabled). */
+  /** Queues again an endpoint's pending deliveries (after it is enabled), read in one query. */
   async resumeEndpoint(tenantId: string, endpointId: string): Promise<void> {
-    const rows = await this.deps.db.query<{ id: string }>(
-      `select id from deliveries where tenant_id = $1 and endpoint_id = $2 and status = 'pending'`, [tenantId, endpointId],
+    const rows = await this.deps.db.query<StateRow>(
+      `${stateSelect} where tenant_id = $1 and endpoint_id = $2 and status = 'pending'`, [tenantId, endpointId],
     );
-    const jobs = await Promise.all(rows.map((r) => this.loadState(tenantId, r.id)));
     const now = this.deps.clock.nowMs(tenantId);
-    for (const state of jobs) if (state) this.deps.scheduler.schedule(this.job(state, now));
+    for (const row of rows) this.deps.scheduler.schedule(this.job(toState(tenantId, row), Math.min(now, row.next_attempt_at?.getTime() ?? now)));
   }
 
   /** Dead-letters an endpoint's pending deliveries when it is deleted (SPEC §5.1). */

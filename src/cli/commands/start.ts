@@ -37,14 +37,19 @@ export function ensureBuilt(root = packageRoot()): void {
   if (result.status !== 0) throw new CliError('electron-vite build failed (see above)');
 }
 
+/** The one-line note `npm start` prints when it runs headless, or undefined to open the desktop window. */
+export function headlessNote(headless: boolean | undefined, binary: string | undefined): string | undefined {
+  if (!headless && binary) return undefined;
+  const why = headless ? '--headless given' : 'no Electron binary in node_modules/electron (it cannot be downloaded here)';
+  return `Running headless: ${why}. Open the URL below in a browser.`;
+}
+
 /** `npm start`: the desktop window where Electron is installed, else the same UI headless. */
 export async function start(flags: ServeFlags & { headless?: boolean }, argv: string[]): Promise<void> {
   ensureBuilt();
   const binary = flags.headless ? undefined : electronBinary();
-  if (!binary) {
-    const why = flags.headless ? '--headless given' : 'no Electron binary in node_modules/electron (it cannot be downloaded here)';
-    return serve(flags, `Running headless: ${why}. Open the URL below in a browser.`);
-  }
+  const note = headlessNote(flags.headless, binary);
+  if (note || !binary) return serve(flags, note);
   const child = spawn(binary, [packageRoot(), ...argv], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 }

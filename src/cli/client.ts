@@ -1,0 +1,144 @@
+import { defaultDataDir } from '../server/data-dir.ts';
+import { readDiscovery, type Discovery } from '../server/instance-lock.ts';
+import { CliError } from './errors.ts';
+
+const defaultUrl = 'http://127.0.0.1:4400';
+
+/** The connection flags every API command takes (SPEC §6), with their environment fallbacks. */
+export interface ConnectionFlags {
+  url?: string;
+  token?: string;
+  sandbox?: string;
+  json?: boolean;
+}
+
+export interface Connection {
+  url: string;
+  /** A sandbox access token, or the admin key (then `sandbox` names the sandbox acted on). */
+  token?: string;
+  sandbox?: string;
+  /** The token is the admin key from the discovery file. */
+  admin: boolean;
+}
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    throw new CliError(`not a URL: ${url}`);
+  }
+};
+
+/**
+ * Resolves where and as whom to connect: flags, then SANDBAY_* variables, then the running
+ * app's discovery file. Its admin key is only sent to the URL the file names.
+ */
+export function resolveConnection(flags: ConnectionFlags, env = process.env, discovery: Discovery | undefined = readDiscovery(defaultDataDir(env))): Connection {
+  const url = (flags.url ?? (env.SANDBAY_URL || undefined) ?? discovery?.url ?? defaultUrl).replace(/\/+$/, '');
+  const origin = originOf(url);
+  const sandbox = flags.sandbox ?? (env.SANDBAY_SANDBOX || undefined);
+  const token = flags.token ?? (env.SANDBAY_TOKEN || undefined);
+  if (token) return { url, token, sandbox, admin: false };
+  const adminKey = discovery?.adminKey && originOf(discovery.url) === origin ? discovery.adminKey : undefined;
+  return { url, token: adminKey, sandbox, admin: Boolean(adminKey) };
+}
+
+/** Problems whose API wording (headers, endpoints) has a better CLI equivalent. */
+const cliHints: Record<string, string> = {
+  missing_token: 'no token: pass --token TOKEN or set SANDBAY_TOKEN (`sandbay token --new` makes a sandbox and prints one)',
+  sandbox_required: 'with the admin key, name a sandbox: --sandbox ID or SANDBAY_SANDBOX',
+};
+
+/** What went wrong in one line: a problem's detail, an OAuth error's description, or the status. */
+export function describeFailure(status: number, body: unknown): string {
+  const b = body as { detail?: string; code?: string; error?: string; error_description?: string } | undefined;
+  if (b?.code && cliHints[b.code]) return cliHints[b.code];
+  if (b?.detail) return b.code ? `${b.detail} (${b.code})` : b.detail;
+  if (b?.error) return `${b.error_description ?? b.error} (${b.error})`;
+  return `HTTP ${status} from Sandbay`;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Send the form-encoded body /oauth/token expects. */
+  form?: Record<string, string>;
+  /** Do not send the token (sandbox creation, OAuth). */
+  anonymous?: boolean;
+}
+
+/** A small HTTP client for the Sandbay API: JSON in and out, every failure a one-line CliError. */
+export class Client {
+  constructor(readonly connection: Connection) {}
+
+  get url(): string {
+    return this.connection.url;
+  }
+
+  /** Headers that authenticate as the connection's token (and sandbox, with the admin key). */
+  authHeaders(): Record<string, string> {
+    const { token, sandbox } = this.connection;
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (token && sandbox) headers['sandbay-sandbox'] = sandbox;
+    return headers;
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...(options.anonymous ? {} : this.authHeaders()) };
+    let body: string | undefined;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const res = await this.fetch(path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    if (text && /json/.test(res.headers.get('content-type') ?? '')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new CliError(`unreadable JSON from ${this.url}${path} (HTTP ${res.status})`);
+      }
+    } else if (text) {
+      throw new CliError(`${this.url} answered HTTP ${res.status} with ${res.headers.get('content-type') ?? 'no content type'} — is it a Sandbay?`);
+    }
+    if (!res.ok) throw new CliError(describeFailure(res.status, parsed));
+    return parsed as T;
+  }
+
+  /** fetch against the server, with a connection failure turned into the one-line hint. */
+  async fetch(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(this.url + path, { ...init, redirect: 'manual' });
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw new CliError(`cannot reach Sandbay at ${this.url} — is it running? (sandbay serve)`);
+    }
+  }
+
+  /**
+   * Makes sure a sandbox is named when acting with the admin key: the only sandbox is
+   * picked; with none or several, the user is told how to choose.
+   */
+  async ensureSandbox(): Promise<void> {
+    if (!this.connection.admin || this.connection.sandbox) return;
+    const page = await this.request<{ data: { id: string; name: string }[]; nextCursor: string | null }>('GET', '/api/v1/sandboxes?limit=6');
+    if (page.data.length === 1) {
+      this.connection.sandbox = page.data[0].id;
+      return;
+    }
+    if (page.data.length === 0) throw new CliError('no sandbox yet: create one with `sandbay token --new`');
+    const ids = page.data.slice(0, 5).map((s) => s.id).join(', ');
+    throw new CliError(`several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX (${ids}${page.nextCursor || page.data.length > 5 ? ', …' : ''})`);
+  }
+}
+
+/** A client for a command's flags, ready to act on a sandbox. */
+export async function sandboxClient(flags: ConnectionFlags): Promise<Client> {
+  const client = new Client(resolveConnection(flags));
+  await client.ensureSandbox();
+  return client;
+}

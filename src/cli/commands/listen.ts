@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { isValidPattern } from '../../shared/topics.ts';
+import { apiCommand } from '../options.ts';
+import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
+import { CliError } from '../errors.ts';
+import { ListenPrinter } from '../listen-printer.ts';
+import { openLiveFeed } from '../live-feed.ts';
+
+interface ListenFlags extends ConnectionFlags {
+  forwardTo?: string;
+  topics: string;
+}
+
+interface Endpoint {
+  id: string;
+  url: string;
+  secret: string;
+  topics: string[];
+}
+
+/** Resolves on the first Ctrl-C or SIGTERM; a second one kills the process as usual. */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+// As the Stripe CLI does, `localhost:3000/hook` means http://localhost:3000/hook.
+const withScheme = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `http://${url}`);
+
+async function createTemporaryEndpoint(client: Client, url: string, topics: string[]): Promise<Endpoint> {
+  return client.request<Endpoint>('POST', '/api/v1/webhooks/endpoints', {
+    body: { url: withScheme(url), topics, description: 'sandbay listen --forward-to (temporary: deleted when listen stops)' },
+  });
+}
+
+/** `sandbay listen [--forward-to URL] [--topics …]`: tails deliveries live, like `stripe listen` (SPEC §6). */
+export function listenCommand(program: Command): void {
+  apiCommand(program, 'listen', "tail the sandbox's deliveries live; --forward-to sends them to your receiver")
+    .option('--forward-to <url>', 'register a temporary endpoint at this URL, print its secret, delete it on exit')
+    .option('--topics <list>', 'comma-separated topics or patterns (order.*, payout.retry.*)', '*')
+    .action(listen);
+}
+
+async function listen(flags: ListenFlags): Promise<void> {
+  const topics = flags.topics.split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = topics.find((t) => !isValidPattern(t));
+  if (unknown || topics.length === 0) throw new CliError(`unknown topic ${unknown ?? '(none given)'}: see GET /api/v1/webhooks/topics`);
+  const client = await sandboxClient(flags);
+  const stop = interrupted();
+  const endpoint = flags.forwardTo ? await createTemporaryEndpoint(client, flags.forwardTo, topics) : undefined;
+  const printer = new ListenPrinter(client, { endpoint, topics, json: flags.json });
+  const feed = openLiveFeed(client, (m) => printer.push(m), (up) => printer.note(up ? '> Reconnected.' : '> Connection lost; reconnecting…'));
+  try {
+    const first = await Promise.race([feed.opened.then(() => 'open' as const), feed.failed, stop]);
+    if (first !== 'open') return;
+    const filter = topics.join(',') === '*' ? '' : ` (${topics.join(', ')})`;
+    const sandbox = client.connection.sandbox ? ` of sandbox ${client.connection.sandbox}` : '';
+    printer.note(
+      endpoint
+        ? `> Ready! Forwarding deliveries${filter} to ${endpoint.url} (temporary endpoint ${endpoint.id}). Your webhook signing secret is ${endpoint.secret} (^C to quit)`
+        : `> Ready! Listening to deliveries${sandbox}${filter} (^C to quit)`,
+      { event: 'ready', sandbox: client.connection.sandbox ?? null, endpoint: endpoint ?? null },
+    );
+    await Promise.race([stop, feed.failed]);
+  } finally {
+    feed.close();
+    if (endpoint) {
+      await client.request('DELETE', `/api/v1/webhooks/endpoints/${endpoint.id}`);
+      printer.note(`> Deleted the temporary endpoint ${endpoint.id}.`, { event: 'stopped', endpointId: endpoint.id });
+    }
+  }
+}

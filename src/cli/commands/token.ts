@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { apiCommand } from '../options.ts';
+import { Client, resolveConnection, sandboxClient, type ConnectionFlags } from '../client.ts';
+import { printJson, say } from '../output.ts';
+
+interface TokenFlags extends ConnectionFlags {
+  new?: boolean;
+  name?: string;
+  scope?: string;
+  expiresIn?: string;
+}
+
+interface OAuthToken {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+/** A new sandbox (no token needed): its credentials, and the note on stderr so stdout stays the token. */
+async function newSandbox(flags: TokenFlags): Promise<void> {
+  const client = new Client(resolveConnection(flags));
+  const created = await client.request('POST', '/api/v1/sandboxes', { anonymous: true, body: flags.name ? { name: flags.name } : {} });
+  if (flags.json) return printJson({ sandboxId: created.sandbox.id, ...created.credentials, webhookTestSecret: created.webhookTestSecret });
+  process.stderr.write(`Created sandbox ${created.sandbox.id} (--json shows its client id, secret and webhook test secret)\n`);
+  say(created.credentials.accessToken);
+}
+
+/**
+ * `sandbay token`: a fresh access token for a sandbox, minted with client_credentials from
+ * the sandbox's own OAuth client (SPEC §3); `--new` creates the sandbox first.
+ */
+export function tokenCommand(program: Command): void {
+  apiCommand(program, 'token', 'print an access token for a sandbox (--new creates one; --json prints every credential)')
+    .option('--new', 'create a new seeded sandbox and print its token')
+    .option('--name <name>', 'with --new: the sandbox name')
+    .option('--scope <scopes>', 'space-separated scopes (default: all)')
+    .option('--expires-in <seconds>', 'a shorter lifetime, 1–3600 s, to rehearse expiry')
+    .action(async (flags: TokenFlags) => {
+      if (flags.new) return newSandbox(flags);
+      const client = await sandboxClient(flags);
+      const [secrets, sandboxId] = await Promise.all([
+        client.request<{ clientId: string; clientSecret: string; webhookTestSecret: string }>('GET', '/api/v1/sandbox/credentials'),
+        client.connection.sandbox ?? client.request<{ id: string }>('GET', '/api/v1/sandbox').then((s) => s.id),
+      ]);
+      const form: Record<string, string> = { grant_type: 'client_credentials', client_id: secrets.clientId, client_secret: secrets.clientSecret };
+      if (flags.scope) form.scope = flags.scope;
+      if (flags.expiresIn) form.expires_in = flags.expiresIn;
+      const token = await client.request<OAuthToken>('POST', '/oauth/token', { anonymous: true, form });
+      if (!flags.json) return say(token.access_token);
+      printJson({
+        sandboxId, ...secrets, accessToken: token.access_token, tokenType: token.token_type, expiresIn: token.expires_in, scope: token.scope,
+      });
+    });
+}

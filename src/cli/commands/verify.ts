@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { verifyWebhook, WebhookVerificationError } from '../../receiver/index.ts';
+import { parseSignatureHeader } from '../../shared/signature.ts';
+import { CliError } from '../errors.ts';
+import { collect } from '../options.ts';
+import { formatSpan, printJson, say } from '../output.ts';
+
+interface VerifyFlags {
+  secret: string[];
+  header: string;
+  bodyFile: string;
+  tolerance: string;
+  now?: string;
+  json?: boolean;
+}
+
+function readBody(file: string): Buffer {
+  try {
+    // `-` reads stdin; the bytes are verified as they are, never decoded and re-encoded.
+    return readFileSync(file === '-' ? 0 : file);
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function seconds(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new CliError(`${flag} must be a number of seconds ≥ 0, not ${value}`);
+  return n;
+}
+
+/** `sandbay verify --secret S --header H --body-file F`: the receiver toolkit's check, offline (SPEC §6). */
+export function verifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description('check a webhook signature offline, as a receiver would (exit 0 valid, 1 invalid)')
+    .requiredOption('--secret <secret>', 'the endpoint secret (repeat for every live secret)', collect)
+    .requiredOption('--header <value>', 'the X-Service-Signature header value')
+    .requiredOption('--body-file <file>', 'the raw request body (- for stdin)')
+    .option('--tolerance <seconds>', 'how far the signature time may be from now, either way', '300')
+    .option('--now <unix>', 'check as of this unix time instead of the real clock')
+    .option('--json', 'print machine-readable JSON')
+    .action((flags: VerifyFlags) => {
+      const now = flags.now === undefined ? Math.floor(Date.now() / 1000) : seconds(flags.now, '--now');
+      const payload = readBody(flags.bodyFile);
+      try {
+        const envelope = verifyWebhook({ payload, header: flags.header, secret: flags.secret, toleranceSeconds: seconds(flags.tolerance, '--tolerance'), now });
+        if (flags.json) return printJson({ valid: true, envelope });
+        const signedAt = parseSignatureHeader(flags.header)!.timestamp;
+        say(`valid: ${envelope.topic} ${envelope.deliveryId}, signed ${formatSpan(now - signedAt)} ${now >= signedAt ? 'ago' : 'ahead'}`);
+      } catch (err) {
+        if (err instanceof WebhookVerificationError) {
+          if (flags.json) printJson({ valid: false, reason: err.reason, message: err.message });
+          throw new CliError(`invalid: ${err.reason} — ${err.message}`);
+        }
+        if (err instanceof SyntaxError) throw new CliError('the signature matches but the body is not JSON');
+        throw err;
+      }
+    });
+}

@@ -1,0 +1,90 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { defaultToleranceSeconds, parseSignatureHeader } from '../shared/signature.ts';
+import type { Topic } from '../shared/topics.ts';
+
+/** The JSON body of every Sandbay webhook (SPEC §5.2). */
+export interface WebhookEnvelope<Data = unknown> {
+  /** One of the 33 topics (typed as string too, so a newer server's topics still parse). */
+  topic: Topic | (string & {});
+  /** Fixed for every attempt and replay of one delivery: the key to dedupe on. */
+  deliveryId: string;
+  tenantId: string;
+  occurredAt: string;
+  data: Data;
+}
+
+export type VerificationFailure = 'no_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
+
+/** Thrown by verifyWebhook; `reason` is the stable part to branch on. */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+  constructor(readonly reason: VerificationFailure, message: string) {
+    super(message);
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** The raw request body, exactly as received: never JSON that was parsed and serialised again. */
+  payload: string | Uint8Array;
+  /** The X-Service-Signature header (Node gives string | string[] | undefined). */
+  header: string | readonly string[] | null | undefined;
+  /** The endpoint's secret, or every live secret during a rotation. */
+  secret: string | readonly string[];
+  /** How far the signature time may be from `now`, either way (default 300 s; Infinity turns the check off). */
+  toleranceSeconds?: number;
+  /** Unix seconds (default: the real clock). */
+  now?: number;
+}
+
+const hmacHex = (secret: string, timestamp: number, payload: string | Uint8Array) =>
+  // The body is hashed as the bytes it arrived in; decoding a Buffer first could alter invalid UTF-8.
+  createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(payload).digest('hex');
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function checkArguments(payload: unknown, secrets: readonly string[], toleranceSeconds: number, now: number): void {
+  // A parsed object here is the classic mistake (a JSON body parser ran first): say so plainly.
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
+    throw new TypeError('verifyWebhook: payload must be the raw body as a string or Buffer, not a parsed object');
+  }
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
+    throw new TypeError('verifyWebhook: secret must be a non-empty string or an array of them');
+  }
+  if (!(toleranceSeconds >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number ≥ 0');
+  if (!Number.isFinite(now)) throw new TypeError('verifyWebhook: now must be unix seconds');
+}
+
+/**
+ * Verifies a Sandbay webhook the way Stripe's constructEvent does and returns its parsed
+ * envelope; throws WebhookVerificationError (with a `reason`) when it must be rejected.
+ */
+export function verifyWebhook<Data = unknown>(options: VerifyWebhookOptions): WebhookEnvelope<Data> {
+  const { payload, toleranceSeconds = defaultToleranceSeconds, now = Math.floor(Date.now() / 1000) } = options;
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  checkArguments(payload, secrets, toleranceSeconds, now);
+  const header = Array.isArray(options.header) ? options.header.join(',') : (options.header as string | null | undefined);
+  if (!header?.trim()) throw new WebhookVerificationError('no_header', 'No X-Service-Signature header on the request.');
+  const parsed = parseSignatureHeader(header);
+  if (!parsed) {
+    throw new WebhookVerificationError('malformed_header', 'The X-Service-Signature header is not "t=<unix seconds>,v1=<hex>[,v1=<hex>…]".');
+  }
+  // Signature before time, as Stripe does: an unsigned timestamp says nothing worth reporting.
+  const expected = secrets.map((secret) => hmacHex(secret, parsed.timestamp, payload));
+  if (!parsed.signatures.some((v1) => expected.some((e) => constantTimeEqual(v1, e)))) {
+    throw new WebhookVerificationError(
+      'no_matching_signature',
+      'No v1 signature matches: check the secret, and verify the raw body bytes (not JSON parsed and serialised again).',
+    );
+  }
+  const skew = now - parsed.timestamp;
+  if (Math.abs(skew) > toleranceSeconds) {
+    const direction = skew > 0 ? `${skew} s old` : `${-skew} s in the future`;
+    throw new WebhookVerificationError('timestamp_outside_tolerance', `The signature is ${direction}; the tolerance is ${toleranceSeconds} s.`);
+  }
+  const text = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
+  return JSON.parse(text) as WebhookEnvelope<Data>;
+}

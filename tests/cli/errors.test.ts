@@ -1,0 +1,53 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { createSandbox, useEngine } from '../helpers/engine.ts';
+import { assertOneLineFailure, runCli } from '../helpers/cli.ts';
+
+const engine = useEngine();
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+test('an unreachable Sandbay is one line that says how to start it', async () => {
+  const url = `http://127.0.0.1:${await closedPort()}`;
+  for (const args of [['deliveries'], ['trigger', 'order.placed', '--to', 'http://x.test'], ['dlq', 'list'], ['clock', 'advance', '1h'], ['token', '--new']]) {
+    assertOneLineFailure(await runCli([...args, '--url', url, '--token', 't']), new RegExp(`cannot reach Sandbay at ${url} — is it running\\? \\(sandbay serve\\)$`));
+  }
+  assertOneLineFailure(await runCli(['deliveries'], { env: { SANDBAY_URL: url, SANDBAY_TOKEN: 't' } }), /cannot reach Sandbay/);
+});
+
+test('a bad, missing or admin token without a sandbox is the API\'s reason in one line', async () => {
+  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', 'sat_bad']), /^sandbay: The access token is not valid\. \(invalid_token\)$/);
+  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url]), /^sandbay: no token: pass --token TOKEN or set SANDBAY_TOKEN/);
+  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey]), /name a sandbox: --sandbox ID/);
+  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey, '--sandbox', 'sbx_nope']), /not_found/);
+});
+
+test('an unknown topic, a bad URL and a usage error are one line each', async () => {
+  const sb = await createSandbox(engine.url);
+  const as = ['--url', engine.url, '--token', sb.token];
+  assertOneLineFailure(await runCli(['trigger', 'order.shipped', '--to', 'http://127.0.0.1:9/x', ...as]), /Unknown topic order\.shipped.*\(unknown_topic\)$/);
+  assertOneLineFailure(await runCli(['deliveries', '--topic', 'order.shipped', ...as]), /unknown_topic/);
+  assertOneLineFailure(await runCli(['trigger', 'order.placed', '--to', 'not a url', ...as]), /validation_failed/);
+  assertOneLineFailure(await runCli(['deliveries', '--url', 'not a url', '--token', 't']), /^sandbay: not a URL: not a url$/);
+  assertOneLineFailure(await runCli(['trigger', 'order.placed', ...as]), /required option '--to <target>' not specified \(--help for usage\)$/);
+  assertOneLineFailure(await runCli(['frobnicate']), /unknown command 'frobnicate'/);
+});
+
+test('a server that is not Sandbay is named as such', async () => {
+  const server = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    assertOneLineFailure(await runCli(['deliveries', '--url', url, '--token', 't']), /answered HTTP 200 with text\/html — is it a Sandbay\?$/);
+  } finally {
+    server.close();
+  }
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
+import { assertOneLineFailure, CliProcess } from '../helpers/cli.ts';
+import { independentlyVerify, Receiver } from '../helpers/receiver.ts';
+import { placeOrder } from '../helpers/webhooks.ts';
+
+const engine = useEngine();
+const receiver = new Receiver();
+before(() => receiver.start());
+after(() => receiver.close());
+
+const as = (sb: TestSandbox) => ['--url', engine.url, '--token', sb.token];
+
+async function sendTest(sb: TestSandbox, topic: string, endpoint: string): Promise<string> {
+  const res = await sb.api('/api/v1/webhooks/test', { body: { topic, endpoint } });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  return res.body.deliveryId;
+}
+
+test('listen prints each delivery live: created, the attempt outcome, the next retry', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', ...as(sb)]);
+  try {
+    await listen.waitForLine(/^> Ready! Listening to deliveries \(\^C to quit\)$/);
+    const ok = await sendTest(sb, 'order.placed', receiver.url);
+    await listen.waitForLine(new RegExp(`^\\S+ \\S+\\s+--> order\\.placed \\[${ok}\\]$`));
+    await listen.waitForLine(new RegExp(`<--  \\[200\\] POST ${receiver.url} \\[${ok}\\] \\d+ ms$`));
+    const failing = await sendTest(sb, 'order.cancelled', 'http://127.0.0.1:9/closed');
+    await listen.waitForLine(new RegExp(`<--  \\[ERR\\] POST http://127\\.0\\.0\\.1:9/closed \\[${failing}\\] \\d+ ms connection refused$`));
+    await listen.waitForLine(new RegExp(`next attempt in \\d+s \\[${failing}\\]$`));
+  } finally {
+    const result = await listen.stop();
+    assert.equal(result.code, 0, result.stderr);
+  }
+});
+
+test('listen --topics shows only matching deliveries; --json prints one JSON object per line', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', '--topics', 'order.cancelled', '--json', ...as(sb)]);
+  try {
+    await listen.waitForLine(/"event":"ready"/);
+    const skipped = await sendTest(sb, 'order.placed', receiver.url);
+    const shown = await sendTest(sb, 'order.cancelled', receiver.url);
+    await listen.waitForLine(new RegExp(`"event":"delivery.updated".*"${shown}"`));
+    const messages = listen.lines.map((l) => JSON.parse(l));
+    assert.deepEqual(messages.slice(1).map((m) => m.event), ['delivery.created', 'attempt.finished', 'delivery.updated']);
+    assert.ok(messages.slice(1).every((m) => m.data.id === shown && m.data.topic === 'order.cancelled'));
+    assert.ok(!listen.stdout.includes(skipped));
+  } finally {
+    await listen.stop();
+  }
+});
+
+test('listen --forward-to registers a temporary endpoint, prints its secret, forwards signed deliveries and deletes it on Ctrl-C', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', '--forward-to', receiver.url.replace('http://', ''), ...as(sb)]);
+  let endpointId: string;
+  try {
+    const ready = await listen.waitForLine(/^> Ready! Forwarding/);
+    const [, id, secret] = /temporary endpoint (whe_\w+)\)\. Your webhook signing secret is (whsec_\w+) \(\^C to quit\)$/.exec(ready) ?? [];
+    assert.ok(id && secret, ready);
+    endpointId = id;
+    const endpoint = (await sb.api(`/api/v1/webhooks/endpoints/${id}`)).body;
+    assert.deepEqual([endpoint.url, endpoint.topics], [receiver.url, ['*']]);
+
+    // A real event, not a test webhook: the order goes to every subscribed endpoint.
+    const order = await placeOrder(sb);
+    const line = await listen.waitForLine(/<--  \[200\] POST /);
+    const deliveryId = /\[(dlv_\w+)\]/.exec(line)![1];
+    const got = receiver.received.find((r) => r.headers['x-service-delivery-id'] === deliveryId)!;
+    assert.equal(JSON.parse(got.body).data.orderId, order.id);
+    assert.ok(independentlyVerify(String(got.headers['x-service-signature']), got.body, secret), 'signed with the printed secret');
+  } finally {
+    const result = await listen.stop();
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /> Deleted the temporary endpoint whe_\w+\.\n$/);
+  }
+  assert.equal((await sb.api(`/api/v1/webhooks/endpoints/${endpointId!}`)).status, 404);
+});
+
+test('listen shows only the forwarded endpoint\'s deliveries when forwarding', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', '--forward-to', receiver.url, ...as(sb)]);
+  try {
+    await listen.waitForLine(/^> Ready!/);
+    const other = await sendTest(sb, 'order.placed', 'http://127.0.0.1:9/other');
+    await placeOrder(sb);
+    await listen.waitForLine(/<--  \[200\]/);
+    assert.ok(!listen.stdout.includes(other));
+  } finally {
+    await listen.stop();
+  }
+});
+
+test('listen with a bad token or an unknown topic fails in one line', async () => {
+  const badToken = new CliProcess(['listen', '--url', engine.url, '--token', 'sat_nope']);
+  assertOneLineFailure(await badToken.exited, /invalid_token/);
+  const sb = await createSandbox(engine.url);
+  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited, /unknown topic order\.shipped/);
+  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited, /validation_failed/);
+});

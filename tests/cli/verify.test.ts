@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+
+const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/signature.json', import.meta.url), 'utf8'));
+const dir = mkdtempSync(join(tmpdir(), 'sandbay-verify-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function bodyFile(name: string, body: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, body);
+  return file;
+}
+
+const secret = 'whsec_cli';
+const body = '{"topic":"order.placed","deliveryId":"dlv_cli","tenantId":"sbx_cli","occurredAt":"2026-01-01T00:00:00Z","data":{}}';
+const signedNow = () => {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+};
+
+test('a good signature exits 0 and names the delivery', async () => {
+  const result = await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', bodyFile('good.json', body)]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^valid: order\.placed dlv_cli, signed \d+s ago\n$/);
+});
+
+test('the body can come from stdin, as raw bytes', async () => {
+  const result = await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', '-'], { input: Buffer.from(body) });
+  assert.equal(result.code, 0, result.stderr);
+});
+
+test('every reference vector verifies as of its time, rotation headers with either secret', async () => {
+  for (const [i, c] of vectors.cases.entries()) {
+    const out = await runCliJson(['verify', '--secret', c.secret, '--header', c.header, '--body-file', bodyFile(`v${i}.json`, c.body), '--now', String(c.t)]);
+    assert.deepEqual(out, { valid: true, envelope: JSON.parse(c.body) });
+  }
+  const r = vectors.rotation;
+  const file = bodyFile('rotation.json', r.body);
+  for (const s of r.secrets) assert.equal((await runCli(['verify', '--secret', s, '--header', r.header, '--body-file', file, '--now', String(r.t)])).code, 0);
+  const both = await runCli(['verify', '--secret', 'whsec_other', '--secret', r.secrets[1], '--header', r.header, '--body-file', file, '--now', String(r.t)]);
+  assert.equal(both.code, 0, both.stderr);
+});
+
+test('a wrong secret or a re-serialised body exits 1 with no_matching_signature', async () => {
+  const header = signedNow();
+  assertOneLineFailure(await runCli(['verify', '--secret', 'whsec_wrong', '--header', header, '--body-file', bodyFile('w.json', body)]), /invalid: no_matching_signature/);
+  const pretty = bodyFile('pretty.json', JSON.stringify(JSON.parse(body), null, 2));
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', header, '--body-file', pretty]), /no_matching_signature/);
+});
+
+test('a stale or future timestamp exits 1 unless the tolerance allows it; --json says why', async () => {
+  const c = vectors.cases[0];
+  const file = bodyFile('stale.json', c.body);
+  const args = ['verify', '--secret', c.secret, '--header', c.header, '--body-file', file];
+  assertOneLineFailure(await runCli(args), /invalid: timestamp_outside_tolerance — The signature is \d+ s old/);
+  assertOneLineFailure(await runCli([...args, '--now', String(c.t - 301)]), /301 s in the future/);
+  assert.equal((await runCli([...args, '--now', String(c.t + 600), '--tolerance', '600'])).code, 0);
+  const json = await runCli([...args, '--json']);
+  assert.equal(json.code, 1);
+  assert.equal(JSON.parse(json.stdout).reason, 'timestamp_outside_tolerance');
+  assert.equal(JSON.parse(json.stdout).valid, false);
+});
+
+test('a missing or malformed header, an unreadable file and bad numbers are one-line errors', async () => {
+  const file = bodyFile('m.json', body);
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', '', '--body-file', file]), /no_header/);
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', 'sha256=abc', '--body-file', file]), /malformed_header/);
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', join(dir, 'none.json')]), /cannot read .*ENOENT/);
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', file, '--tolerance', 'soon']), /--tolerance must be/);
+  assertOneLineFailure(await runCli(['verify', '--header', signedNow(), '--body-file', file]), /required option '--secret <secret>'/);
+});
