@@ -1,21 +1,18 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { migrate, loadMigrations } from '../db/migrate.ts';
-import { openDatabase } from '../db/open.ts';
-import { migrationsDir, packageRoot, seedDir } from '../db/paths.ts';
+import { packageRoot } from '../db/paths.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
-import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
 import { SandboxClock } from '../schedule/clock.ts';
 import { randomString } from '../shared/ids.ts';
 import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
 import { createApp } from './app.ts';
+import { openSandboxDatabase } from './database.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { acquireLock, writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -30,6 +27,10 @@ import { orderRoutes } from './routes/orders.ts';
 import { sandboxRoutes } from './routes/sandboxes.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { commerceRoutes } from './routes/commerce.ts';
+import { commerceJobs, commerceLifecycle } from '../domain/commerce/register.ts';
+import { catcherRoutes } from './routes/catcher.ts';
+import { Catchers } from '../catcher/catchers.ts';
 import type { Services } from './services.ts';
 import { staticUi } from './static-ui.ts';
 
@@ -62,18 +63,15 @@ export interface RunningSandbox {
   port: number;
   dataDir?: string;
   services: Services;
+  /** Every route definition served (what the OpenAPI document is built from). */
+  routes: readonly RouteDef[];
   close(): Promise<void>;
 }
 
-async function prepareDatabase(db: Db): Promise<void> {
-  await migrate(db, loadMigrations(migrationsDir()));
-  await loadSeedTemplate(db, seedDir());
-}
-
-function templateKey(): string {
-  const hash = createHash('sha256');
-  for (const m of loadMigrations(migrationsDir())) hash.update(m.sql);
-  return `${hash.digest('hex')}:${seedHash(seedDir())}`;
+/** The host to put in URLs: a wildcard bind (--host 0.0.0.0 in Docker) is still opened as loopback. */
+function urlHost(bindHost: string): string {
+  if (bindHost === '0.0.0.0' || bindHost === '::') return '127.0.0.1';
+  return bindHost.includes(':') ? `[${bindHost}]` : bindHost;
 }
 
 /** Per-install secrets live in the database's meta table, created on first start. */
@@ -99,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       mkdirSync(dataDir, { recursive: true });
       cleanups.push(acquireLock(dataDir));
     }
-    const db = await openDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, prepare: prepareDatabase, templateKey: templateKey() });
+    const db = await openSandboxDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory });
     cleanups.push(() => db.close());
     const adminKey = await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`);
     const cursorSecret = await installSecret(db, 'cursor_secret', () => randomString(32));
@@ -123,11 +121,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       baseUrl: () => baseUrl,
     };
     services.sandboxes.lifecycle.push(webhooks.lifecycle);
+    services.sandboxes.lifecycle.push(commerceLifecycle(scheduler));
+    for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
+    const catchers = new Catchers(db, clock, services.baseUrl);
+    services.sandboxes.lifecycle.push({ after: (tenantId) => catchers.forgetTenant(tenantId) });
 
     const routes: RouteDef[] = [];
     routes.push(
       ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
-      ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services),
+      ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() })),
     );
     await scheduler.start();
@@ -152,10 +154,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName })],
     });
     server.on('request', app.callback());
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const url = `http://${urlHost(host)}:${port}`;
     baseUrl = url;
     if (dataDir) cleanups.push(writeDiscovery(dataDir, { url, pid: process.pid, adminKey }));
-    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, port, dataDir, services, close: cleanup };
+    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, port, dataDir, services, routes, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;

@@ -24,6 +24,10 @@ export interface AttemptRecord {
   };
 }
 
+// Waiting a few ms lets a burst of attempts share one write: per-row cost drops by half
+// while the inspector (which batches its own updates every 25 ms) sees no difference.
+const flushDelayMs = 5;
+
 /**
  * Writes attempt results in batches: everything finished since the last write goes in one
  * transaction (one multi-row insert, one multi-row update), so thousands of attempts a
@@ -42,10 +46,10 @@ export class AttemptRecorder {
       this.buffer.push({ record, done, fail });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => {
+        setTimeout(() => {
           this.scheduled = false;
           this.flushing = this.flushing.then(() => this.flush());
-        });
+        }, flushDelayMs);
       }
     });
   }
@@ -63,37 +67,36 @@ export class AttemptRecorder {
     const batch = this.buffer;
     this.buffer = [];
     if (batch.length === 0) return;
-    const attempts = batch.map(({ record: { tenantId, deliveryId, attempt: a } }) => ({
+    const rows = batch.map(({ record: { tenantId, deliveryId, attempt: a, delivery: d } }) => ({
       tenant_id: tenantId, delivery_id: deliveryId, number: a.number, trigger: a.trigger, url: a.url,
       started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
       response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error,
-    }));
-    const updates = batch.map(({ record: { tenantId, deliveryId, attempt, delivery: d } }) => ({
-      tenant_id: tenantId, id: deliveryId, status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
-      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, last_status: attempt.responseStatus, last_error: attempt.error,
-      updated_at: d.updatedAt.toISOString(),
+      status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
+      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, updated_at: d.updatedAt.toISOString(),
     }));
     try {
-      await this.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
-                                 response_status, response_headers, response_body, error)
-           select r.* from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, number int, trigger text, url text,
-                  started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
-                  response_body text, error text)
-            where exists (select 1 from deliveries d where d.tenant_id = r.tenant_id and d.id = r.delivery_id)
-           on conflict do nothing`,
-          [JSON.stringify(attempts)],
-        );
-        await tx.query(
-          `update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
-                  next_attempt_at = r.next_attempt_at, last_status = r.last_status, last_error = r.last_error, updated_at = r.updated_at
-             from jsonb_to_recordset($1::jsonb) as r(tenant_id text, id text, status text, attempt_count int, cycle_attempts int,
-                  next_attempt_at timestamptz, last_status int, last_error text, updated_at timestamptz)
-            where d.tenant_id = r.tenant_id and d.id = r.id`,
-          [JSON.stringify(updates)],
-        );
-      });
+      // One statement (atomic on its own): update the deliveries, then insert the attempts of
+      // those that still exist — a reset may have removed some while their attempt ran.
+      await this.db.query(
+        `with r as (
+           select * from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, number int, trigger text, url text,
+             started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
+             response_body text, error text, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
+             updated_at timestamptz)
+         ), updated as (
+           update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
+                  next_attempt_at = r.next_attempt_at, last_status = r.response_status, last_error = r.error, updated_at = r.updated_at
+             from r where d.tenant_id = r.tenant_id and d.id = r.delivery_id
+           returning d.tenant_id, d.id
+         )
+         insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
+                               response_status, response_headers, response_body, error)
+         select r.tenant_id, r.delivery_id, r.number, r.trigger, r.url, r.started_at, r.duration_ms, r.signature_header,
+                r.response_status, r.response_headers, r.response_body, r.error
+           from r join updated u on u.tenant_id = r.tenant_id and u.id = r.delivery_id
+         on conflict do nothing`,
+        [JSON.stringify(rows)],
+      );
       for (const item of batch) item.done();
     } catch (err) {
       for (const item of batch) item.fail(err);

@@ -72,7 +72,8 @@ export function checkTopics(topics: string[]): void {
 
 /** Endpoint registration (SPEC §5.1); secrets are shown in full only on create and rotate. */
 export class Endpoints {
-  private readonly cache = new Map<string, EndpointTarget | null>();
+  // Promises, so a burst of attempts to one endpoint shares a single lookup.
+  private readonly cache = new Map<string, Promise<EndpointTarget | null>>();
 
   constructor(private readonly db: Db, private readonly clock: SandboxClock) {}
 
@@ -165,10 +166,18 @@ export class Endpoints {
   }
 
   /** The dispatcher's view of an endpoint (cached; null once deleted). */
-  async target(tenantId: string, id: string): Promise<EndpointTarget | null> {
+  target(tenantId: string, id: string): Promise<EndpointTarget | null> {
     const key = `${tenantId}\u0000${id}`;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
+    let cached = this.cache.get(key);
+    if (!cached) {
+      cached = this.loadTarget(tenantId, id);
+      this.cache.set(key, cached);
+      cached.catch(() => this.cache.delete(key));
+    }
+    return cached;
+  }
+
+  private async loadTarget(tenantId: string, id: string): Promise<EndpointTarget | null> {
     const [row] = await this.db.query<{ url: string; enabled: boolean; allow_insecure_tls: boolean; secrets: { secret: string; createdAt: string; expiresAt: string | null }[] | null }>(
       `select e.url, e.enabled, e.allow_insecure_tls,
               (select json_agg(json_build_object('secret', s.secret, 'createdAt', s.created_at, 'expiresAt', s.expires_at) order by s.created_at desc)
@@ -176,14 +185,12 @@ export class Endpoints {
          from webhook_endpoints e where e.tenant_id = $1 and e.id = $2`,
       [tenantId, id],
     );
-    const target: EndpointTarget | null = row
+    return row
       ? {
           url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls,
           secrets: (row.secrets ?? []).map((s) => ({ secret: s.secret, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null })),
         }
       : null;
-    this.cache.set(key, target);
-    return target;
   }
 
   /** Secrets that sign at sandbox time `at`, newest first. */

@@ -7,6 +7,7 @@ export interface Received {
   headers: IncomingHttpHeaders;
   /** The raw body as received. */
   body: string;
+  /** performance.now() when the body had arrived. */
   at: number;
 }
 
@@ -34,7 +35,7 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
         this.respond(res);
         for (const w of this.waiters.splice(0)) w();
       });

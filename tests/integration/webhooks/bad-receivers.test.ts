@@ -109,7 +109,7 @@ test('at most 10 attempts per endpoint are in flight at once', async () => {
     await rx.waitFor(10);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(rx.received.length, 10, 'the other 5 wait for a slot');
-    await rx.waitFor(15, 3000);
+    await rx.waitFor(15, 15_000);
   } finally {
     await rx.close();
   }

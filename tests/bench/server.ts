@@ -1,0 +1,86 @@
+// Issue 2's figures: ready time and RSS, sandbox create/reset, order latency and throughput,
+// next to bare Koa and Koa + one PGlite lookup measured in the same run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonClient, requestsPerSecond, sequentialLatency } from './load.ts';
+import { runScript, startCeiling, startSandbay } from './spawn.ts';
+import { percentile, type BenchRow } from './table.ts';
+
+const section = 'server';
+const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
+
+async function readiness(): Promise<BenchRow[]> {
+  const child = join('tests', 'bench', 'servers', 'ready-child.ts');
+  const measure = async (target: string) => JSON.parse(await runScript(child, [target])) as { readyMs: number; rssMb: number };
+  const dir = mkdtempSync(join(tmpdir(), 'sandbay-bench-'));
+  try {
+    const fresh = await measure(join(dir, 'data'));
+    const reopened: { readyMs: number; rssMb: number }[] = [];
+    for (let i = 0; i < 3; i++) reopened.push(await measure(join(dir, 'data')));
+    const memory: { readyMs: number; rssMb: number }[] = [];
+    for (let i = 0; i < 3; i++) memory.push(await measure('memory'));
+    const med = (xs: { readyMs: number }[]) => percentile(xs.map((x) => x.readyMs), 50);
+    const maxRss = Math.max(fresh.rssMb, ...reopened.map((x) => x.rssMb), ...memory.map((x) => x.rssMb));
+    return [
+      row('ready, fresh data dir', fresh.readyMs / 1000, 's'),
+      row('ready, re-opened data dir (median of 3)', med(reopened) / 1000, 's', '≤ 1.0 s', med(reopened) <= 1000),
+      row('ready, --memory (median of 3)', med(memory) / 1000, 's', '≤ 1.5 s', med(memory) <= 1500),
+      row('RSS after start (max of all)', maxRss, 'MB', '≤ 400 MB', maxRss <= 400),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function sandboxesAndOrders(): Promise<BenchRow[]> {
+  const sandbay = await startSandbay();
+  try {
+    const anon = jsonClient(sandbay.url);
+    const createMs: number[] = [];
+    let token = '';
+    for (let i = 0; i < 15; i++) {
+      const t = performance.now();
+      const res = await anon.request('POST', '/api/v1/sandboxes');
+      createMs.push(performance.now() - t);
+      token = res.body.credentials.accessToken;
+    }
+    const api = jsonClient(sandbay.url, { authorization: `Bearer ${token}` });
+    const resetMs: number[] = [];
+    for (let i = 0; i < 10; i++) resetMs.push((await api.request('POST', '/api/v1/sandbox/reset')).body.durationMs);
+
+    const get = await sequentialLatency(1000, () => api.request('GET', '/api/v1/orders/ord_0042'));
+    const order = { customerId: 'cus_0003', items: [{ variantId: 'var_0005', quantity: 1 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' } };
+    const post = await sequentialLatency(300, () => api.request('POST', '/api/v1/orders', order));
+    await api.request('POST', '/api/v1/sandbox/reset');
+
+    const rps = await requestsPerSecond(`${sandbay.url}/api/v1/orders/ord_0042`, { headers: { authorization: `Bearer ${token}` } });
+    await Promise.all([anon.close(), api.close()]);
+
+    const constant = await startCeiling('koa-constant');
+    const koaRps = await requestsPerSecond(constant.url).finally(() => constant.stop());
+    const lookup = await startCeiling('koa-pglite');
+    const lookupRps = await requestsPerSecond(lookup.url).finally(() => lookup.stop());
+
+    const createMed = percentile(createMs.slice(3), 50);
+    const resetMed = percentile(resetMs, 50);
+    return [
+      row('sandbox create + seed (median, HTTP)', createMed, 'ms', '≤ 150 ms', createMed <= 150),
+      row('sandbox reset (median, server-side)', resetMed, 'ms', '≤ 100 ms', resetMed <= 100),
+      row('GET order p50 (sequential)', get.p50, 'ms', '≤ 1 ms', get.p50 <= 1),
+      row('GET order p99 (sequential)', get.p99, 'ms', '≤ 5 ms', get.p99 <= 5),
+      row('POST order p50 (sequential)', post.p50, 'ms'),
+      row('POST order p99 (sequential)', post.p99, 'ms'),
+      row('GET order, 10 connections', rps, 'req/s', '≥ 3,000 req/s', rps >= 3000),
+      row('ceiling: Koa + one PGlite lookup', lookupRps, 'req/s'),
+      row('GET order / that ceiling', (100 * rps) / lookupRps, '%'),
+      row('ceiling: bare Koa constant route', koaRps, 'req/s'),
+    ];
+  } finally {
+    await sandbay.stop();
+  }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  return [...(await readiness()), ...(await sandboxesAndOrders())];
+}
