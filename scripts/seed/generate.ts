@@ -3,6 +3,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseProducts, editions, firstNames, lastNames, places, vendors } from './catalog-data.ts';
+import { commerceSeed } from './commerce.ts';
 
 const outDir = join(import.meta.dirname, '..', '..', 'seed');
 
@@ -126,11 +127,14 @@ for (let i = 0; i < 200; i++) {
 mkdirSync(outDir, { recursive: true });
 const write = (name: string, rows: unknown[]) =>
   writeFileSync(join(outDir, `${name}.json`), `[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]\n`);
-write('vendors', vendorRows);
-write('products', productRows);
-write('variants', variantRows.map(({ productName: _unused, ...row }) => row));
-write('customers', customerRows);
+const variants = variantRows.map(({ productName: _unused, ...row }) => row);
+// A second PRNG: the commerce tables never shift the values above.
+const commerce = commerceSeed(
+  { vendors: vendorRows, products: productRows, variants, customers: customerRows, orders: orderRows, items: itemRows, payments: paymentRows },
+  prng(20261123),
+);
+write('variants', variants);
 write('orders', orderRows);
 write('order_items', itemRows);
-write('payments', paymentRows);
-console.log(`seed: ${productRows.length} products, ${variantRows.length} variants, ${customerRows.length} customers, ${orderRows.length} orders, ${paymentRows.length} payments, ${vendorRows.length} vendors`);
+for (const [table, rows] of Object.entries(commerce)) write(table, rows);
+console.log(`seed: ${Object.entries(commerce).map(([t, r]) => `${r.length} ${t}`).join(', ')}; ${productRows.length} products, ${variantRows.length} variants, ${customerRows.length} customers, ${orderRows.length} orders, ${paymentRows.length} payments, ${vendorRows.length} vendors`);

@@ -31,8 +31,10 @@ function requestLog(logger: Logger): Middleware {
     try {
       await next();
     } finally {
-      // Path only: query strings can carry the admin key (?key=) and OAuth codes.
-      logger.info(`${ctx.method} ${ctx.path} ${ctx.status} ${(performance.now() - started).toFixed(1)}ms`);
+      // Path only: query strings can carry the admin key (?key=) and OAuth codes. A stream (SSE)
+      // wrote its own head, so Koa's ctx.status would still say 404.
+      const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+      logger.info(`${ctx.method} ${ctx.path} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     }
   };
 }

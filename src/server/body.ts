@@ -11,10 +11,16 @@ export async function readRawBody(req: IncomingMessage, limit = maxBodyBytes): P
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // The client went away mid-body: a truncated body, not a server failure worth a stack in the log.
+    throw new ApiError(400, 'malformed_json', 'The request body ended early: the connection closed before it was complete.');
   }
   return Buffer.concat(chunks);
 }
@@ -49,5 +55,25 @@ export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');
   }
+  if (depthOf(parsed) > maxJsonDepth) {
+    throw new ApiError(400, 'malformed_json', `The body is nested more than ${maxJsonDepth} levels deep.`);
+  }
   return parsed as Record<string, unknown>;
+}
+
+/** No request needs more; deeper documents would overflow the stack of recursive code (hashing, validation). */
+export const maxJsonDepth = 64;
+
+/** How deeply a parsed JSON value nests, found without recursion. */
+function depthOf(root: object): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > maxJsonDepth) break;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

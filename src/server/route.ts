@@ -46,7 +46,10 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   responses?: Record<number, z.ZodType | { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Writes honour Idempotency-Key unless a route opts out. */
   idempotent?: boolean;
-  /** Routes whose handler writes the response itself (HTML, SSE, redirects). */
+  /**
+   * Routes whose handler writes the response itself (HTML, SSE, redirects) and reads its own
+   * body; `body` then only documents the request in OpenAPI and the handler gets undefined.
+   */
   raw?: boolean;
   handler: (input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<RouteResult> | RouteResult;
 }

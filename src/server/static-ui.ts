@@ -9,7 +9,8 @@ const types: Record<string, string> = {
   '.map': 'application/json',
 };
 
-const apiPrefixes = ['/api/', '/oauth/', '/catch/'];
+// Server-rendered pages and APIs the SPA fallback must not shadow (/3ds/: the 3-D Secure challenge page).
+const apiPrefixes = ['/api/', '/oauth/', '/catch/', '/3ds/'];
 
 export interface UiOptions {
   /** The built renderer (electron-vite's out/renderer). */

@@ -8,12 +8,14 @@ import { seedTenant, templateTenant } from './seed.ts';
 /** What `counts` reports, label → table; domains add theirs. */
 export const countedTables: Record<string, string> = {
   products: 'products', variants: 'variants', customers: 'customers', orders: 'orders', vendors: 'vendors', payments: 'payments',
+  companies: 'companies', approvalRequests: 'approval_requests', quotes: 'quotes', offers: 'vendor_offers', payouts: 'payouts',
+  savedReports: 'saved_reports', staff: 'staff_members', consents: 'consents',
 };
 
 /** Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all). */
 export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes']);
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
-export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets']);
+export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
 export interface SandboxSummary {
   id: string;
@@ -109,7 +111,7 @@ export class Sandboxes {
 
   async counts(q: Queryable, id: string): Promise<Record<string, number>> {
     const entries = Object.entries(countedTables);
-    const select = entries.map(([label, table], i) => `(select count(*) from ${table} where tenant_id = $1)::int as c${i}`).join(', ');
+    const select = entries.map(([, table], i) => `(select count(*) from ${table} where tenant_id = $1)::int as c${i}`).join(', ');
     const [row] = await q.query<Record<string, number>>(`select ${select}`, [id]);
     return Object.fromEntries(entries.map(([label], i) => [label, row[`c${i}`]]));
   }

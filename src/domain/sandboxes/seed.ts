@@ -10,7 +10,11 @@ export const templateTenant = '__seed__';
  * Seeded tables, parents first. Each has a seed/<table>.json file of camelCase rows
  * (money in integer minor units); domains add their tables here.
  */
-export const seededTables: string[] = ['vendors', 'products', 'variants', 'customers', 'orders', 'order_items', 'payments'];
+export const seededTables: string[] = [
+  'vendors', 'products', 'variants', 'customers', 'orders', 'order_items', 'payments',
+  'companies', 'approval_requests', 'approval_decisions', 'quotes', 'quote_items', 'refunds', 'vendor_offers', 'buybox_winners', 'payouts',
+  'payout_attempts', 'saved_reports', 'report_runs', 'staff_members', 'impersonation_sessions', 'audit_log', 'consents',
+];
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -29,7 +33,8 @@ export function seedHash(dir: string): string {
 
 /**
  * Loads seed/ into the template tenant when the files changed since the last load.
- * Rows go in through jsonb_populate_record, one statement per table.
+ * Rows go in through jsonb_populate_recordset, one statement per table, naming only the
+ * columns the file has, so a column added later with a default takes that default.
  */
 export async function loadSeedTemplate(db: Db, dir: string): Promise<void> {
   const hash = seedHash(dir);
@@ -45,8 +50,9 @@ export async function loadSeedTemplate(db: Db, dir: string): Promise<void> {
       const rows = (JSON.parse(json) as Record<string, unknown>[]).map((row) =>
         Object.fromEntries([['tenant_id', templateTenant], ...Object.entries(row).map(([k, v]) => [snake(k), v])]),
       );
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))].map((c) => `"${c}"`).join(', ');
       await tx.query(
-        `insert into ${table} select (jsonb_populate_record(null::${table}, r)).* from jsonb_array_elements($1::jsonb) r`,
+        `insert into ${table} (${columns}) select ${columns} from jsonb_populate_recordset(null::${table}, $1::jsonb)`,
         [JSON.stringify(rows)],
       );
     }

@@ -27,8 +27,8 @@ export function carriesAdminKey(ctx: Context, config: AuthConfig): boolean {
   return cookie !== undefined && safeEqual(cookie, config.adminKey);
 }
 
-const challenge = (error?: string, extra = '') =>
-  error ? `Bearer realm="sandbay", error="${error}"${extra}` : 'Bearer realm="sandbay"';
+// SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
+const challenge = (error?: string, extra = '') => (error ? `Bearer error="${error}"${extra}` : 'Bearer realm="sandbay"');
 
 /** Resolves the caller for a route's access level, or throws the SPEC §3 401/403. */
 export async function authenticate(ctx: Context, access: Access, scope: string | undefined, config: AuthConfig): Promise<Principal> {
@@ -59,9 +59,7 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
   if (!check.ok) {
     const expired = check.reason === 'token_expired';
     throw new ApiError(401, check.reason, expired ? 'The access token has expired; refresh it or request a new one.' : 'The access token is not valid.', {
-      headers: {
-        'WWW-Authenticate': challenge('invalid_token', expired ? ', error_description="The access token expired"' : ''),
-      },
+      headers: { 'WWW-Authenticate': challenge('invalid_token') },
     });
   }
   const principal: Principal = { kind: 'token', tenantId: check.grant.tenantId, scopes: check.grant.scopes };

@@ -56,6 +56,15 @@ async function readTokenParams(ctx: Context): Promise<Record<string, string | un
     else if (typeof value === 'number') params[key] = String(value);
     else throw new OAuthError('invalid_request', `${key} must be a string.`);
   }
+  // The schema that documents the request also checks it; failures keep the RFC 6749 shape.
+  const checked = TokenRequestSchema.safeParse(params);
+  if (!checked.success) {
+    const field = String(checked.error.issues[0].path[0] ?? 'body');
+    if (field === 'grant_type' && params.grant_type) {
+      throw new OAuthError('unsupported_grant_type', `grant_type ${params.grant_type} is not supported; use client_credentials, authorization_code or refresh_token.`);
+    }
+    throw new OAuthError('invalid_request', field === 'grant_type' ? 'grant_type is required.' : `${field}: ${checked.error.issues[0].message}`);
+  }
   return params;
 }
 

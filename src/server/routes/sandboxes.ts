@@ -48,7 +48,9 @@ export const sandboxRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/sandbox/reset', operationId: 'resetSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
     summary: 'Restore factory defaults: commerce data, clock and delivery log (endpoints and tokens survive unless scope is all).',
-    body: ResetRequest, responses: { 200: ResetResult },
+    // Not replayed: a scope:all response carries fresh tokens, which are only ever stored hashed;
+    // repeating a reset reaches the same defaults anyway.
+    body: ResetRequest, responses: { 200: ResetResult }, idempotent: false,
     handler: async ({ body, principal }) => ({ body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all') }),
   }),
   route({

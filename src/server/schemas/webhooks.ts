@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 
-const httpUrl = z
+export const httpUrl = z
   .string()
   .max(2048, 'At most 2048 characters.')
   .refine((value) => {

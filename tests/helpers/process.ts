@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/db/paths.ts';
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
+export function runCli(args: string[]): ServeProcess {
+  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], {
+    cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, get stdout() { return stdout; }, get stderr() { return stderr; } };
+}
+
+/** Waits for the ready line; returns it with the base URL and admin key it carries. */
+export async function waitForReady(proc: ServeProcess, timeoutMs = 30_000): Promise<{ line: string; url: string; adminKey: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = /^.*(http:\/\/127\.0\.0\.1:(\d+))\/\?key=(\S+).*$/m.exec(proc.stdout);
+    if (match) return { line: match[0], url: match[1], adminKey: match[3] };
+    if (proc.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`no ready line (exit ${proc.child.exitCode}): ${proc.stdout}\n${proc.stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `sandbay serve` with the given flags, once it is ready. */
+export async function serveReady(args: string[]): Promise<ServeProcess & { url: string; adminKey: string; line: string }> {
+  const proc = runCli(['serve', '--quiet', ...args]);
+  const ready = await waitForReady(proc);
+  return Object.assign(proc, ready);
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { topics } from '../../../src/shared/topics.ts';
+import { topicDataSchemas } from '../../../src/webhooks/topics/schemas.ts';
+import { call, createSandbox, problem, useEngine } from '../../helpers/engine.ts';
+import { independentlyVerify, Receiver } from '../../helpers/receiver.ts';
+import { registerEndpoint } from '../../helpers/webhooks.ts';
+import { ok } from './helpers.ts';
+
+const engine = useEngine();
+const receiver = new Receiver();
+before(() => receiver.start());
+after(() => receiver.close());
+
+test('GET /webhooks/topics and the OpenAPI webhooks section describe the data of all 33 topics', async () => {
+  const sb = await createSandbox(engine.url);
+  const list = ok(await sb.api('/api/v1/webhooks/topics')).data;
+  assert.deepEqual(list.map((t: any) => t.topic), topics);
+  for (const t of list) {
+    assert.equal(t.dataSchema.type, 'object', t.topic);
+    assert.ok(Object.keys(t.dataSchema.properties).length >= 3, `${t.topic} has a real schema`);
+  }
+  const openapi = (await call(engine.url, '/api/v1/openapi.json')).body;
+  assert.deepEqual(Object.keys(openapi.webhooks), topics);
+  const data = (topic: string) => openapi.webhooks[topic].post.requestBody.content['application/json'].schema.properties.data;
+  assert.deepEqual(Object.keys(data('order.placed').properties), ['orderId', 'total', 'currency', 'customerId']);
+  assert.ok(data('buybox.winner_changed').properties.previous && data('buybox.winner_changed').properties.current);
+  for (const path of ['/api/v1/payments', '/api/v1/quotes/{id}/convert', '/api/v1/payouts/{id}/pay', '/api/v1/variants/{id}/buybox', '/api/v1/consents']) {
+    assert.ok(openapi.paths[path], `${path} is documented`);
+  }
+});
+
+test("every topic's test-webhook sample is built from the sandbox's rows and parses with its topic schema", async () => {
+  const sb = await createSandbox(engine.url);
+  const endpoint = await registerEndpoint(sb, `${receiver.url}?samples`, ['*']);
+  for (const topic of topics) {
+    const res = await sb.api('/api/v1/webhooks/test', { body: { topic, endpoint: endpoint.id } });
+    assert.equal(res.status, 202, `${topic}: ${JSON.stringify(res.body)}`);
+  }
+  const deadline = Date.now() + 15_000;
+  let mine = [];
+  while ((mine = receiver.received.filter((r) => JSON.parse(r.body).tenantId === sb.id)).length < topics.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(mine.map((r) => r.headers['x-service-topic']).sort(), [...topics].sort());
+  for (const req of mine) {
+    assert.ok(independentlyVerify(req.headers['x-service-signature'] as string, req.body, endpoint.secret));
+    const { topic, data } = JSON.parse(req.body);
+    const parsed = topicDataSchemas[topic as keyof typeof topicDataSchemas].safeParse(data);
+    assert.ok(parsed.success, `${topic}: ${JSON.stringify(parsed.error?.issues)}`);
+    assert.deepEqual(parsed.data, data, `${topic} sample has exactly the schema's fields`);
+  }
+  const sample = (topic: string) => JSON.parse(mine.find((r) => r.headers['x-service-topic'] === topic)!.body).data;
+  assert.equal(sample('quote.converted').orderId, 'ord_0058', 'samples come from the seeded rows');
+  assert.equal(sample('vendor.applied').vendorId, 'ven_0003');
+});
+
+test('a sandbox whose sample rows were deleted answers 422 no_sample_data, never a 5xx', async () => {
+  const sb = await createSandbox(engine.url);
+  for (const id of ['rep_0001', 'rep_0002']) assert.equal((await sb.api(`/api/v1/reports/${id}`, { method: 'DELETE' })).status, 204);
+  problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'saved_report.due', endpoint: receiver.url } }), 422, 'no_sample_data');
+  problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'nope.nope', endpoint: receiver.url } }), 422, 'unknown_topic');
+});

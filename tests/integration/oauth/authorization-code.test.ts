@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { call, createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { authorize, consentFields, oauthError, pkcePair, tokenRequest } from '../../helpers/oauth.ts';
+
+const engine = useEngine();
+const redirectUri = 'http://127.0.0.1:53682/callback';
+
+function authorizeParams(sb: TestSandbox, challenge: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    response_type: 'code', client_id: sb.clientId, redirect_uri: redirectUri, scope: 'orders:read',
+    state: 'st<&>"1', code_challenge: challenge, code_challenge_method: 'S256', ...extra,
+  };
+}
+
+test('authorization_code + S256 PKCE: consent page, approve, redirect with code and state, exchange', async () => {
+  const sb = await createSandbox(engine.url, 'Consent <demo>');
+  const { verifier, challenge } = pkcePair();
+  const page = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, challenge))}`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  assert.equal(page.headers.get('cache-control'), 'no-store');
+  const html = await page.text();
+  assert.match(html, /Approve/);
+  assert.match(html, /Deny/);
+  assert.ok(html.includes('Consent &lt;demo&gt;'), 'the sandbox name, escaped');
+  assert.ok(!html.includes('<demo>'));
+  assert.equal(consentFields(html).state, 'st<&>"1', 'every parameter rides along');
+
+  const location = await authorize(engine.url, authorizeParams(sb, challenge));
+  assert.equal(`${location.origin}${location.pathname}`, redirectUri);
+  assert.equal(location.searchParams.get('state'), 'st<&>"1');
+  const code = location.searchParams.get('code')!;
+  assert.match(code, /^sac_/);
+
+  const res = await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId, client_secret: sb.clientSecret });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  assert.equal(res.body.scope, 'orders:read');
+  assert.match(res.body.refresh_token, /^srt_/);
+  assert.equal((await call(engine.url, '/api/v1/orders/ord_0001', { token: res.body.access_token })).status, 200);
+  problem(await call(engine.url, '/api/v1/orders', { token: res.body.access_token, body: {} }), 403, 'insufficient_scope');
+});
+
+test('a public client uses PKCE without a secret (form and JSON bodies)', async () => {
+  const sb = await createSandbox(engine.url);
+  for (const json of [false, true]) {
+    const { verifier, challenge } = pkcePair();
+    const code = (await authorize(engine.url, authorizeParams(sb, challenge))).searchParams.get('code')!;
+    const res = await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId }, { json });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await call(engine.url, '/api/v1/orders/ord_0001', { token: res.body.access_token })).status, 200);
+  }
+});
+
+test('Deny redirects back with error=access_denied and the state', async () => {
+  const sb = await createSandbox(engine.url);
+  const location = await authorize(engine.url, authorizeParams(sb, pkcePair().challenge), 'deny');
+  assert.equal(location.searchParams.get('error'), 'access_denied');
+  assert.equal(location.searchParams.get('state'), 'st<&>"1');
+  assert.equal(location.searchParams.get('code'), null);
+});
+
+test('a wrong verifier or redirect_uri is invalid_grant; a reused code revokes what it issued', async () => {
+  const sb = await createSandbox(engine.url);
+  const first = pkcePair();
+  const code = (await authorize(engine.url, authorizeParams(sb, first.challenge))).searchParams.get('code')!;
+  const exchange = (params: Record<string, string>) =>
+    tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: first.verifier, client_id: sb.clientId, ...params });
+  oauthError(await exchange({ code_verifier: pkcePair().verifier }), 400, 'invalid_grant');
+
+  const second = pkcePair();
+  const code2 = (await authorize(engine.url, authorizeParams(sb, second.challenge))).searchParams.get('code')!;
+  const redeem = (params: Record<string, string> = {}) =>
+    tokenRequest(engine.url, { grant_type: 'authorization_code', code: code2, redirect_uri: redirectUri, code_verifier: second.verifier, client_id: sb.clientId, ...params });
+  const tokens = await redeem();
+  assert.equal(tokens.status, 200);
+  oauthError(await redeem(), 400, 'invalid_grant');
+  problem(await call(engine.url, '/api/v1/orders/ord_0001', { token: tokens.body.access_token }), 401, 'invalid_token');
+  const refresh = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: sb.clientId });
+  oauthError(refresh, 400, 'invalid_grant');
+
+  const third = pkcePair();
+  const code3 = (await authorize(engine.url, authorizeParams(sb, third.challenge))).searchParams.get('code')!;
+  oauthError(
+    await tokenRequest(engine.url, { grant_type: 'authorization_code', code: code3, redirect_uri: 'http://127.0.0.1:1/other', code_verifier: third.verifier, client_id: sb.clientId }),
+    400, 'invalid_grant',
+  );
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code: 'sac_unknown', redirect_uri: redirectUri, code_verifier: third.verifier, client_id: sb.clientId }), 400, 'invalid_grant');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', redirect_uri: redirectUri, client_id: sb.clientId }), 400, 'invalid_request');
+});
+
+test('a code issued to one client cannot be redeemed by another', async () => {
+  const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
+  const { verifier, challenge } = pkcePair();
+  const code = (await authorize(engine.url, authorizeParams(a, challenge))).searchParams.get('code')!;
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: b.clientId }), 400, 'invalid_grant');
+});
+
+test('an unregistered non-loopback redirect_uri or unknown client shows an error page, never a redirect', async () => {
+  const sb = await createSandbox(engine.url);
+  const { challenge } = pkcePair();
+  for (const params of [
+    authorizeParams(sb, challenge, { redirect_uri: 'https://evil.example/cb' }),
+    authorizeParams(sb, challenge, { redirect_uri: 'http://127.0.0.1.evil.example/cb' }),
+    authorizeParams(sb, challenge, { client_id: 'cli_unknown' }),
+  ]) {
+    const res = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('location'), null);
+    assert.match(await res.text(), /cannot proceed/);
+    const post = await fetch(`${engine.url}/oauth/authorize`, {
+      method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...params, decision: 'approve' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(post.status, 400);
+    assert.equal(post.headers.get('location'), null);
+  }
+});
+
+test('bad authorize parameters with a good redirect_uri go back to the client as RFC errors', async () => {
+  const sb = await createSandbox(engine.url);
+  const cases: [Record<string, string>, string][] = [
+    [{ response_type: 'token' }, 'unsupported_response_type'],
+    [{ code_challenge: 'short' }, 'invalid_request'],
+    [{ code_challenge_method: 'plain' }, 'invalid_request'],
+    [{ scope: 'orders:read root' }, 'invalid_scope'],
+  ];
+  for (const [override, error] of cases) {
+    const res = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, pkcePair().challenge, override))}`, { redirect: 'manual' });
+    assert.equal(res.status, 302, JSON.stringify(override));
+    const location = new URL(res.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, redirectUri);
+    assert.equal(location.searchParams.get('error'), error);
+    assert.equal(location.searchParams.get('state'), 'st<&>"1');
+  }
+});

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { electronBinary, headlessNote } from '../../src/cli/commands/start.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'sandbay-electron-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+test('electronBinary() finds the binary through path.txt and dist/, without importing electron', () => {
+  const pkg = join(root, 'node_modules', 'electron');
+  assert.equal(electronBinary(root), undefined, 'no electron package');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'path.txt'), 'electron\n');
+  assert.equal(electronBinary(root), undefined, 'path.txt but no downloaded dist/');
+  mkdirSync(join(pkg, 'dist'));
+  writeFileSync(join(pkg, 'dist', 'electron'), '');
+  assert.equal(electronBinary(root), join(pkg, 'dist', 'electron'));
+});
+
+test('here the Electron binary cannot be downloaded, so npm start runs headless and says why', () => {
+  assert.equal(electronBinary(), undefined);
+  const note = headlessNote(false, electronBinary());
+  assert.match(note ?? '', /^Running headless: no Electron binary/);
+  assert.ok(!note!.includes('\n'), 'one line');
+});
+
+test('--headless forces headless even with a binary; a binary alone opens the desktop window', () => {
+  assert.match(headlessNote(true, '/opt/electron') ?? '', /--headless given/);
+  assert.equal(headlessNote(false, '/opt/electron'), undefined);
+});
