@@ -1,3 +1,17 @@
-import { app } from 'electron';
+// The Electron main process: OS glue around the one engine (DESIGN.md); the logic lives in
+// desktop.ts and window.ts, which take Electron as a parameter so they are unit-tested.
+import * as electron from 'electron';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../server/start.ts';
+import { runDesktop } from './desktop.ts';
+import { desktopOptions } from './flags.ts';
 
-void app.whenReady();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => electron.app.quit());
+
+void runDesktop(electron, {
+  startEngine: startSandbox,
+  // argv: [electron, app path, ...flags from `npm start -- …`]
+  options: desktopOptions(process.argv.slice(2)),
+  preloadPath: fileURLToPath(new URL('../preload/index.js', import.meta.url)),
+  log: (message) => console.error(`sandbay: ${message}`),
+});

@@ -1,3 +1,18 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadSession } from './api/session.ts';
+import { useApp } from './store/app.ts';
+import { startLive } from './store/live.ts';
+import './styles/theme.css';
+import './styles/controls.css';
+import './styles/layout.css';
+import './styles/views.css';
+import { App } from './views/App.tsx';
 
-createRoot(document.getElementById('root')!).render(<h1>Sandbay</h1>);
+useApp.getState().init(loadSession());
+void startLive();
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

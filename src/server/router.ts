@@ -8,7 +8,11 @@ import type { IdempotencyKeys } from './middleware/idempotency.ts';
 import type { RouteDef, RouteResult } from './route.ts';
 import { parseInput } from './validate.ts';
 
+// Built once: zod compiles a schema on its first parse, so a schema made per request costs
+// far more than the validation itself.
 const emptyObject = z.object({});
+const noBody = z.object({}).strict();
+const anyParams = z.record(z.string(), z.string());
 const writeMethods = new Set(['post', 'patch', 'put', 'delete']);
 
 export interface RouterDeps {
@@ -20,14 +24,14 @@ export interface RouterDeps {
 function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
   return async (ctx) => {
     const principal = await authenticate(ctx, def.access, def.scope, deps.auth);
-    const params = parseInput(def.params ?? z.record(z.string(), z.string()), ctx.params, 'path');
+    const params = parseInput(def.params ?? anyParams, ctx.params, 'path');
     const query = parseInput(def.query ?? emptyObject, ctx.query, 'query');
     const isWrite = writeMethods.has(def.method);
     const rawBody = isWrite && !def.raw ? await readRawBody(ctx.req) : Buffer.alloc(0);
     const input = isWrite && !def.raw ? decodeBody(rawBody, ctx.req, def.accepts ?? ['json']) : {};
     const run = async (): Promise<RouteResult> => {
       // Raw routes read (and check) their own body: /oauth/token must answer in RFC 6749 form.
-      const body = def.raw ? undefined : parseInput(def.body ?? emptyObject.strict(), input, 'body');
+      const body = def.raw ? undefined : parseInput(def.body ?? noBody, input, 'body');
       return def.handler({ body, query, params, principal, ctx });
     };
     const key = ctx.get('idempotency-key');

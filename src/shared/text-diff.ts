@@ -14,8 +14,9 @@ export interface TextDifference {
   actual: string;
 }
 
+// Escapes as a developer would write them, so invisible differences (CR, BOM) show.
 const visible = (text: string) =>
-  text.replace(/\r/g, '␍').replace(/\n/g, '␊').replace(/\t/g, '␉').replace(/\uFEFF/g, '⟨BOM⟩');
+  text.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\uFEFF/g, '\\uFEFF');
 
 /** The first position where `actual` departs from `expected`, or undefined when they are equal. */
 export function firstDifference(expected: string, actual: string, context = 16): TextDifference | undefined {

@@ -1,0 +1,73 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+import type { DesktopElectron, WebContentsApi, WindowApi } from './electron-api.ts';
+
+/** The window: the renderer is a plain web page of the engine, so it gets no Node and no IPC beyond its preload. */
+export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1360,
+    height: 860,
+    minWidth: 880,
+    minHeight: 560,
+    title: 'Sandbay',
+    show: false,
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  };
+}
+
+const externalProtocols = new Set(['http:', 'https:', 'mailto:']);
+
+const parse = (url: string) => {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Whether `url` belongs to the app's own origin (the engine's http://127.0.0.1:<port>). */
+export const isAppUrl = (url: string | undefined, appOrigin: string) => parse(url ?? '')?.origin === appOrigin;
+
+/**
+ * Pins the window to the app's origin: navigations elsewhere are stopped and, when they
+ * are ordinary links, handed to the system browser; pop-ups never open inside the app.
+ */
+export function pinNavigation(contents: WebContentsApi, appOrigin: string, openExternal: (url: string) => Promise<void>): void {
+  const toBrowser = (url: string) => {
+    const parsed = parse(url);
+    if (parsed && externalProtocols.has(parsed.protocol)) void openExternal(parsed.href).catch(() => {});
+  };
+  const guard = (event: { url: string; preventDefault(): void }) => {
+    if (isAppUrl(event.url, appOrigin)) return;
+    event.preventDefault();
+    toBrowser(event.url);
+  };
+  contents.on('will-navigate', guard);
+  contents.on('will-redirect', guard);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    toBrowser(url);
+    return { action: 'deny' };
+  });
+  // Only writing to the clipboard (the copy buttons) is ever granted.
+  contents.session.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+}
+
+/** Opens the inspector window on the engine's ready URL (which sets the admin cookie for SSE and deep links). */
+export function openWindow(electron: Pick<DesktopElectron, 'BrowserWindow' | 'shell'>, preloadPath: string, engine: { url: string; readyUrl: string }): WindowApi {
+  const window = new electron.BrowserWindow(windowOptions(preloadPath));
+  pinNavigation(window.webContents, new URL(engine.url).origin, (url) => electron.shell.openExternal(url));
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(engine.readyUrl);
+  return window;
+}

@@ -1,0 +1,54 @@
+import { LiveStream } from '../api/stream.ts';
+import { useApp } from './app.ts';
+import { useCatchers } from './catchers.ts';
+import { useDetail } from './detail.ts';
+import { useEndpoints } from './endpoints.ts';
+import { useDeliveryList, useDlqList } from './list.ts';
+
+/** Reloads everything shown for the sandbox (after a reset, or when the stream could not resume). */
+export function reloadSandboxData(): void {
+  for (const list of [useDeliveryList, useDlqList]) if (list.getState().loaded) void list.getState().load();
+  void useDetail.getState().refresh();
+  useDetail.getState().forgetSecrets();
+  if (useEndpoints.getState().loaded) void useEndpoints.getState().load();
+  if (useCatchers.getState().loaded) void useCatchers.getState().load().catch(() => {});
+  void useApp.getState().refreshClock();
+}
+
+/** Forgets the previous sandbox's data when another one is selected. */
+function clearSandboxData(): void {
+  useDeliveryList.getState().clear();
+  useDlqList.getState().clear();
+  useDetail.getState().open(null);
+  useDetail.getState().forgetSecrets();
+  useEndpoints.getState().clear();
+  useCatchers.getState().clear();
+}
+
+/**
+ * Connects the tab's one stream to the stores: it follows the selected sandbox and routes
+ * each batch of messages to every view's store.
+ */
+export async function startLive(): Promise<LiveStream> {
+  const { session } = useApp.getState();
+  // A key from the preload or from this tab's storage may predate the admin cookie that
+  // EventSource relies on (it cannot send headers): opening the ready URL sets it.
+  if (session.adminKey && !session.cookieFresh) {
+    await fetch(`/?key=${encodeURIComponent(session.adminKey)}`, { cache: 'no-store', credentials: 'same-origin' }).catch(() => {});
+  }
+  const stream = new LiveStream(session.apiBase, (status) => useApp.getState().setConnection(status));
+  stream.subscribe((messages) => {
+    if (messages.some((m) => m.event === 'reset')) return reloadSandboxData();
+    useDeliveryList.getState().applyLive(messages);
+    useDlqList.getState().applyLive(messages);
+    useDetail.getState().applyLive(messages);
+    if (messages.some((m) => m.event === 'attempt.finished')) useCatchers.getState().refreshLogs();
+  });
+  stream.follow(useApp.getState().sandboxId);
+  useApp.subscribe((state, previous) => {
+    if (state.sandboxId === previous.sandboxId) return;
+    clearSandboxData();
+    stream.follow(state.sandboxId);
+  });
+  return stream;
+}

@@ -1,0 +1,47 @@
+/** Human durations for a dense UI: 42 s, 2 min 5 s, 1 h 12 min, 3 d 4 h. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}
+
+/** "in 1 min 5 s" / "due now" for a moment relative to now. */
+export function formatCountdown(targetMs: number, nowMs: number): string {
+  const left = targetMs - nowMs;
+  return left <= 500 ? 'due now' : `in ${formatDuration(left)}`;
+}
+
+/** "3 min ago" / "in 2 min" for an age in seconds (negative = future). */
+export function formatAge(ageSeconds: number): string {
+  if (Math.abs(ageSeconds) < 1) return 'just now';
+  return ageSeconds > 0 ? `${formatDuration(ageSeconds * 1000)} ago` : `${formatDuration(-ageSeconds * 1000)} in the future`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+});
+
+/** 14:03:09 in the user's locale (24-hour). */
+export const formatTime = (iso: string | number) => timeFormat.format(new Date(iso));
+/** Nov 22, 2026, 14:03:09 in the user's locale. */
+export const formatDateTime = (iso: string | number) => dateTimeFormat.format(new Date(iso));
+
+/** whsec_••••••••abcd: enough to tell secrets apart, never enough to use one. */
+export const maskSecret = (secret: string) => (secret.length <= 10 ? '••••••••' : `${secret.slice(0, 6)}••••••••${secret.slice(-4)}`);
+
+/** A short text for an attempt's outcome: the status, or the error. */
+export function outcomeText(status: number | null, error: string | null): string {
+  if (status !== null && !error) return String(status);
+  if (status !== null && error) return `${status} · ${error}`;
+  return error ?? '—';
+}
+
+/** "100 products · 3 approval requests" from a counts object (camelCase keys become words). */
+export const countsText = (counts: Record<string, number>) =>
+  Object.entries(counts).map(([k, v]) => `${v} ${k.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`).join(' · ');

@@ -1,0 +1,104 @@
+import { useCallback, useEffect } from 'react';
+import { api, ApiProblem } from '../api/client.ts';
+import type { Delivery, DlqReplayResult } from '../api/types.ts';
+import { ConfirmButton } from '../components/Dialog.tsx';
+import { EmptyState, Link } from '../components/Misc.tsx';
+import { navigate, pathOf } from '../router.ts';
+import { useApp } from '../store/app.ts';
+import { useDetail } from '../store/detail.ts';
+import { useEndpoints } from '../store/endpoints.ts';
+import { useDeliveryList, useDlqList, type ListFilters } from '../store/list.ts';
+import { DeliveryDetail } from './detail/DeliveryDetail.tsx';
+import { DeliveryGrid } from './DeliveryGrid.tsx';
+import { FilterBar } from './FilterBar.tsx';
+
+const hasFilters = (f: ListFilters, mode: 'deliveries' | 'dlq') => Boolean(f.topic || f.endpointId || f.search || (mode === 'deliveries' && f.status));
+
+function ListEmpty({ mode, sandboxId, filtered, onClear }: { mode: 'deliveries' | 'dlq'; sandboxId: string; filtered: boolean; onClear: () => void }) {
+  if (filtered) {
+    return <EmptyState title="Nothing matches these filters" action={<button type="button" onClick={onClear}>Clear filters</button>}>Deliveries matching them will appear here live.</EmptyState>;
+  }
+  if (mode === 'dlq') {
+    return (
+      <EmptyState title="The dead-letter queue is empty">
+        A delivery lands here after its fifth failed attempt (1 h 12 min 30 s after the first). Fix your receiver, then replay from here.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="No deliveries yet" action={<Link className="button primary" to={pathOf('endpoints', sandboxId)}>Register an endpoint</Link>}>
+      Register an endpoint (a built-in catcher works with no code), then send a test webhook or place an order through the API.
+      New deliveries appear here live.
+    </EmptyState>
+  );
+}
+
+async function replayAll(filters: ListFilters) {
+  const result = await api.post<DlqReplayResult>('/api/v1/webhooks/dlq/replay', { topic: filters.topic, endpointId: filters.endpointId });
+  const { toast } = useApp.getState();
+  toast(result.failed ? 'error' : 'success', `Replayed ${result.replayed}: ${result.succeeded} succeeded, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}.`);
+  void useDlqList.getState().load();
+}
+
+/** Deliveries and the DLQ: a live list with filters, and the selected delivery beside it. */
+export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliveries' | 'dlq'; sandboxId: string; deliveryId?: string }) {
+  const list = mode === 'dlq' ? useDlqList : useDeliveryList;
+  const { rows, filters, loaded, loading, error, loadingMore, nextCursor } = list();
+  const endpointsLoaded = useEndpoints((s) => s.loaded);
+
+  useEffect(() => {
+    if (!list.getState().loaded) void list.getState().load();
+    if (!useEndpoints.getState().loaded) void useEndpoints.getState().load();
+  }, [sandboxId, list, endpointsLoaded]);
+  useEffect(() => useDetail.getState().open(deliveryId ?? null), [deliveryId]);
+
+  const open = useCallback((id: string) => navigate(pathOf(mode, sandboxId, id)), [mode, sandboxId]);
+  const nearEnd = useCallback(() => void list.getState().loadMore(), [list]);
+  const replayOne = useCallback(async (id: string) => {
+    try {
+      const d = await api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/replay`);
+      useApp.getState().toast(d.status === 'succeeded' ? 'success' : 'error', `Replay of ${id}: ${d.status}.`);
+    } catch (err) {
+      useApp.getState().toast('error', (err as ApiProblem).message);
+    }
+  }, []);
+
+  const filtered = hasFilters(filters, mode);
+  return (
+    <div className={`split${deliveryId ? ' with-detail' : ''}`}>
+      <section className="list-pane" aria-labelledby="list-title">
+        <div className="pane-head">
+          <h1 id="list-title">{mode === 'dlq' ? 'Dead-letter queue' : 'Deliveries'}</h1>
+          <span className="muted" data-testid="row-count">{rows.length.toLocaleString()}{nextCursor ? '+' : ''} shown</span>
+          <span className="spacer" />
+          {mode === 'dlq' && (
+            <ConfirmButton
+              label={`Replay all${filtered ? ' matching' : ''}`}
+              className="primary"
+              disabled={rows.length === 0}
+              title="Replay dead deliveries?"
+              message={<p>Each dead delivery{filtered ? ' matching the topic and endpoint filters' : ''} gets one immediate attempt, signed afresh. Successes leave the DLQ; failures stay in it.</p>}
+              confirmLabel="Replay all"
+              onConfirm={() => replayAll(filters)}
+            />
+          )}
+        </div>
+        <FilterBar filters={filters} onChange={(f) => list.getState().setFilters(f)} showStatus={mode === 'deliveries'} />
+        {error && <div className="callout bad" role="alert">{error} <button type="button" className="small" onClick={() => void list.getState().load()}>Retry</button></div>}
+        {loaded && rows.length === 0 && !loading && !error ? (
+          <ListEmpty mode={mode} sandboxId={sandboxId} filtered={filtered} onClear={() => list.getState().setFilters({})} />
+        ) : (
+          <DeliveryGrid rows={rows} selectedId={deliveryId} compact={Boolean(deliveryId)} onOpen={open} onNearEnd={nearEnd}
+            rowAction={mode === 'dlq' ? { label: 'Replay', run: (id) => void replayOne(id) } : undefined}
+            label={mode === 'dlq' ? 'Dead deliveries' : 'Deliveries, newest first'} />
+        )}
+        {(loading || loadingMore) && <div className="list-status muted" aria-live="polite">Loading…</div>}
+      </section>
+      {deliveryId && (
+        <section className="detail-pane" aria-label="Delivery detail">
+          <DeliveryDetail sandboxId={sandboxId} mode={mode} />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api/client.ts';
+import type { PortalSecrets, Sandbox } from '../api/types.ts';
+import { CopyButton, Copyable } from '../components/Copy.tsx';
+import { Field } from '../components/Field.tsx';
+import { useAction } from '../components/hooks.ts';
+import { EmptyState, InlineError, Link } from '../components/Misc.tsx';
+import { Secret } from '../components/Secret.tsx';
+import { pathOf } from '../router.ts';
+import { useApp } from '../store/app.ts';
+import { countsText, formatDateTime, maskSecret } from '../util/format.ts';
+import { rememberToken, rememberedToken } from '../store/tokens.ts';
+
+const orderBody = '{"customerId":"cus_0001","items":[{"variantId":"var_0001","quantity":1}],"shippingAddress":{"city":"İstanbul","district":"Kadıköy"}}';
+const curlExample = (base: string, token: string) =>
+  `curl -s ${base}/api/v1/orders \\\n  -H 'Authorization: Bearer ${token}' \\\n  -H 'Content-Type: application/json' \\\n  -d '${orderBody}'`;
+
+function Credentials({ sandbox }: { sandbox: Sandbox }) {
+  const [secrets, setSecrets] = useState<PortalSecrets | null>(null);
+  const [counts, setCounts] = useState<Record<string, number> | null>(null);
+  const [token, setToken] = useState(() => rememberedToken(sandbox.id));
+  const load = useAction(async () => {
+    const [s, sb] = await Promise.all([api.get<PortalSecrets>('/api/v1/sandbox/credentials'), api.get<Sandbox>('/api/v1/sandbox')]);
+    setSecrets(s);
+    setCounts(sb.counts ?? null);
+  });
+  const mint = useAction(async () => {
+    const res = await api.form<{ access_token: string; expires_in: number }>('/oauth/token', new URLSearchParams({
+      grant_type: 'client_credentials', client_id: secrets!.clientId, client_secret: secrets!.clientSecret,
+    }));
+    rememberToken(sandbox.id, res.access_token, res.expires_in);
+    setToken(res.access_token);
+  });
+  useEffect(() => {
+    setSecrets(null);
+    setToken(rememberedToken(sandbox.id));
+    void load.run();
+  }, [sandbox.id]);
+  const base = window.location.origin;
+  return (
+    <section className="panel" aria-labelledby="creds-title">
+      <div className="panel-head">
+        <h2 id="creds-title">{sandbox.name}</h2>
+        <span className="mono faint">{sandbox.id}</span>
+        <span className="spacer" />
+        <Link className="button small" to={pathOf('deliveries', sandbox.id)}>Open deliveries</Link>
+      </div>
+      <div className="panel-body stack">
+        {counts && <p className="muted">Seeded with {countsText(counts)}.</p>}
+        <InlineError error={load.error} />
+        <dl className="facts credentials">
+          <dt>Base URL</dt><dd><Copyable value={`${base}/api/v1`} label="base URL" /></dd>
+          <dt>Access token</dt>
+          <dd>
+            {token ? <Secret value={token} label="access token" /> : (
+              <span className="row"><span className="faint">Tokens are shown once;</span>
+                <button type="button" className="small" onClick={() => void mint.run()} disabled={!secrets || mint.busy}>Generate a token</button>
+                <span className="faint">(client credentials grant, valid 1 h)</span></span>
+            )}
+            <InlineError error={mint.error} />
+          </dd>
+          <dt>Client ID</dt><dd>{secrets ? <Copyable value={secrets.clientId} label="client ID" /> : '…'}</dd>
+          <dt>Client secret</dt><dd>{secrets ? <Secret value={secrets.clientSecret} label="client secret" /> : '…'}</dd>
+          <dt>Webhook test secret</dt>
+          <dd>{secrets ? <Secret value={secrets.webhookTestSecret} label="webhook test secret" /> : '…'} <span className="faint">signs test webhooks sent to a URL with no registered endpoint</span></dd>
+        </dl>
+        <div className="stack tight">
+          <div className="row"><h3>Try it</h3><span className="faint">places an order, which emits order.placed</span><span className="spacer" />
+            {token && <CopyButton value={curlExample(base, token)} label="curl example" />}</div>
+          <pre className="code" data-testid="curl-example">{curlExample(base, token ? maskSecret(token) : '$TOKEN')}</pre>
+          {!token && <p className="field-hint">Generate a token above and the copy button gives you the command with it filled in.</p>}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The developer portal (/portal/sandbox): create a sandbox in one click, its credentials, switch sandboxes. */
+export function PortalView() {
+  const { sandboxes, sandboxId, sandboxesLoaded } = useApp();
+  const [name, setName] = useState('');
+  const create = useAction(async () => {
+    const created = await useApp.getState().createSandbox(name.trim() || undefined);
+    useApp.getState().selectSandbox(created.sandbox.id);
+    setName('');
+    useApp.getState().toast('success', `${created.sandbox.name} created and seeded.`);
+  });
+  const current = sandboxes.find((s) => s.id === sandboxId);
+  return (
+    <div className="page stack">
+      <div className="pane-head"><h1>Developer portal</h1><span className="muted">Sandboxes are free, seeded and disposable.</span></div>
+      <form className="form-row" onSubmit={(e) => { e.preventDefault(); void create.run(); }}>
+        <Field label="Name (optional)" error={create.error?.message}>
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="My shop" />
+        </Field>
+        <button type="submit" className="primary align-end" disabled={create.busy}>{create.busy ? 'Creating…' : 'Create sandbox'}</button>
+      </form>
+      {sandboxesLoaded && sandboxes.length === 0 && (
+        <EmptyState title="No sandbox yet">
+          Create one: it comes seeded with 100 products, 50 customers, 200 orders and 3 vendors, plus an OAuth client and a token.
+        </EmptyState>
+      )}
+      {current && <Credentials sandbox={current} />}
+      {sandboxes.length > 0 && (
+        <section className="panel" aria-labelledby="sandboxes-title">
+          <div className="panel-head"><h2 id="sandboxes-title">Your sandboxes</h2></div>
+          <table className="data">
+            <thead><tr><th>Name</th><th>ID</th><th>Created</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {sandboxes.map((s) => (
+                <tr key={s.id} aria-current={s.id === sandboxId ? 'true' : undefined}>
+                  <td>{s.name}</td>
+                  <td className="mono">{s.id}</td>
+                  <td>{formatDateTime(s.createdAt)}</td>
+                  <td>{s.id === sandboxId ? <span className="tag">current</span> : (
+                    <button type="button" className="small" onClick={() => useApp.getState().selectSandbox(s.id)} aria-label={`Switch to ${s.name}`}>Switch</button>
+                  )}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { diagnose, type Diagnosis, type Finding } from '../../../shared/receiver-doctor.ts';
+import type { Delivery } from '../../api/types.ts';
+import { Field } from '../../components/Field.tsx';
+import { useAction } from '../../components/hooks.ts';
+import { InlineError } from '../../components/Misc.tsx';
+import { secretValues, useSigningSecrets } from './secrets.ts';
+
+const maxPaste = 1024 * 1024;
+
+function FindingView({ finding }: { finding: Finding }) {
+  const d = finding.difference;
+  return (
+    <li className={`finding ${finding.severity}`} data-code={finding.code}>
+      <strong>{finding.severity === 'ok' ? '✓' : finding.severity === 'warning' ? '!' : '✕'} {finding.title}</strong>
+      <p>{finding.detail}</p>
+      {d && (
+        <div className="difference">
+          <div className="faint">First difference at line {d.line}, column {d.column} (byte {d.byteOffset}):</div>
+          <div className="mono"><span className="label">sent</span> <code>{d.expected}</code></div>
+          <div className="mono"><span className="label">yours</span> <code>{d.actual}</code></div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The receiver doctor: paste what your receiver saw and it names the mistake — re-serialised
+ * JSON, whitespace, CRLF, a BOM, the wrong secret, a stale or future timestamp.
+ */
+export function DoctorTab({ delivery }: { delivery: Delivery }) {
+  const signing = useSigningSecrets(delivery);
+  const [body, setBody] = useState('');
+  const [header, setHeader] = useState('');
+  const [secret, setSecret] = useState('');
+  const [showSecret, setShowSecret] = useState(false);
+  const [result, setResult] = useState<Diagnosis | null>(null);
+  const [inputError, setInputError] = useState<{ body?: string; header?: string; secret?: string }>({});
+  const check = useAction(async () => {
+    const errors = {
+      body: body.length > maxPaste ? 'At most 1 MiB (the largest body Sandbay sends).' : undefined,
+      header: header.trim() ? undefined : 'Paste the X-Service-Signature header your receiver got.',
+      secret: secret ? undefined : 'Paste the secret your receiver verifies with.',
+    };
+    setInputError(errors);
+    if (errors.body || errors.header || errors.secret) return setResult(null);
+    setResult(await diagnose({
+      body, header, secret, now: Math.floor(Date.now() / 1000),
+      reference: { rawBody: delivery.rawBody, secrets: secretValues(signing) },
+    }));
+  });
+  const fill = () => {
+    setBody(delivery.rawBody);
+    setHeader(delivery.attempts.at(-1)?.signatureHeader ?? '');
+    setResult(null);
+  };
+  return (
+    <div className="stack doctor">
+      <p className="muted">Paste the body, signature header and secret exactly as your receiver saw them. The doctor compares them with what Sandbay sent and tries the usual mistakes until one explains the mismatch.</p>
+      <form className="stack" onSubmit={(e) => { e.preventDefault(); void check.run(); }}>
+        <Field label="Body your receiver verified" error={inputError.body}>
+          <textarea className="mono" rows={6} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
+        </Field>
+        <Field label="X-Service-Signature header" error={inputError.header}>
+          <input className="mono" value={header} onChange={(e) => setHeader(e.target.value)} spellCheck={false} placeholder="t=…,v1=…" />
+        </Field>
+        <Field label="Secret" error={inputError.secret} hint="Used only in this page; never sent anywhere.">
+          <input className="mono" type={showSecret ? 'text' : 'password'} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} placeholder="whsec_…" />
+        </Field>
+        <div className="row">
+          <button type="submit" className="primary" disabled={check.busy}>Diagnose</button>
+          <button type="button" onClick={fill}>Fill with what Sandbay sent</button>
+          <label className="row nowrap"><input type="checkbox" checked={showSecret} onChange={(e) => setShowSecret(e.target.checked)} /> Show secret</label>
+        </div>
+        <InlineError error={check.error} />
+      </form>
+      {result && (
+        <section aria-live="polite" aria-label="Diagnosis" data-testid="diagnosis" data-verified={result.verified}>
+          <div className={`callout ${result.verified ? 'ok' : 'bad'}`}>
+            <strong>{result.verified ? 'Verified: a correct receiver accepts this request.' : 'Verification fails.'}</strong>
+          </div>
+          <ul className="findings">{result.findings.map((f, i) => <FindingView key={i} finding={f} />)}</ul>
+        </section>
+      )}
+    </div>
+  );
+}

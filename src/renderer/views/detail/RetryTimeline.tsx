@@ -1,0 +1,82 @@
+import { maxAttempts, retryDelaysSeconds } from '../../../shared/retry-schedule.ts';
+import type { Attempt, Delivery } from '../../api/types.ts';
+import { useNow } from '../../components/hooks.ts';
+import { useApp } from '../../store/app.ts';
+import { formatCountdown, formatDuration, formatTime, outcomeText } from '../../util/format.ts';
+
+type SlotState = 'succeeded' | 'failed' | 'scheduled' | 'unused' | 'waiting';
+
+const delayLabels = ['immediately', ...retryDelaysSeconds.map((s) => `+${formatDuration(s * 1000)}`)];
+// Cumulative seconds from the first attempt, placed on a log axis so 30 s and 1 h both read.
+const cumulative = [0, ...retryDelaysSeconds.map((_, i) => retryDelaysSeconds.slice(0, i + 1).reduce((a, b) => a + b, 0))];
+const position = (seconds: number) => Math.log10(1 + seconds) / Math.log10(1 + cumulative[cumulative.length - 1]);
+
+const ok = (a: Attempt) => a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 && !a.error;
+
+interface Slot {
+  number: number;
+  state: SlotState;
+  attempt?: Attempt;
+}
+
+function slotsOf(delivery: Delivery): Slot[] {
+  const cycle = delivery.attempts.filter((a) => a.trigger !== 'replay');
+  return Array.from({ length: maxAttempts }, (_, i) => {
+    const attempt = cycle[i];
+    if (attempt) return { number: i + 1, state: ok(attempt) ? 'succeeded' : 'failed', attempt };
+    if (delivery.status === 'pending' && i === cycle.length) return { number: i + 1, state: delivery.nextAttemptAt ? 'scheduled' : 'waiting' };
+    return { number: i + 1, state: 'unused' };
+  });
+}
+
+const stateText: Record<SlotState, string> = {
+  succeeded: 'succeeded', failed: 'failed', scheduled: 'scheduled', unused: 'not needed', waiting: 'waiting (endpoint disabled?)',
+};
+
+/**
+ * The five attempts of the retry cycle on a time axis (0, then 30 s, 2 min, 10 min and 1 h
+ * after each failure), what each returned, the next one's countdown, and the dead-letter point.
+ */
+export function RetryTimeline({ delivery }: { delivery: Delivery }) {
+  const now = useNow();
+  const offset = useApp((s) => s.clockOffsetMs);
+  const slots = slotsOf(delivery);
+  const replays = delivery.attempts.filter((a) => a.trigger === 'replay');
+  const dead = delivery.status === 'dead';
+  return (
+    <section className="timeline" aria-labelledby="timeline-title">
+      <h3 id="timeline-title">Retry timeline</h3>
+      <ol className="timeline-track" aria-label="Attempts of the retry cycle">
+        {slots.map((slot, i) => (
+          <li key={slot.number} className={`slot ${slot.state}`} style={{ left: `${position(cumulative[i]) * 78}%` }} data-testid={`slot-${slot.number}`} data-state={slot.state}>
+            <span className="slot-dot" aria-hidden="true">{slot.state === 'succeeded' ? '✓' : slot.state === 'failed' ? '✕' : slot.number}</span>
+            <span className="slot-label">
+              <strong>#{slot.number}</strong> <span className="faint">{delayLabels[i]}</span>
+              <span className="visually-hidden">: {stateText[slot.state]}</span>
+            </span>
+            <span className="slot-outcome">
+              {slot.attempt && <>{outcomeText(slot.attempt.responseStatus, slot.attempt.error)} · {formatTime(slot.attempt.startedAt)}</>}
+              {slot.state === 'scheduled' && delivery.nextAttemptAt && (
+                <span data-testid="next-attempt">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}</span>
+              )}
+              {slot.state === 'waiting' && 'waiting'}
+            </span>
+          </li>
+        ))}
+        <li className={`slot dlq${dead ? ' reached' : ''}`} data-testid="slot-dlq" data-state={dead ? 'reached' : 'not-reached'}>
+          <span className="slot-dot" aria-hidden="true">☠</span>
+          <span className="slot-label"><strong>DLQ</strong><span className="visually-hidden">: {dead ? 'reached' : 'not reached'}</span></span>
+          <span className="slot-outcome">{dead ? (delivery.lastError === 'endpoint_deleted' ? 'endpoint deleted' : 'dead') : ''}</span>
+        </li>
+      </ol>
+      {replays.length > 0 && (
+        <p className="replays">
+          <span className="label">Replays:</span>{' '}
+          {replays.map((r) => (
+            <span key={r.number} className={`tag ${ok(r) ? 'ok' : 'bad'}`}>#{r.number} {outcomeText(r.responseStatus, r.error)} · {formatTime(r.startedAt)}</span>
+          ))}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { ApiProblem } from '../../api/client.ts';
+import type { Delivery } from '../../api/types.ts';
+import { useDetail, type SigningSecrets } from '../../store/detail.ts';
+
+/** The live secrets that sign a delivery (loaded on first use), or the problem that kept them away. */
+export function useSigningSecrets(delivery: Delivery): SigningSecrets | ApiProblem | undefined {
+  const key = delivery.endpointId ?? 'test';
+  const value = useDetail((s) => s.secrets[key]);
+  useEffect(() => {
+    void useDetail.getState().loadSecrets(delivery);
+    // Keyed by endpoint: the delivery object changes on every refresh, the secrets that sign it do not.
+  }, [key]);
+  return value;
+}
+
+/** The secret strings, or an empty list while they load or failed. */
+export const secretValues = (value: SigningSecrets | ApiProblem | undefined): string[] =>
+  value && !(value instanceof ApiProblem) ? value.secrets.map((s) => s.secret) : [];

@@ -1,0 +1,55 @@
+import { categories, topicCategories, topics, type TopicCategory } from '../../../shared/topics.ts';
+
+/** Subscription patterns from a set of picked topics: `*`, whole categories as `<category>.*`, else single topics. */
+export function patternsOf(picked: ReadonlySet<string>): string[] {
+  if (topics.every((t) => picked.has(t))) return ['*'];
+  return categories.flatMap((c) => {
+    const list: readonly string[] = topicCategories[c];
+    if (list.every((t) => picked.has(t))) return [`${c}.*`];
+    return list.filter((t) => picked.has(t));
+  });
+}
+
+/** The topic picker: all 33 topics, by their 10 categories; a category or everything at once. */
+export function TopicPicker({ picked, onChange, error }: { picked: ReadonlySet<string>; onChange: (next: Set<string>) => void; error?: string | null }) {
+  const all = topics.every((t) => picked.has(t));
+  const toggle = (names: readonly string[], on: boolean) => {
+    const next = new Set(picked);
+    for (const n of names) (on ? next.add(n) : next.delete(n));
+    onChange(next);
+  };
+  const categoryState = (c: TopicCategory) => {
+    const n = topicCategories[c].filter((t) => picked.has(t)).length;
+    return { checked: n === topicCategories[c].length, mixed: n > 0 && n < topicCategories[c].length };
+  };
+  return (
+    <fieldset className="topic-picker" aria-describedby={error ? 'topics-error' : undefined}>
+      <legend className="label">Topics <span className="faint">({picked.size} of {topics.length})</span></legend>
+      <label className="row nowrap all-topics">
+        <input type="checkbox" checked={all} onChange={(e) => toggle(topics, e.target.checked)} /> <strong>All topics</strong> <code className="faint">*</code>
+      </label>
+      <div className="categories">
+        {categories.map((c) => {
+          const state = categoryState(c);
+          return (
+            <fieldset key={c} className="category">
+              <legend>
+                <label className="row nowrap">
+                  <input type="checkbox" checked={state.checked} ref={(el) => void (el && (el.indeterminate = state.mixed))}
+                    onChange={(e) => toggle(topicCategories[c], e.target.checked)} aria-label={`All ${c} topics`} />
+                  <strong>{c}</strong> <code className="faint">{c}.*</code>
+                </label>
+              </legend>
+              {topicCategories[c].map((t) => (
+                <label key={t} className="row nowrap topic">
+                  <input type="checkbox" checked={picked.has(t)} onChange={(e) => toggle([t], e.target.checked)} /> <span className="mono">{t}</span>
+                </label>
+              ))}
+            </fieldset>
+          );
+        })}
+      </div>
+      {error && <span id="topics-error" className="field-error" role="alert">{error}</span>}
+    </fieldset>
+  );
+}
