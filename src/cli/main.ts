@@ -32,7 +32,7 @@ serverOptions(program.command('serve').description('run the engine headless and 
 
 serverOptions(program.command('start').description('open the desktop app, or run headless where Electron is not installed'))
   .addOption(new Option('--headless', 'never open the desktop window'))
-  .action(async (flags, cmd: Command) => (await import('./commands/start.ts')).start(flags, cmd.args));
+  .action(async (flags) => (await import('./commands/start.ts')).start(flags));
 
 for (const register of [listenCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand]) {
   register(program);

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { electronBinary, headlessNote } from '../../src/cli/commands/start.ts';
+import { desktopArgs, electronBinary, headlessNote } from '../../src/cli/commands/start.ts';
+import { desktopOptions } from '../../src/main/flags.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sandbay-electron-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -29,4 +30,12 @@ test('here the Electron binary cannot be downloaded, so npm start runs headless 
 test('--headless forces headless even with a binary; a binary alone opens the desktop window', () => {
   assert.match(headlessNote(true, '/opt/electron') ?? '', /--headless given/);
   assert.equal(headlessNote(false, '/opt/electron'), undefined);
+});
+
+test('npm start -- flags reach the desktop app, which reads them with the same meaning', () => {
+  const flags = { port: '0', host: '127.0.0.1', allowHost: [], memory: true };
+  assert.deepEqual(desktopArgs(flags), ['--port', '0', '--memory']);
+  assert.deepEqual(desktopOptions(desktopArgs(flags)), { port: 0, memory: true, dataDir: undefined });
+  const onDisk = desktopOptions(desktopArgs({ port: '4500', host: '127.0.0.1', allowHost: [], dataDir: '/tmp/sb' }));
+  assert.deepEqual(onDisk, { port: 4500, memory: false, dataDir: '/tmp/sb' });
 });

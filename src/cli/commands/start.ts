@@ -44,12 +44,21 @@ export function headlessNote(headless: boolean | undefined, binary: string | und
   return `Running headless: ${why}. Open the URL below in a browser.`;
 }
 
+/** The flags the desktop app understands (src/main/flags.ts), passed on from `npm start -- …`. */
+export function desktopArgs(flags: ServeFlags): string[] {
+  return [
+    '--port', flags.port,
+    ...(flags.memory ? ['--memory'] : []),
+    ...(flags.dataDir ? ['--data-dir', flags.dataDir] : []),
+  ];
+}
+
 /** `npm start`: the desktop window where Electron is installed, else the same UI headless. */
-export async function start(flags: ServeFlags & { headless?: boolean }, argv: string[]): Promise<void> {
+export async function start(flags: ServeFlags & { headless?: boolean }): Promise<void> {
   ensureBuilt();
   const binary = flags.headless ? undefined : electronBinary();
   const note = headlessNote(flags.headless, binary);
   if (note || !binary) return serve(flags, note);
-  const child = spawn(binary, [packageRoot(), ...argv], { stdio: 'inherit' });
+  const child = spawn(binary, [packageRoot(), ...desktopArgs(flags)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 }

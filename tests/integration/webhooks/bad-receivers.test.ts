@@ -99,17 +99,22 @@ test('a stalled receiver never holds up deliveries to other endpoints', async ()
   }
 });
 
+// Its own engine with a long attempt timeout, so no hanging attempt frees its slot early
+// however slowly a loaded machine places the orders.
+const patient = useEngine({ attemptTimeoutMs: 8000 });
+
 test('at most 10 attempts per endpoint are in flight at once', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(patient.url);
   const rx = await new Receiver().start();
   rx.behaviour = { kind: 'hang' };
   try {
     await registerEndpoint(sb, rx.url, ['order.placed']);
     for (let i = 0; i < 15; i++) await placeOrder(sb);
     await rx.waitFor(10);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 300));
     assert.equal(rx.received.length, 10, 'the other 5 wait for a slot');
-    await rx.waitFor(15, 15_000);
+    rx.behaviour = { kind: 'status', status: 200 };
+    await rx.waitFor(15, 20_000); // the hung ones time out, and the waiting 5 take their slots
   } finally {
     await rx.close();
   }
