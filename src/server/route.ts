@@ -21,6 +21,15 @@ export interface RouteInput<B, Q, P> {
   ctx: Context;
 }
 
+/** A body that is JSON text already (a stored document): sent as is, with no parse and re-serialise. */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 export interface RouteResult {
   status?: number;
   body?: unknown;

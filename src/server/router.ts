@@ -5,7 +5,7 @@ import { ApiError } from '../shared/problem.ts';
 import { authenticate, type AuthConfig } from './auth/authenticate.ts';
 import { decodeBody, readRawBody } from './body.ts';
 import type { IdempotencyKeys } from './middleware/idempotency.ts';
-import type { RouteDef, RouteResult } from './route.ts';
+import { JsonText, type RouteDef, type RouteResult } from './route.ts';
 import { parseInput } from './validate.ts';
 
 // Built once: zod compiles a schema on its first parse, so a schema made per request costs
@@ -52,6 +52,9 @@ function respond(ctx: Context, result: RouteResult): void {
   if (status >= 400) {
     ctx.type = 'application/problem+json';
     ctx.body = JSON.stringify(result.body);
+  } else if (result.body instanceof JsonText) {
+    ctx.type = 'application/json';
+    ctx.body = result.body.text;
   } else {
     ctx.body = result.body ?? null;
   }

@@ -1,6 +1,5 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { toMajor } from '../../shared/money.ts';
 import { ApiError, notFound } from '../../shared/problem.ts';
 import { cancelReasons, orderCancelledData, orderPlacedData } from '../../webhooks/topics/data/orders.ts';
 import { approvalPolicyFor, openApprovalRequest } from '../b2b/approval-policy.ts';
@@ -26,48 +25,32 @@ export interface Order {
   createdAt: string;
 }
 
-// One query per read: the order with its items aggregated (DESIGN.md, hot paths).
-const orderSelect = `
-  select o.id, o.status, o.customer_id, o.total_minor, o.currency, o.city, o.district, o.created_at,
-    (select json_agg(json_build_object('variantId', i.variant_id, 'productId', i.product_id, 'name', i.name,
-        'quantity', i.quantity, 'unitPrice', i.unit_price_minor, 'lineTotal', i.line_total_minor) order by i.position)
-       from order_items i where i.tenant_id = o.tenant_id and i.order_id = o.id) as items
-  from orders o`;
+// Orders carry their API representation (`doc`, kept by triggers in migration 003), so a read
+// is one primary-key lookup of one column (DESIGN.md, hot paths).
 
-interface OrderRow {
-  id: string; status: string; customer_id: string; total_minor: number; currency: string; city: string; district: string;
-  created_at: Date; items: { variantId: string; productId: string; name: string; quantity: number; unitPrice: number; lineTotal: number }[] | null;
+/** The order as the API's JSON text, ready to send. */
+export async function getOrderJson(q: Queryable, tenantId: string, id: string): Promise<string> {
+  const [row] = await q.query<{ doc: string }>('select doc from orders where tenant_id = $1 and id = $2', [tenantId, id]);
+  if (!row) throw notFound('order');
+  return row.doc;
 }
 
-const toOrder = (r: OrderRow): Order => ({
-  id: r.id,
-  status: r.status,
-  customerId: r.customer_id,
-  items: (r.items ?? []).map((i) => ({ ...i, unitPrice: toMajor(i.unitPrice), lineTotal: toMajor(i.lineTotal) })),
-  total: toMajor(r.total_minor),
-  currency: r.currency,
-  shippingAddress: { city: r.city, district: r.district },
-  createdAt: r.created_at.toISOString(),
-});
-
 export async function getOrder(q: Queryable, tenantId: string, id: string): Promise<Order> {
-  const [row] = await q.query<OrderRow>(`${orderSelect} where o.tenant_id = $1 and o.id = $2`, [tenantId, id]);
-  if (!row) throw notFound('order');
-  return toOrder(row);
+  return JSON.parse(await getOrderJson(q, tenantId, id)) as Order;
 }
 
 export async function listOrders(
   q: Queryable, tenantId: string,
   opts: { limit: number; after?: { key: string | number; id: string }; status?: string; customerId?: string },
 ): Promise<Order[]> {
-  const rows = await q.query<OrderRow>(
-    `${orderSelect} where o.tenant_id = $1
-        and ($3::timestamptz is null or (o.created_at, o.id) < ($3, $4))
-        and ($5::text is null or o.status = $5) and ($6::text is null or o.customer_id = $6)
-      order by o.created_at desc, o.id desc limit $2`,
+  const rows = await q.query<{ doc: string }>(
+    `select doc from orders where tenant_id = $1
+        and ($3::timestamptz is null or (created_at, id) < ($3, $4))
+        and ($5::text is null or status = $5) and ($6::text is null or customer_id = $6)
+      order by created_at desc, id desc limit $2`,
     [tenantId, opts.limit, opts.after?.key ?? null, opts.after?.id ?? null, opts.status ?? null, opts.customerId ?? null],
   );
-  return rows.map(toOrder);
+  return rows.map((r) => JSON.parse(r.doc) as Order);
 }
 
 export interface PlaceOptions {

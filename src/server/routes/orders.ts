@@ -1,7 +1,7 @@
-import { cancelOrder, createOrder, getOrder, listOrders } from '../../domain/orders/orders.ts';
+import { cancelOrder, createOrder, getOrderJson, listOrders } from '../../domain/orders/orders.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
-import { route } from '../route.ts';
+import { JsonText, route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { CancelOrderRequest, CreateOrderRequest, ListOrdersQuery, Order } from '../schemas/orders.ts';
 import type { Services } from '../services.ts';
@@ -27,7 +27,7 @@ export const orderRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/orders/:id', operationId: 'getOrder', tags, access: 'sandbox', scope: 'orders:read',
     summary: 'Get one order with its items.', params: idParam, responses: { 200: Order },
-    handler: async ({ params, principal }) => ({ body: await getOrder(s.db, tenantOf(principal), params.id) }),
+    handler: async ({ params, principal }) => ({ body: new JsonText(await getOrderJson(s.db, tenantOf(principal), params.id)) }),
   }),
   route({
     method: 'post', path: '/api/v1/orders/:id/cancel', operationId: 'cancelOrder', tags, access: 'sandbox', scope: 'orders:write',
