@@ -33,6 +33,9 @@ test('the portal creates a sandbox in one click and shows its credentials', asyn
   const secret = page.locator('[aria-labelledby="creds-title"] code[data-secret]').first();
   assert.equal(await secret.getAttribute('data-secret'), 'masked', 'secrets are masked until asked');
   assert.match(await page.getByTestId('curl-example').innerText(), /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders/);
+  const cards = page.locator('[aria-labelledby="cards-title"]');
+  await expect(cards.getByText('4242 4242 4242 4242')).visible();
+  await expect(cards.getByText('3-D Secure challenge on every payment').first()).visible();
   await screenshot(page, 'portal');
 });
 

@@ -10,6 +10,7 @@ import { pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { countsText, formatDateTime, maskSecret } from '../util/format.ts';
 import { rememberToken, rememberedToken } from '../store/tokens.ts';
+import { TestCardsPanel } from './TestCardsPanel.tsx';
 
 const orderBody = '{"customerId":"cus_0001","items":[{"variantId":"var_0001","quantity":1}],"shippingAddress":{"city":"İstanbul","district":"Kadıköy"}}';
 const curlExample = (base: string, token: string) =>
@@ -101,6 +102,7 @@ export function PortalView() {
         </EmptyState>
       )}
       {current && <Credentials sandbox={current} />}
+      {current && <TestCardsPanel sandboxId={current.id} />}
       {sandboxes.length > 0 && (
         <section className="panel" aria-labelledby="sandboxes-title">
           <div className="panel-head"><h2 id="sandboxes-title">Your sandboxes</h2></div>
