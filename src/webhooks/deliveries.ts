@@ -1,42 +1,8 @@
 import type { Queryable } from '../db/database.ts';
+import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
 
-export interface DeliverySummary {
-  id: string;
-  eventId: string;
-  topic: string;
-  endpointId: string | null;
-  /** Where attempts go: the endpoint's URL now, or the bare URL of a test webhook. */
-  url: string | null;
-  status: 'pending' | 'succeeded' | 'dead';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  test: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Attempt {
-  number: number;
-  trigger: 'initial' | 'retry' | 'replay' | 'manual';
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  signatureHeader: string;
-  responseStatus: number | null;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  error: string | null;
-}
-
-export interface DeliveryDetail extends DeliverySummary {
-  envelope: unknown;
-  /** The exact bytes sent (and signed) on every attempt. */
-  rawBody: string;
-  attempts: Attempt[];
-}
+export type { DeliveryDetail, DeliverySummary };
 
 export interface DeliveryFilter {
   status?: string;

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/database.ts';
+import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
 import { newId, randomString } from '../shared/ids.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { isValidPattern } from '../shared/topics.ts';
@@ -13,25 +14,6 @@ export interface EndpointInput {
   description?: string | null;
   enabled?: boolean;
   allowInsecureTls?: boolean;
-}
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  topics: string[];
-  description: string | null;
-  enabled: boolean;
-  allowInsecureTls: boolean;
-  secret: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface LiveSecret {
-  secret: string;
-  createdAt: string;
-  /** null for the current secret; the end of the overlap for a rotated-out one. */
-  expiresAt: string | null;
 }
 
 /** What the dispatcher needs to attempt a delivery to an endpoint. */

@@ -1,17 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedDir } from '../../db/paths.ts';
-
-/** One row of seed/test-cards.json: a well-known test number and what paying with it does. */
-export interface TestCard {
-  number: string;
-  brand: string;
-  provider: string;
-  outcome: 'captured' | 'requires_action' | 'declined';
-  declineCode: string | null;
-  refund: 'succeeds' | 'fails';
-  description: string;
-}
+import type { TestCard } from '../../shared/api-types.ts';
 
 let cards: TestCard[] | undefined;
 

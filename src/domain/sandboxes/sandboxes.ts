@@ -1,4 +1,5 @@
 import type { Db, Queryable, Tx } from '../../db/database.ts';
+import type { Credentials, Sandbox } from '../../shared/api-types.ts';
 import { newId, randomString } from '../../shared/ids.ts';
 import { allScopes } from '../../shared/scopes.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
@@ -17,23 +18,6 @@ export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
 export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
-export interface SandboxSummary {
-  id: string;
-  name: string;
-  createdAt: string;
-  counts: Record<string, number>;
-}
-
-export interface Credentials {
-  clientId: string;
-  clientSecret: string;
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: string;
-}
-
 /**
  * Keeps in-memory state (queues, caches, clocks, streams) in step with a reset or delete:
  * `before` runs before the transaction, `after` synchronously once it has committed.
@@ -42,6 +26,9 @@ export interface TenantLifecycle {
   before?(tenantId: string): void;
   after(tenantId: string, change: { reset: boolean; all: boolean }): void;
 }
+
+/** A sandbox as the API shows it, with its counts. */
+export type SandboxSummary = Required<Sandbox>;
 
 export class Sandboxes {
   readonly lifecycle: TenantLifecycle[] = [];

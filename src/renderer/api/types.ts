@@ -1,41 +1,10 @@
-// Shapes of the API responses the inspector reads (see GET /api/v1/openapi.json).
+// Shapes of the API responses the inspector reads (see GET /api/v1/openapi.json); those the
+// server shares are in src/shared/api-types.ts.
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-}
-
-export interface Page<T> {
-  data: T[];
-  nextCursor: string | null;
-}
-
-export interface Sandbox {
-  id: string;
-  name: string;
-  createdAt: string;
-  counts?: Record<string, number>;
-}
-
-export interface Credentials {
-  clientId: string;
-  clientSecret: string;
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: string;
-}
-
-export interface CreatedSandbox {
-  sandbox: Sandbox;
-  credentials: Credentials;
-  webhookTestSecret: string;
-}
+export type {
+  Attempt, CreatedSandbox, Credentials, Delivery, DeliveryStatus, DeliverySummary, DlqReplayResult, Endpoint, LiveSecret, Page, Problem, Sandbox, TestCard,
+} from '../../shared/api-types.ts';
+import type { DeliveryStatus } from '../../shared/api-types.ts';
 
 export interface PortalSecrets {
   clientId: string;
@@ -47,69 +16,6 @@ export interface Clock {
   now: string;
   offsetSeconds: number;
   jobsRun?: number;
-}
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
-
-export interface DeliverySummary {
-  id: string;
-  eventId: string;
-  topic: string;
-  endpointId: string | null;
-  url: string | null;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  test: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Attempt {
-  number: number;
-  trigger: 'initial' | 'retry' | 'replay' | 'manual';
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  signatureHeader: string;
-  responseStatus: number | null;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  error: string | null;
-}
-
-export interface Delivery extends DeliverySummary {
-  envelope: { topic: string; deliveryId: string; tenantId: string; occurredAt: string; data: unknown };
-  rawBody: string;
-  attempts: Attempt[];
-}
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  topics: string[];
-  description: string | null;
-  enabled: boolean;
-  allowInsecureTls: boolean;
-  secret: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface LiveSecret {
-  secret: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
-export interface DlqReplayResult {
-  replayed: number;
-  succeeded: number;
-  failed: number;
-  skipped: number;
-  deliveryIds: string[];
 }
 
 export type CatcherMode = 'status' | 'timeout' | 'redirect';

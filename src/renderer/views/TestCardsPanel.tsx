@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
+import type { TestCard } from '../api/types.ts';
 import { CopyButton } from '../components/Copy.tsx';
 import { useAction } from '../components/hooks.ts';
 import { InlineError } from '../components/Misc.tsx';
-
-interface TestCard {
-  number: string;
-  brand: string;
-  provider: string;
-  outcome: 'captured' | 'requires_action' | 'declined';
-  declineCode: string | null;
-  refund: 'succeeds' | 'fails';
-  description: string;
-}
 
 // Grouped for reading; the copy button copies the bare digits the API takes.
 const groups = (number: string) => number.replace(/(.{4})/g, '$1 ').trim();
