@@ -1,20 +1,11 @@
 import type { Db } from '../db/database.ts';
+import type { Attempt } from '../shared/api-types.ts';
 
 export interface AttemptRecord {
   tenantId: string;
   deliveryId: string;
-  attempt: {
-    number: number;
-    trigger: 'initial' | 'retry' | 'replay' | 'manual';
-    url: string;
-    startedAt: Date;
-    durationMs: number;
-    signatureHeader: string;
-    responseStatus: number | null;
-    responseHeaders: Record<string, string>;
-    responseBody: string;
-    error: string | null;
-  };
+  /** The attempt as the API shows it, its start still a Date. */
+  attempt: Omit<Attempt, 'startedAt'> & { startedAt: Date };
   delivery: {
     status: 'pending' | 'succeeded' | 'dead';
     attemptCount: number;

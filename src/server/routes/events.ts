@@ -10,7 +10,7 @@ import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { DeliverySummary, Event } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { seqPage } from './seq-page.ts';
+import { seqPage } from './paging.ts';
 
 const tags = ['Events'];
 

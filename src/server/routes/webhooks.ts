@@ -10,7 +10,7 @@ import {
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { seqPage } from './seq-page.ts';
+import { seqPage } from './paging.ts';
 
 const tags = ['Webhooks'];
 
