@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+import { signatureVectors } from '../helpers/vectors.ts';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/signature.json', import.meta.url), 'utf8'));
+const vectors = signatureVectors;
 const dir = mkdtempSync(join(tmpdir(), 'sandbay-verify-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { signatureVectors } from '../helpers/vectors.ts';
 import { verifyWebhook, WebhookVerificationError, type VerificationFailure } from '../../src/receiver/index.ts';
 
-interface VectorCase { secret: string; t: number; body: string; v1: string; header: string }
-const vectors: { cases: VectorCase[]; rotation: { secrets: string[]; t: number; body: string; header: string } } = JSON.parse(
-  readFileSync(new URL('../../../shared/vectors/signature.json', import.meta.url), 'utf8'),
-);
+const vectors = signatureVectors;
 
 const secret = 'whsec_unit';
 const body = '{"topic":"order.placed","deliveryId":"dlv_unit","tenantId":"sbx_unit","occurredAt":"2026-01-01T00:00:00Z","data":{"total":10.5}}';

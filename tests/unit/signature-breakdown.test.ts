@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { hmacSha256Hex } from '../../src/shared/hmac.ts';
 import { breakDownSignature } from '../../src/shared/signature-breakdown.ts';
+import { signatureVectors } from '../helpers/vectors.ts';
 
-// SPEC's reference vectors (shared/vectors/signature.json), copied so a fresh clone has them.
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/signature-vectors.json', import.meta.url), 'utf8'));
+const vectors = signatureVectors;
 
 test('WebCrypto HMAC reproduces every reference vector', async () => {
   for (const v of vectors.cases) assert.equal(await hmacSha256Hex(v.secret, v.signedString), v.v1);
