@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-export interface VectorCase { secret: string; t: number; body: string; v1: string; header: string }
+export interface VectorCase { secret: string; t: number; body: string; signedString: string; v1: string; header: string }
 export interface SignatureVectors {
   cases: VectorCase[];
   rotation: { secrets: string[]; t: number; body: string; header: string };
