@@ -64,7 +64,9 @@ function check(run: (casesFile: string) => string) {
   );
 }
 
-const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+// Go needs a build cache; a CI shell may have no $HOME to put it under.
+const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache') };
+const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
 test('the README Python receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'receiver.py');
