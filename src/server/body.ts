@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../shared/problem.ts';
+import { refuseUnstorable } from './validate.ts';
 
 export const maxBodyBytes = 1024 * 1024;
 
@@ -40,7 +41,9 @@ export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly 
   if (raw.length === 0) return {};
   const type = mediaType(req);
   if (accepts.includes('form') && type === 'application/x-www-form-urlencoded') {
-    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    const form = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    refuseUnstorable(form, 'body'); // forms skip the schema check that does this for JSON
+    return form;
   }
   if (!isJsonType(type)) {
     const expected = accepts.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');

@@ -1,6 +1,35 @@
 import type { z } from 'zod';
 import { ApiError, validationFailed, type FieldError } from '../shared/problem.ts';
 
+// PostgreSQL cannot store U+0000 in text, nor a lone UTF-16 surrogate in json: either would
+// fail inside a query (a 5xx), so they are refused with the rest of the validation.
+const unstorable = /[\u0000\p{Cs}]/u;
+const unstorableMessage = 'Must be valid Unicode text without the NUL character (U+0000) or a lone surrogate.';
+
+/** JSON Pointers of every string (or object key) PostgreSQL could not store, anywhere in a parsed value. */
+function unstorablePaths(value: unknown, path: PropertyKey[] = [], out: FieldError[] = []): FieldError[] {
+  if (typeof value === 'string') {
+    if (unstorable.test(value)) out.push({ path: jsonPointer(path), message: unstorableMessage });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => unstorablePaths(item, [...path, i], out));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (unstorable.test(key)) out.push({ path: jsonPointer([...path, key]), message: unstorableMessage });
+      unstorablePaths(item, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+/** Refuses text PostgreSQL could not store: a 422 naming each field, or a 404 for a path parameter. */
+export function refuseUnstorable(value: unknown, where: 'body' | 'query' | 'path'): void {
+  const fields = unstorablePaths(value);
+  if (fields.length === 0) return;
+  // No id holds such a character, so a path parameter with one names nothing.
+  if (where === 'path') throw new ApiError(404, 'not_found', 'No such object.');
+  throw validationFailed(fields);
+}
+
 const escapePointer = (part: PropertyKey) => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
 export const jsonPointer = (path: readonly PropertyKey[]) => path.map((p) => `/${escapePointer(p)}`).join('');
 
@@ -10,7 +39,10 @@ export const jsonPointer = (path: readonly PropertyKey[]) => path.map((p) => `/$
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path' = 'body'): z.output<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    refuseUnstorable(result.data, where);
+    return result.data;
+  }
   const unknown: FieldError[] = [];
   const errors: FieldError[] = [];
   for (const issue of result.error.issues) {

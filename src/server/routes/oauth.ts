@@ -5,6 +5,7 @@ import { grantTokens } from '../../domain/oauth/grants.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { decodeBody, readRawBody } from '../body.ts';
+import { refuseUnstorable } from '../validate.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { consentPage, errorPage } from './oauth-pages.ts';
@@ -37,7 +38,9 @@ function basicCredentials(ctx: Context): { clientId: string; clientSecret: strin
   // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
   const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
   try {
-    return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+    const credentials = { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+    refuseUnstorable(credentials, 'body');
+    return credentials;
   } catch {
     throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
   }
@@ -47,6 +50,7 @@ async function readTokenParams(ctx: Context): Promise<Record<string, string | un
   let body: Record<string, unknown>;
   try {
     body = decodeBody(await readRawBody(ctx.req), ctx.req, ['form', 'json']);
+    refuseUnstorable(body, 'body');
   } catch (err) {
     throw new OAuthError('invalid_request', err instanceof ApiError ? err.detail : 'Unreadable request body.');
   }
