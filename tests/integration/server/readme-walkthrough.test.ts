@@ -1,0 +1,66 @@
+// The README's one-minute walkthrough and commerce tour, run verbatim with bash and curl against
+// a real engine (only the address changes), every curl failing the script on an HTTP error.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { call, useEngine } from '../../helpers/engine.ts';
+
+const engine = useEngine();
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const dir = mkdtempSync(join(tmpdir(), 'sandbay-walkthrough-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The first ```sh block after a heading. */
+function shellBlockAfter(heading: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `README has "${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start));
+  assert.ok(block, `a sh block under "${heading}"`);
+  return block[1];
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return read();
+}
+
+test('the README walkthrough and commerce tour run as written and do what they say', async () => {
+  const script = [
+    'set -euo pipefail',
+    'curl() { command curl --fail-with-body "$@"; }',
+    shellBlockAfter('## One minute: token → endpoint → delivery → inspector'),
+    shellBlockAfter('## Commerce tour'),
+  ].join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
+  // Asynchronous: the engine answering curl runs on this very event loop.
+  const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+
+  const created = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
+  const token: string = created.credentials.accessToken;
+  assert.match(output, /"access_token":"sat_/, 'the OAuth simulator issued a token');
+  assert.ok(output.includes(`${engine.url}/sandboxes/${created.sandbox.id}/deliveries`), 'the inspector link is printed');
+
+  // Step 3's order and test webhook both reach the catcher of step 2, signed and answered 200.
+  const deliveries = await eventually(
+    () => call(engine.url, '/api/v1/webhooks/deliveries', { token }),
+    (res) => res.body.data.filter((d: { status: string }) => d.status === 'succeeded').length >= 2,
+  );
+  const topics = deliveries.body.data.filter((d: { status: string }) => d.status === 'succeeded').map((d: { topic: string }) => d.topic);
+  assert.ok(topics.includes('order.placed') && topics.includes('payment.captured'), `delivered: ${topics}`);
+  const caught = await call(engine.url, '/api/v1/catchers/demo/requests', { token });
+  assert.ok(caught.body.data.length >= 2 && caught.body.data.every((r: { verification: { verified: boolean } }) => r.verification.verified));
+
+  // The tour's calls each emit the topic its comment names.
+  const events = await call(engine.url, '/api/v1/events?limit=100', { token });
+  const emitted = new Set(events.body.data.map((e: { topic: string }) => e.topic));
+  for (const topic of ['product.created', 'approval.request.created', 'quote.converted', 'vendor.approved', 'payout.paid', 'impersonation.started']) {
+    assert.ok(emitted.has(topic), `${topic} among ${[...emitted].join(', ')}`);
+  }
+});
