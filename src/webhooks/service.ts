@@ -1,8 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { Scheduler } from '../schedule/scheduler.ts';
-import { ApiError } from '../shared/problem.ts';
-import { illegalTransition } from '../domain/errors.ts';
+import { ApiError, illegalTransition } from '../shared/problem.ts';
 import { isTopic, type Topic } from '../shared/topics.ts';
 import { getDelivery, listDeliveries, type DeliveryDetail } from './deliveries.ts';
 import { attemptJob, type Dispatcher } from './dispatcher.ts';

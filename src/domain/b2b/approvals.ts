@@ -1,13 +1,12 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { toMajor } from '../../shared/money.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import {
   approvalApprovedData, approvalExpiredData, approvalRejectedData, type ApprovalEventRow, type DecisionEventRow,
 } from '../../webhooks/topics/data/approvals.ts';
 import { orderPlacedData } from '../../webhooks/topics/data/orders.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
 import { cancelAfterCommit, iso, keyset, keysetParams, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { returnStock } from '../orders/stock.ts';
 import { approvalExpiryJob } from './approval-policy.ts';
 

@@ -1,13 +1,12 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { toMajor } from '../../shared/money.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import {
   productArchivedData, productCreatedData, productPublishedData, type ProductEventRow, type VariantEventRow,
 } from '../../webhooks/topics/data/catalog.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 
 export interface NewVariant {
   sku: string;

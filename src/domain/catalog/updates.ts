@@ -1,8 +1,7 @@
 import { toMajor } from '../../shared/money.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, illegalTransition } from '../../shared/problem.ts';
 import { productUpdatedData, type FieldChange, type ProductEventRow } from '../../webhooks/topics/data/catalog.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition } from '../errors.ts';
 import { getProduct, lockProduct, type Product } from './products.ts';
 
 export interface ProductPatch {

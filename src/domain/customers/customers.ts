@@ -1,9 +1,8 @@
 import type { Queryable } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { notFound, validationFailed } from '../../shared/problem.ts';
+import { notFound, validationFailed, unknownReference } from '../../shared/problem.ts';
 import { keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { unknownReference } from '../errors.ts';
 import { provinceNamed } from './provinces.ts';
 
 export interface NewCustomer {

@@ -1,11 +1,10 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import { cancelReasons, orderCancelledData, orderPlacedData } from '../../webhooks/topics/data/orders.ts';
 import { approvalPolicyFor, openApprovalRequest } from '../b2b/approval-policy.ts';
 import type { CommerceDeps } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { returnStock } from './stock.ts';
 
 export interface NewOrder {

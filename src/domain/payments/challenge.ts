@@ -1,7 +1,6 @@
 import { safeEqual } from '../oauth/clients.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition } from '../errors.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, illegalTransition } from '../../shared/problem.ts';
 import { capture, getPayment, type Payment } from './payments.ts';
 
 export type ChallengeOutcome = 'approve' | 'fail';

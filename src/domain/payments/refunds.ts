@@ -1,9 +1,8 @@
 import { newId } from '../../shared/ids.ts';
 import { toMajor } from '../../shared/money.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition } from '../../shared/problem.ts';
 import { paymentRefundedData } from '../../webhooks/topics/data/payments.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition } from '../errors.ts';
 import { getPayment, type Payment, type PaymentRow } from './payments.ts';
 
 export const refundReasons = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'] as const;

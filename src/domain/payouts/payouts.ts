@@ -2,7 +2,7 @@ import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { maxPayoutAttempts, payoutRetryDelaysMs } from '../../shared/payout-schedule.ts';
 import { toMajor } from '../../shared/money.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import {
   payoutCalculatedData, payoutFailedData, payoutPaidData, payoutRetryGivenUpData, payoutRetryScheduledData, type PayoutEventRow,
 } from '../../webhooks/topics/data/payouts.ts';
@@ -10,7 +10,6 @@ import { dateOnly } from '../../webhooks/topics/data/common.ts';
 import { iso, keyset, keysetParams, scheduleAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { bankTransfer } from './test-bank.ts';
 import { vendorEarnings } from './earnings.ts';
 

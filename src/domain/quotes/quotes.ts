@@ -1,14 +1,13 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { toMajor } from '../../shared/money.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import type { Topic } from '../../shared/topics.ts';
 import {
   quoteAcceptedData, quoteConvertedData, quoteExpiredData, quoteRejectedData, quoteSentData, type QuoteEventRow,
 } from '../../webhooks/topics/data/quotes.ts';
 import { cancelAfterCommit, iso, keyset, keysetParams, scheduleAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { placeOrder } from '../orders/orders.ts';
 
 export const quoteExpiryJob = 'quote.expire';

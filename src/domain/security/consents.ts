@@ -1,10 +1,9 @@
 import type { Queryable } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, unknownReference } from '../../shared/problem.ts';
 import { consentPushDueData, type consentChannels, type consentSources, type ConsentEventRow } from '../../webhooks/topics/data/security.ts';
 import { iso, keyset, keysetParams, scheduleAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
-import { unknownReference } from '../errors.ts';
 import { audit } from './audit.ts';
 
 export const consentPushJob = 'consent.iys_push';

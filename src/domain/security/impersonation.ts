@@ -1,10 +1,9 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import { impersonationEndedData, impersonationStartedData, type SessionEventRow } from '../../webhooks/topics/data/security.ts';
 import { cancelAfterCommit, iso, keyset, keysetParams, scheduleAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { audit } from './audit.ts';
 
 export const impersonationTimeoutJob = 'impersonation.timeout';

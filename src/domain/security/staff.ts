@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId, randomString } from '../../shared/ids.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import { staffAcceptedData, staffInvitedData, type staffRoles, type StaffEventRow } from '../../webhooks/topics/data/security.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 import { safeEqual } from '../oauth/clients.ts';
 import { audit } from './audit.ts';
 

@@ -1,11 +1,10 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { toMajor } from '../../shared/money.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
+import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import { recomputeBuybox } from '../buybox/buybox.ts';
 import { keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition, unknownReference } from '../errors.ts';
 
 export interface NewOffer {
   variantId: string;

@@ -1,13 +1,12 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
-import { notFound } from '../../shared/problem.ts';
+import { notFound, illegalTransition } from '../../shared/problem.ts';
 import {
   vendorAppliedData, vendorApprovedData, vendorRejectedData, vendorSuspendedData, type VendorEventRow,
 } from '../../webhooks/topics/data/vendors.ts';
 import { recomputeBuybox } from '../buybox/buybox.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { illegalTransition } from '../errors.ts';
 
 export interface VendorApplication {
   name: string;
