@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import type { TenantLifecycle } from '../domain/sandboxes/sandboxes.ts';
+import type { TenantLifecycle } from '../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { Scheduler } from '../schedule/scheduler.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';

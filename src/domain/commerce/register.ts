@@ -4,7 +4,7 @@ import { approvalExpiryJob } from '../b2b/approval-policy.ts';
 import { payoutRetryHandler, payoutRetryJob } from '../payouts/payouts.ts';
 import { quoteExpiryHandler, quoteExpiryJob } from '../quotes/quotes.ts';
 import { reportDueHandler, reportDueJob } from '../reports/reports.ts';
-import type { TenantLifecycle } from '../sandboxes/sandboxes.ts';
+import type { TenantLifecycle } from '../../shared/tenant-lifecycle.ts';
 import { consentPushHandler, consentPushJob } from '../security/consents.ts';
 import { impersonationTimeoutHandler, impersonationTimeoutJob } from '../security/impersonation.ts';
 import type { CommerceDeps } from './deps.ts';

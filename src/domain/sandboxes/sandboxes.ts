@@ -2,6 +2,7 @@ import type { Db, Queryable, Tx } from '../../db/database.ts';
 import type { Credentials, Sandbox } from '../../shared/api-types.ts';
 import { newId, randomString } from '../../shared/ids.ts';
 import { allScopes } from '../../shared/scopes.ts';
+import type { TenantLifecycle } from '../../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { TokenStore } from '../oauth/token-store.ts';
 import { seedTenant, templateTenant } from './seed.ts';
@@ -17,15 +18,6 @@ export const countedTables: Record<string, string> = {
 export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes']);
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
 export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
-
-/**
- * Keeps in-memory state (queues, caches, clocks, streams) in step with a reset or delete:
- * `before` runs before the transaction, `after` synchronously once it has committed.
- */
-export interface TenantLifecycle {
-  before?(tenantId: string): void;
-  after(tenantId: string, change: { reset: boolean; all: boolean }): void;
-}
 
 /** A sandbox as the API shows it, with its counts. */
 export type SandboxSummary = Required<Sandbox>;

@@ -1,0 +1,10 @@
+/**
+ * Keeps in-memory state (queues, caches, clocks, streams) in step with a sandbox's reset or delete:
+ * `before` runs before the transaction, `after` synchronously once it has committed. The domain's
+ * Sandboxes calls them; the webhook engine, the commerce jobs and the catchers implement them, so the
+ * type lives below all of them.
+ */
+export interface TenantLifecycle {
+  before?(tenantId: string): void;
+  after(tenantId: string, change: { reset: boolean; all: boolean }): void;
+}
