@@ -30,7 +30,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { commerceRoutes } from './routes/commerce.ts';
 import { commerceJobs, commerceLifecycle } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
-import { Catchers } from '../catcher/catchers.ts';
+import { Catchers } from '../webhooks/catcher/catchers.ts';
 import type { Services } from './services.ts';
 import { staticUi } from './static-ui.ts';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { Catchers, CatcherBehaviour } from '../../catcher/catchers.ts';
-import { verifyCaught, type VerifyDeps } from '../../catcher/verify.ts';
+import type { Catchers, CatcherBehaviour } from '../../webhooks/catcher/catchers.ts';
+import { verifyCaught, type VerifyDeps } from '../../webhooks/catcher/verify.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { readRawBody } from '../body.ts';

@@ -1,7 +1,7 @@
-import type { Db } from '../db/database.ts';
-import type { SandboxClock } from '../schedule/clock.ts';
-import { breakDownSignature } from '../shared/signature-breakdown.ts';
-import { Endpoints } from '../webhooks/endpoints.ts';
+import type { Db } from '../../db/database.ts';
+import type { SandboxClock } from '../../schedule/clock.ts';
+import { breakDownSignature } from '../../shared/signature-breakdown.ts';
+import { Endpoints } from '../endpoints.ts';
 import type { Verification } from './request-log.ts';
 
 export interface VerifyDeps {

@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.ts';
-import type { SandboxClock } from '../schedule/clock.ts';
-import { ApiError, notFound } from '../shared/problem.ts';
+import type { Db } from '../../db/database.ts';
+import type { SandboxClock } from '../../schedule/clock.ts';
+import { ApiError, notFound } from '../../shared/problem.ts';
 import { type CatcherRecord, RequestLog } from './request-log.ts';
 
 export type CatcherMode = 'status' | 'timeout' | 'redirect';

@@ -1,4 +1,4 @@
-import { randomString } from '../shared/ids.ts';
+import { randomString } from '../../shared/ids.ts';
 
 /** What a catcher saw and what it made of it. */
 export interface CatcherRecord {
