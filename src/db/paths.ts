@@ -1,22 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The package root (the folder holding package.json), found from this module's own
- * location so it works from src/ under tsx, from the electron-vite bundle in out/,
- * and inside a packaged app.asar alike.
- */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'sandbay') return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the sandbay package root');
-    dir = parent;
-  }
-}
+import { join } from 'node:path';
+import { packageRoot } from '../shared/package-root.ts';
 
 export const migrationsDir = () => join(packageRoot(), 'src', 'db', 'migrations');
 export const seedDir = () => join(packageRoot(), 'seed');

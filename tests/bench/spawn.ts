@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/db/paths.ts';
+import { packageRoot } from '../../src/shared/package-root.ts';
 
 export interface Child {
   url: string;
