@@ -1,5 +1,4 @@
-import type { Envelope } from '../webhooks/envelope.ts';
-import type { DeliveryDetail, DeliverySummary } from '../webhooks/deliveries.ts';
+import type { Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import type { Client } from './client.ts';
 import { clip, relative, table } from './output.ts';
 
@@ -37,7 +36,7 @@ export function latestAttemptLine(d: DeliveryDetail, nowMs: number): string {
 }
 
 /** The inspector's deep link for a delivery (SPEC §8). */
-export const inspectorLink = (client: Client, d: DeliveryDetail) => `${client.url}/sandboxes/${(d.envelope as Envelope).tenantId}/deliveries/${d.id}`;
+export const inspectorLink = (client: Client, d: DeliveryDetail) => `${client.url}/sandboxes/${d.envelope.tenantId}/deliveries/${d.id}`;
 
 /** Polls a delivery until it has `attempts` attempts recorded (or the wait ends); returns the last read. */
 export async function waitForAttempts(client: Client, id: string, attempts: number, timeoutMs: number): Promise<DeliveryDetail> {

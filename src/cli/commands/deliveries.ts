@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { apiCommand } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
-import type { DeliverySummary } from '../../webhooks/deliveries.ts';
+import type { DeliverySummary, Page } from '../../shared/api-types.ts';
 import { deliveryTable, sandboxNowMs } from '../delivery-format.ts';
 import { printJson, say } from '../output.ts';
 
@@ -23,7 +23,7 @@ export const listOptions = (cmd: Command) =>
 /** Fetches one page of a delivery list and prints it as a table, or the page as JSON. */
 export async function printDeliveryPage(client: Client, path: string, params: Record<string, string | undefined>, json?: boolean): Promise<void> {
   const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
-  const page = await client.request<{ data: DeliverySummary[]; nextCursor: string | null }>('GET', `${path}?${query}`);
+  const page = await client.request<Page<DeliverySummary>>('GET', `${path}?${query}`);
   if (json) return printJson(page);
   if (page.data.length === 0) return say('No deliveries.');
   for (const line of deliveryTable(page.data, await sandboxNowMs(client))) say(line);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { apiCommand } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
-import type { DeliveryDetail } from '../../webhooks/deliveries.ts';
+import type { Delivery as DeliveryDetail } from '../../shared/api-types.ts';
 import { inspectorLink, latestAttemptLine, sandboxNowMs } from '../delivery-format.ts';
 import { printJson, say } from '../output.ts';
 

@@ -1,4 +1,4 @@
-import { startSandbox, type SandboxOptions } from '../../server/start.ts';
+import type { SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { CliError } from '../errors.ts';
 
@@ -23,6 +23,9 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     port: parsePort(flags.port), host: flags.host, allowHosts: flags.allowHost,
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
   };
+  // The engine is loaded only here, when this process is to run it: `start` that opens the desktop
+  // window and every client verb stay free of it.
+  const { startSandbox } = await import('../../server/start.ts');
   let running;
   try {
     running = await startSandbox(options);
