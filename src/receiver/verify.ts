@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from '../shared/hmac.ts';
 import { defaultToleranceSeconds, parseSignatureHeader } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 
@@ -39,12 +40,6 @@ export interface VerifyWebhookOptions {
 const hmacHex = (secret: string, timestamp: number, payload: string | Uint8Array) =>
   // The body is hashed as the bytes it arrived in; decoding a Buffer first could alter invalid UTF-8.
   createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(payload).digest('hex');
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 function checkArguments(payload: unknown, secrets: readonly string[], toleranceSeconds: number, now: number): void {
   // A parsed object here is the classic mistake (a JSON body parser ran first): say so plainly.

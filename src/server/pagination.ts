@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../shared/problem.ts';
-import { safeEqual } from '../domain/oauth/clients.ts';
+import { constantTimeEqual } from '../shared/hmac.ts';
 
 /** limit (1–100, default 20) and an opaque cursor, shared by every list (SPEC §2). */
 export const listQuery = z.object({
@@ -33,7 +33,7 @@ export class CursorCodec {
     const bad = () => new ApiError(422, 'validation_failed', 'cursor is not one this server issued.', {
       errors: [{ path: '/cursor', message: 'Invalid cursor; pass nextCursor from a previous page unchanged.' }],
     });
-    if (!payload || !signature || rest.length > 0 || !safeEqual(signature, this.sign(payload))) throw bad();
+    if (!payload || !signature || rest.length > 0 || !constantTimeEqual(signature, this.sign(payload))) throw bad();
     const [key, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string | number, string];
     return { key, id };
   }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { safeEqual } from '../domain/oauth/clients.ts';
+import { constantTimeEqual } from '../shared/hmac.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -34,7 +34,7 @@ export function staticUi(options: UiOptions): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPrefixes.some((p) => ctx.path.startsWith(p))) return next();
     const key = ctx.query.key;
-    if (typeof key === 'string' && safeEqual(key, options.adminKey)) {
+    if (typeof key === 'string' && constantTimeEqual(key, options.adminKey)) {
       ctx.cookies.set(options.cookieName, options.adminKey, { httpOnly: true, sameSite: 'strict', path: '/', overwrite: true });
     }
     let file: string;

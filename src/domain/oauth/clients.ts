@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
 
 export interface OAuthClient {
@@ -14,13 +13,6 @@ export async function findClient(q: Queryable, clientId: string): Promise<OAuthC
     [clientId],
   );
   return row && { clientId: row.client_id, tenantId: row.tenant_id, clientSecret: row.client_secret, redirectUris: row.redirect_uris };
-}
-
-/** Constant-time string comparison. */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { allScopes, isKnownScope } from '../../shared/scopes.ts';
-import { findClient, safeEqual, type OAuthClient } from './clients.ts';
+import { constantTimeEqual } from '../../shared/hmac.ts';
+import { findClient, type OAuthClient } from './clients.ts';
 import { OAuthError } from './oauth-error.ts';
 import { accessTokenTtlSeconds, hashToken, type TokenStore } from './token-store.ts';
 
@@ -127,6 +128,6 @@ async function authenticateClient(db: Db, { params, basic }: TokenRequest): Prom
   const client = await findClient(db, clientId);
   if (!client) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client.');
   if (secret === undefined) return { client, authenticated: false };
-  if (!safeEqual(secret, client.clientSecret)) throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
+  if (!constantTimeEqual(secret, client.clientSecret)) throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
   return { client, authenticated: true };
 }

@@ -1,4 +1,4 @@
-import { safeEqual } from '../oauth/clients.ts';
+import { constantTimeEqual } from '../../shared/hmac.ts';
 import type { DomainDeps } from '../deps.ts';
 import { notFound, illegalTransition } from '../../shared/problem.ts';
 import { capture, getPayment, type Payment } from './payments.ts';
@@ -34,6 +34,6 @@ export async function findChallenge(deps: DomainDeps, id: string, token: string)
       where challenge_token = $1 and id = $2 and status = 'requires_action'`,
     [token, id],
   );
-  if (!row || !safeEqual(row.challenge_token, token)) throw notFound('3-D Secure challenge');
+  if (!row || !constantTimeEqual(row.challenge_token, token)) throw notFound('3-D Secure challenge');
   return { tenantId: row.tenant_id, amountMinor: row.amount_minor, currency: row.currency, last4: row.card_last4, returnUrl: row.return_url };
 }

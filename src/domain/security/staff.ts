@@ -5,7 +5,7 @@ import { ApiError, notFound, illegalTransition, unknownReference } from '../../s
 import { staffAcceptedData, staffInvitedData, type staffRoles, type StaffEventRow } from '../../webhooks/topics/data/security.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
-import { safeEqual } from '../oauth/clients.ts';
+import { constantTimeEqual } from '../../shared/hmac.ts';
 import { audit } from './audit.ts';
 
 interface StaffRow extends StaffEventRow {
@@ -91,7 +91,7 @@ export async function acceptInvitation(deps: DomainDeps, tenantId: string, id: s
     const [s] = await tx.query<StaffRow>('select * from staff_members where tenant_id = $1 and id = $2 for update', [tenantId, id]);
     if (!s) throw notFound('staff member');
     if (s.status !== 'invited') throw illegalTransition('staff', s.status, 'accept the invitation of');
-    if (!s.invitation_hash || !safeEqual(s.invitation_hash, hash(token))) {
+    if (!s.invitation_hash || !constantTimeEqual(s.invitation_hash, hash(token))) {
       throw new ApiError(422, 'invalid_invitation_token', 'That is not the current invitation token of this staff member.', {
         errors: [{ path: '/token', message: 'Wrong or superseded invitation token.' }],
       });

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../shared/problem.ts';
-import { safeEqual } from '../../domain/oauth/clients.ts';
+import { constantTimeEqual } from '../../shared/hmac.ts';
 import type { TokenStore } from '../../domain/oauth/token-store.ts';
 import type { Access } from '../route.ts';
 import { anonymous, can, type Principal } from './principal.ts';
@@ -22,9 +22,9 @@ export const bearerOf = (ctx: Context): string | undefined => {
 /** True when the request carries the admin key, in the header or in the cookie. */
 export function carriesAdminKey(ctx: Context, config: AuthConfig): boolean {
   const bearer = bearerOf(ctx);
-  if (bearer) return safeEqual(bearer, config.adminKey);
+  if (bearer) return constantTimeEqual(bearer, config.adminKey);
   const cookie = ctx.cookies.get(config.cookieName);
-  return cookie !== undefined && safeEqual(cookie, config.adminKey);
+  return cookie !== undefined && constantTimeEqual(cookie, config.adminKey);
 }
 
 // SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
