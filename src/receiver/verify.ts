@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../shared/hmac.ts';
 import { defaultToleranceSeconds, parseSignatureHeader } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
+import { v1Signature } from './sign.ts';
 
 /** The JSON body of every Sandbay webhook (SPEC §5.2). */
 export interface WebhookEnvelope<Data = unknown> {
@@ -37,10 +37,6 @@ export interface VerifyWebhookOptions {
   now?: number;
 }
 
-const hmacHex = (secret: string, timestamp: number, payload: string | Uint8Array) =>
-  // The body is hashed as the bytes it arrived in; decoding a Buffer first could alter invalid UTF-8.
-  createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(payload).digest('hex');
-
 function checkArguments(payload: unknown, secrets: readonly string[], toleranceSeconds: number, now: number): void {
   // A parsed object here is the classic mistake (a JSON body parser ran first): say so plainly.
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
@@ -68,7 +64,7 @@ export function verifyWebhook<Data = unknown>(options: VerifyWebhookOptions): We
     throw new WebhookVerificationError('malformed_header', 'The X-Service-Signature header is not "t=<unix seconds>,v1=<hex>[,v1=<hex>…]".');
   }
   // Signature before time, as Stripe does: an unsigned timestamp says nothing worth reporting.
-  const expected = secrets.map((secret) => hmacHex(secret, parsed.timestamp, payload));
+  const expected = secrets.map((secret) => v1Signature(secret, parsed.timestamp, payload));
   if (!parsed.signatures.some((v1) => expected.some((e) => constantTimeEqual(v1, e)))) {
     throw new WebhookVerificationError(
       'no_matching_signature',

@@ -1,6 +1,8 @@
 /**
- * HMAC-SHA256 with WebCrypto (`crypto.subtle`), so the server, the catcher and the
- * browser's signature breakdown compute signatures with the same code and no Node module.
+ * HMAC-SHA256 with WebCrypto (`crypto.subtle`), for code that must also run in the browser: the
+ * signature breakdown (which the catcher reuses on the server), the receiver doctor and the curl
+ * builder. The engine signs, and the receiver package verifies, synchronously with node:crypto in
+ * receiver/sign.ts: verifyWebhook is synchronous, as Stripe's constructEvent is, and WebCrypto is not.
  */
 
 const encoder = new TextEncoder();

@@ -10,7 +10,7 @@ import { Endpoints } from './endpoints.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
-import { signatureHeader } from './sign.ts';
+import { signatureHeader } from '../receiver/sign.ts';
 
 export const attemptJob = 'webhook.attempt';
 
