@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
 import { newId, randomString } from '../shared/ids.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
+import { maskSecret } from '../shared/mask-secret.ts';
 import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 
@@ -25,8 +26,6 @@ export interface EndpointTarget {
 }
 
 export const newWebhookSecret = () => `whsec_${randomString(32)}`;
-export const maskSecret = (secret: string) => `${secret.slice(0, 6)}${'•'.repeat(8)}${secret.slice(-4)}`;
-
 interface EndpointRow {
   id: string; url: string; topics: string[]; description: string | null; enabled: boolean; allow_insecure_tls: boolean;
   created_at: Date; updated_at: Date; secret: string;

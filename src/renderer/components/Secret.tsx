@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { maskSecret } from '../util/format.ts';
+import { maskSecret } from '../../shared/mask-secret.ts';
 import { CopyButton } from './Copy.tsx';
 
 /** A secret shown masked until the user asks; copying does not need revealing it. */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { api, query } from '../api/client.ts';
 import type { Endpoint, Page } from '../api/types.ts';
-import { maskSecret } from '../util/format.ts';
+import { maskSecret } from '../../shared/mask-secret.ts';
 
 export interface EndpointInput {
   url: string;

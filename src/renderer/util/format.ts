@@ -32,9 +32,6 @@ export const formatTime = (iso: string | number) => timeFormat.format(new Date(i
 /** Nov 22, 2026, 14:03:09 in the user's locale. */
 export const formatDateTime = (iso: string | number) => dateTimeFormat.format(new Date(iso));
 
-/** whsec_••••••••abcd: enough to tell secrets apart, never enough to use one. */
-export const maskSecret = (secret: string) => (secret.length <= 10 ? '••••••••' : `${secret.slice(0, 6)}••••••••${secret.slice(-4)}`);
-
 /** A short text for an attempt's outcome: the status, or the error. */
 export function outcomeText(status: number | null, error: string | null): string {
   if (status !== null && !error) return String(status);

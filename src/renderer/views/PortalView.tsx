@@ -8,7 +8,8 @@ import { EmptyState, InlineError, Link } from '../components/Misc.tsx';
 import { Secret } from '../components/Secret.tsx';
 import { pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
-import { countsText, formatDateTime, maskSecret } from '../util/format.ts';
+import { maskSecret } from '../../shared/mask-secret.ts';
+import { countsText, formatDateTime } from '../util/format.ts';
 import { rememberToken, rememberedToken } from '../store/tokens.ts';
 import { TestCardsPanel } from './TestCardsPanel.tsx';
 

@@ -5,7 +5,8 @@ import type { Delivery } from '../../api/types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { EmptyState } from '../../components/Misc.tsx';
 import { Secret } from '../../components/Secret.tsx';
-import { formatAge, formatDateTime, maskSecret } from '../../util/format.ts';
+import { maskSecret } from '../../../shared/mask-secret.ts';
+import { formatAge, formatDateTime } from '../../util/format.ts';
 import { secretValues, useSigningSecrets } from './secrets.ts';
 
 function SignedString({ timestamp, body, bytes }: { timestamp: number; body: string; bytes: { timestamp: number; body: number; total: number } }) {
