@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../shared/node/process-alive.ts';
 
 // initdb costs ~3 s and ~700 MB of RSS; copying an initialised, migrated and seeded data
 // dir costs ~50 ms on tmpfs. So every fresh data dir and every --memory instance starts
@@ -60,15 +61,6 @@ function sweepScratchDirs(): void {
   for (const name of readdirSync(base)) {
     if (!name.startsWith(scratchPrefix)) continue;
     const pid = Number(name.slice(scratchPrefix.length).split('-')[0]);
-    if (!isAlive(pid)) rmSync(join(base, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if (!processAlive(pid)) rmSync(join(base, name), { recursive: true, force: true });
   }
 }

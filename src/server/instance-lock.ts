@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../shared/node/process-alive.ts';
 
 export const lockFile = (dataDir: string) => join(dataDir, 'sandbay.lock');
 export const discoveryFile = (dataDir: string) => join(dataDir, 'server.json');
@@ -21,15 +22,6 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Takes the data dir's lock (a stale one, left by a process that died, is taken over). */
 export function acquireLock(dataDir: string): () => void {
   const file = lockFile(dataDir);
@@ -42,7 +34,7 @@ export function acquireLock(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8').trim());
-      if (pid && pid !== process.pid && alive(pid)) throw new DataDirLockedError({ pid, url: readDiscovery(dataDir)?.url });
+      if (pid && pid !== process.pid && processAlive(pid)) throw new DataDirLockedError({ pid, url: readDiscovery(dataDir)?.url });
       rmSync(file, { force: true });
     }
   }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { packageRoot } from '../shared/package-root.ts';
+import { packageRoot } from '../shared/node/package-root.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/shared/package-root.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 
 export interface Child {
   url: string;

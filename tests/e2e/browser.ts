@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { ensureBuilt } from '../../src/cli/commands/start.ts';
-import { packageRoot } from '../../src/shared/package-root.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 
 /** Debian's Chromium (installed by .ci/run), headless and quiet. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

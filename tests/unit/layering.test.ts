@@ -23,6 +23,9 @@ const mayImport: Record<string, readonly string[]> = {
 };
 /** Only the Electron glue may load Electron: everything else runs in plain Node and in tests. */
 const mayImportElectron = new Set(['main', 'preload']);
+/** src/shared/node holds the shared code that needs Node; the browser side never loads it. */
+const nodeOnlyShared = join('shared', 'node') + sep;
+const browserLayers = new Set(['renderer', 'preload']);
 
 const src = resolve(import.meta.dirname, '../../src');
 
@@ -56,6 +59,10 @@ function layeringViolations(): string[] {
       if (!spec.startsWith('.')) continue;
       const target = resolve(dirname(file), spec);
       const targetLayer = target.startsWith(src + sep) ? layerOf(target) : undefined;
+      if (browserLayers.has(layer) && relative(src, target).startsWith(nodeOnlyShared)) {
+        problems.push(`${where} -> ${spec} (src/shared/node is for Node only)`);
+        continue;
+      }
       if (targetLayer === layer) continue;
       if (!targetLayer || !allowed.includes(targetLayer)) {
         problems.push(`${where} -> ${spec} (${layer} may import ${allowed.join(', ') || 'nothing of the project'})`);

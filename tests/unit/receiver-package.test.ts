@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import ts from 'typescript';
-import { packageRoot } from '../../src/shared/package-root.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
 type ReceiverModule = typeof import('../../src/receiver/index.ts');

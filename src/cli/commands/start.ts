@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../shared/package-root.ts';
+import { packageRoot } from '../../shared/node/package-root.ts';
 import { CliError } from '../errors.ts';
 import { serve, type ServeFlags } from './serve.ts';
 

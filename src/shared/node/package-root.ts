@@ -2,8 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Node-only (the one module of src/shared that is): tsconfig.web.json leaves it out, and the renderer never imports it.
-
 /**
  * The package root (the folder holding package.json), found from this module's own
  * location so it works from src/ under tsx, from the electron-vite bundle in out/,
