@@ -111,3 +111,76 @@ export interface TestCard {
   refund: 'succeeds' | 'fails';
   description: string;
 }
+
+/** GET /api/v1/sandbox/credentials: what the developer portal shows. */
+export interface PortalSecrets {
+  clientId: string;
+  clientSecret: string;
+  webhookTestSecret: string;
+}
+
+/** The sandbox clock; an advance also says how many due jobs it ran. */
+export interface Clock {
+  now: string;
+  offsetSeconds: number;
+  jobsRun?: number;
+}
+
+export type CatcherMode = 'status' | 'timeout' | 'redirect';
+
+/** How a catcher answers. */
+export interface CatcherBehaviour {
+  mode: CatcherMode;
+  /** The status answered in `status` mode. */
+  status: number;
+  /** Wait this long before answering. */
+  delayMs: number;
+}
+
+export interface Catcher extends CatcherBehaviour {
+  name: string;
+  url: string;
+  requestCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A request a catcher received, and whether its signature verified. */
+export interface CaughtRequest {
+  id: string;
+  receivedAt: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  bytes: number;
+  verification: {
+    verified: boolean;
+    reason: 'ok' | 'no_header' | 'malformed_header' | 'no_matching_signature' | 'timestamp_outside_tolerance' | 'unknown_delivery';
+    deliveryId: string | null;
+    secretSource: 'endpoint' | 'test_secret' | null;
+  };
+  responseStatus: number | null;
+  delayMs: number;
+}
+
+export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'reset';
+
+/** What the live stream says about a delivery (SPEC §5.7). */
+export interface StreamMessage {
+  event: StreamEvent;
+  data: {
+    id?: string;
+    topic?: string;
+    endpointId?: string | null;
+    status?: DeliveryStatus;
+    attemptCount?: number;
+    nextAttemptAt?: string | null;
+    number?: number;
+    trigger?: Attempt['trigger'];
+    responseStatus?: number | null;
+    error?: string | null;
+    durationMs?: number;
+    /** On `reset`: why the client must reload. */
+    reason?: string;
+  };
+}

@@ -1,12 +1,9 @@
+import type { StreamEvent, StreamMessage as ApiStreamMessage } from '../shared/api-types.ts';
 import { randomString } from '../shared/ids.ts';
 
-export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'reset';
-
-export interface StreamMessage {
+export interface StreamMessage extends ApiStreamMessage {
   /** `<boot>-<seq>`: the boot part tells a reconnecting client whether we can resume it. */
   id: string;
-  event: StreamEvent;
-  data: { id?: string; [field: string]: unknown };
 }
 
 interface Subscriber {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DeliverySummary, Page, StreamMessage } from '../../src/renderer/api/types.ts';
+import type { DeliverySummary, Page, StreamMessage } from '../../src/shared/api-types.ts';
 import { applyMessages, mergeHead } from '../../src/renderer/store/list-merge.ts';
 
 const row = (id: string, extra: Partial<DeliverySummary> = {}): DeliverySummary => ({

@@ -1,4 +1,4 @@
-import type { Problem } from './types.ts';
+import type { Problem } from '../../shared/api-types.ts';
 
 /** A failed API call, carrying the problem+json the server sent (or one made up for network errors). */
 export class ApiProblem extends Error {

@@ -1,4 +1,4 @@
-import type { StreamMessage } from './types.ts';
+import type { StreamMessage } from '../../shared/api-types.ts';
 
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
 

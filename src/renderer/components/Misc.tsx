@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { DeliveryStatus } from '../api/types.ts';
+import type { DeliveryStatus } from '../../shared/api-types.ts';
 import { navigate } from '../router.ts';
 
 /** A delivery's status as a coloured badge. */

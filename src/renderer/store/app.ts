@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { api, ApiProblem, configureApi, query } from '../api/client.ts';
 import type { Session } from '../api/session.ts';
 import type { StreamStatus } from '../api/stream.ts';
-import type { Clock, CreatedSandbox, Page, Sandbox } from '../api/types.ts';
+import type { Clock, CreatedSandbox, Page, Sandbox } from '../../shared/api-types.ts';
 import { rememberToken } from './tokens.ts';
 
 export interface Toast {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api } from '../api/client.ts';
-import type { Catcher, CatcherMode, CaughtRequest, Page } from '../api/types.ts';
+import type { Catcher, CatcherMode, CaughtRequest, Page } from '../../shared/api-types.ts';
 
 interface CatchersState {
   catchers: Catcher[];

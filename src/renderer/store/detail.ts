@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiProblem } from '../api/client.ts';
-import type { Delivery, LiveSecret, PortalSecrets, StreamMessage } from '../api/types.ts';
+import type { Delivery, LiveSecret, PortalSecrets, StreamMessage } from '../../shared/api-types.ts';
 
 /** The secrets a delivery is signed with: its endpoint's live ones, or the sandbox's webhookTestSecret. */
 export type SigningSecrets = { source: 'endpoint' | 'test_secret'; secrets: LiveSecret[] };

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, query } from '../api/client.ts';
-import type { Endpoint, Page } from '../api/types.ts';
+import type { Endpoint, Page } from '../../shared/api-types.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
 
 export interface EndpointInput {

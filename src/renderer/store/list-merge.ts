@@ -1,4 +1,4 @@
-import type { DeliveryStatus, DeliverySummary, Page, StreamMessage } from '../api/types.ts';
+import type { DeliveryStatus, DeliverySummary, Page, StreamMessage } from '../../shared/api-types.ts';
 
 // Pure list arithmetic behind the live lists, kept apart from the store (and from the DOM) so
 // it stays readable and is unit-tested in Node.

@@ -1,6 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { api, ApiProblem, query } from '../api/client.ts';
-import type { DeliverySummary, Page, StreamMessage } from '../api/types.ts';
+import type { DeliverySummary, Page, StreamMessage } from '../../shared/api-types.ts';
 import { sandboxNow } from './app.ts';
 import { applyMessages, mergeHead, type ListFilters } from './list-merge.ts';
 

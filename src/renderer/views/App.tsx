@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, ApiProblem } from '../api/client.ts';
-import type { Sandbox } from '../api/types.ts';
+import type { Sandbox } from '../../shared/api-types.ts';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { EmptyState, Link } from '../components/Misc.tsx';
 import { Toasts } from '../components/Toasts.tsx';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { api, ApiProblem } from '../api/client.ts';
-import type { Delivery, DlqReplayResult } from '../api/types.ts';
+import type { Delivery, DlqReplayResult } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
 import { EmptyState, Link } from '../components/Misc.tsx';
 import { navigate, pathOf } from '../router.ts';

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
-import type { DeliverySummary } from '../api/types.ts';
+import type { DeliverySummary } from '../../shared/api-types.ts';
 import { useNow } from '../components/hooks.ts';
 import { StatusBadge } from '../components/Misc.tsx';
 import { useApp } from '../store/app.ts';

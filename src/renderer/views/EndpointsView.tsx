@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Endpoint } from '../api/types.ts';
+import type { Endpoint } from '../../shared/api-types.ts';
 import { EmptyState } from '../components/Misc.tsx';
 import { Secret } from '../components/Secret.tsx';
 import { useEndpoints } from '../store/endpoints.ts';

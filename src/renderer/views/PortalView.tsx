@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import type { PortalSecrets, Sandbox } from '../api/types.ts';
+import type { PortalSecrets, Sandbox } from '../../shared/api-types.ts';
 import { CopyButton, Copyable } from '../components/Copy.tsx';
 import { Field } from '../components/Field.tsx';
 import { useAction } from '../components/hooks.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import type { Credentials } from '../api/types.ts';
+import type { Credentials } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
 import { Field } from '../components/Field.tsx';
 import { useAction, useNow } from '../components/hooks.ts';

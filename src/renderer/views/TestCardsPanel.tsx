@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import type { TestCard } from '../api/types.ts';
+import type { TestCard } from '../../shared/api-types.ts';
 import { CopyButton } from '../components/Copy.tsx';
 import { useAction } from '../components/hooks.ts';
 import { InlineError } from '../components/Misc.tsx';

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { Catchers, CatcherBehaviour } from '../../webhooks/catcher/catchers.ts';
+import type { CatcherBehaviour } from '../../shared/api-types.ts';
+import type { Catchers } from '../../webhooks/catcher/catchers.ts';
 import { verifyCaught, type VerifyDeps } from '../../webhooks/catcher/verify.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';

@@ -1,26 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import { ApiError, notFound } from '../../shared/problem.ts';
+import type { Catcher, CatcherBehaviour, CatcherMode } from '../../shared/api-types.ts';
 import { type CatcherRecord, RequestLog } from './request-log.ts';
-
-export type CatcherMode = 'status' | 'timeout' | 'redirect';
-
-/** How a catcher answers. */
-export interface CatcherBehaviour {
-  mode: CatcherMode;
-  /** The status answered in `status` mode. */
-  status: number;
-  /** Wait this long before answering. */
-  delayMs: number;
-}
-
-export interface Catcher extends CatcherBehaviour {
-  name: string;
-  url: string;
-  requestCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 interface Row {
   tenant_id: string; name: string; mode: CatcherMode; status: number; delay_ms: number; created_at: Date; updated_at: Date;

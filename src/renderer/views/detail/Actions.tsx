@@ -1,5 +1,5 @@
 import { api, ApiProblem } from '../../api/client.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { sandboxNow, useApp } from '../../store/app.ts';

@@ -1,4 +1,4 @@
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { EmptyState } from '../../components/Misc.tsx';
 import { formatDateTime } from '../../util/format.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { resignedCurl } from '../../../shared/curl.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { CopyButton } from '../../components/Copy.tsx';
 import { Modal } from '../../components/Dialog.tsx';
 import { ApiProblem } from '../../api/client.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { diagnose, type Diagnosis, type Finding } from '../../../shared/receiver-doctor.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { utf8Length } from '../../../shared/hmac.ts';
 import { signatureHeaderName } from '../../../shared/signature.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { CopyButton } from '../../components/Copy.tsx';
 import { JsonView } from '../../components/JsonView.tsx';
 

@@ -1,5 +1,5 @@
 import { maxAttempts, retryDelaysSeconds } from '../../../shared/retry-schedule.ts';
-import type { Attempt, Delivery } from '../../api/types.ts';
+import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { useApp } from '../../store/app.ts';
 import { formatCountdown, formatDuration, formatTime, outcomeText } from '../../util/format.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { breakDownSignature, type BreakdownResult } from '../../../shared/signature-breakdown.ts';
 import { ApiProblem } from '../../api/client.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { EmptyState } from '../../components/Misc.tsx';
 import { Secret } from '../../components/Secret.tsx';

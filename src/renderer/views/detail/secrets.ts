@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { ApiProblem } from '../../api/client.ts';
-import type { Delivery } from '../../api/types.ts';
+import type { Delivery } from '../../../shared/api-types.ts';
 import { useDetail, type SigningSecrets } from '../../store/detail.ts';
 
 /** The live secrets that sign a delivery (loaded on first use), or the problem that kept them away. */

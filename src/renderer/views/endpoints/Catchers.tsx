@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Catcher, CatcherMode, CaughtRequest } from '../../api/types.ts';
+import type { Catcher, CatcherMode, CaughtRequest } from '../../../shared/api-types.ts';
 import { Copyable } from '../../components/Copy.tsx';
 import { ConfirmButton } from '../../components/Dialog.tsx';
 import { Field } from '../../components/Field.tsx';

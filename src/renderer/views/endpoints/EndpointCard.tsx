@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
-import type { Endpoint, LiveSecret } from '../../api/types.ts';
+import type { Endpoint, LiveSecret } from '../../../shared/api-types.ts';
 import { Copyable } from '../../components/Copy.tsx';
 import { ConfirmButton } from '../../components/Dialog.tsx';
 import { useAction } from '../../components/hooks.ts';

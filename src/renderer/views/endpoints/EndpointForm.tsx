@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiProblem } from '../../api/client.ts';
-import type { Endpoint } from '../../api/types.ts';
+import type { Endpoint } from '../../../shared/api-types.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
