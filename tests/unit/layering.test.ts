@@ -72,7 +72,7 @@ function layeringViolations(): string[] {
   return problems;
 }
 
-test('imports under src/ run one way, as the layering in docs/decisions.md says', () => {
+test('imports under src/ run one way, as the layering in docs/decisions.md ("Layers") says', () => {
   assert.deepEqual(layeringViolations(), []);
 });
 
