@@ -3,14 +3,18 @@ import type { Queryable } from '../db/database.ts';
 /**
  * The sandbox clock: each sandbox runs at real time plus its own offset (SPEC §5.5).
  * Offsets live in tenants.clock_offset_ms and are mirrored here so `now()` stays synchronous.
+ * A clock advance saves each step as it goes (`stepTo`); a reset writes 0 in its own
+ * transaction and then calls `setOffset`.
  */
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
+  private store?: Queryable;
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
-  /** Loads every non-zero offset; call once at start. */
+  /** Loads every non-zero offset and keeps `db` to save later steps to; call once at start. */
   async load(db: Queryable): Promise<void> {
+    this.store = db;
     const rows = await db.query<{ id: string; clock_offset_ms: number }>(
       'select id, clock_offset_ms from tenants where clock_offset_ms <> 0',
     );
@@ -34,10 +38,21 @@ export class SandboxClock {
     return new Date(this.nowMs(tenantId));
   }
 
-  /** Sets the offset (persisted by the caller in the same breath). */
+  /** Sets the offset in memory only: the caller has written it to tenants already (a reset). */
   setOffset(tenantId: string, offsetMs: number): void {
     if (offsetMs === 0) this.offsets.delete(tenantId);
     else this.offsets.set(tenantId, offsetMs);
+  }
+
+  /**
+   * Moves the offset forward to `offsetMs` (never backwards) and saves it before returning,
+   * so work run as of the new time never outlives, in a crash, the clock it assumed.
+   */
+  async stepTo(tenantId: string, offsetMs: number): Promise<void> {
+    const next = Math.max(this.offsetMs(tenantId), offsetMs);
+    if (next === this.offsetMs(tenantId)) return;
+    this.setOffset(tenantId, next);
+    if (this.store) await this.persist(this.store, tenantId);
   }
 
   async persist(db: Queryable, tenantId: string): Promise<void> {

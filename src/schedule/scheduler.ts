@@ -74,7 +74,11 @@ export class Scheduler {
     return this.jobs.delete(key);
   }
 
-  /** Drops every job of a sandbox (reset, delete); stale heap entries are skipped later. */
+  /**
+   * Drops every job of a sandbox, of every kind (reset, delete): webhook attempts and commerce
+   * jobs alike, since the reseeded rows owe none (docs/decisions.md). Stale heap entries are
+   * skipped later.
+   */
   cancelTenant(tenantId: string): void {
     for (const key of this.byTenant.get(tenantId) ?? []) this.jobs.delete(key);
     this.byTenant.delete(tenantId);
@@ -84,7 +88,25 @@ export class Scheduler {
     return [...(this.byTenant.get(tenantId) ?? [])].map((k) => this.jobs.get(k)!).filter(Boolean);
   }
 
-  /** Resolves when the sandbox's jobs that are running now have finished. */
+  /**
+   * Counts work started outside the queue (a manual retry, a replay) as running for its
+   * sandbox, so that an advance waits for it like for its own jobs (SPEC §5.5).
+   */
+  track<T>(tenantId: string, work: Promise<T>): Promise<T> {
+    let set = this.running.get(tenantId);
+    if (!set) this.running.set(tenantId, (set = new Set()));
+    const done: Promise<void> = work.then(
+      () => {},
+      () => {},
+    ).finally(() => {
+      set.delete(done);
+      if (set.size === 0 && this.running.get(tenantId) === set) this.running.delete(tenantId);
+    });
+    set.add(done);
+    return work;
+  }
+
+  /** Resolves when the sandbox's work running now (jobs and tracked attempts) has finished. */
   async settle(tenantId: string): Promise<void> {
     for (;;) {
       const set = this.running.get(tenantId);
@@ -94,9 +116,11 @@ export class Scheduler {
   }
 
   /**
-   * Moves a sandbox's clock forward by `ms`, first waiting for its running jobs, and runs
+   * Moves a sandbox's clock forward by `ms`, first waiting for its running work, and runs
    * everything that falls due on the way; what those jobs schedule runs too if it falls
-   * due before the new now. Advances of one sandbox run one after another.
+   * due before the new now. Each step of the clock is saved before the work due at it runs,
+   * so a crash mid-advance restarts at least as late as the work already done assumes.
+   * Advances of one sandbox run one after another.
    */
   async advance(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
     while (this.advancing.has(tenantId)) await this.advancing.get(tenantId)!.catch(() => {});
@@ -123,17 +147,19 @@ export class Scheduler {
     const target = this.clock.nowMs(tenantId) + ms;
     let jobsRun = 0;
     for (;;) {
+      // Work started outside the queue meanwhile (a manual retry) may schedule a follow-up due on the way.
+      await this.settle(tenantId);
       const due = this.pending(tenantId).filter((j) => j.dueAt <= target).sort((a, b) => a.dueAt - b.dueAt);
       if (due.length === 0) break;
       const batch = due.filter((j) => j.dueAt <= due[0].dueAt + batchWindowMs);
       const batchEnd = batch[batch.length - 1].dueAt;
       // The sandbox clock steps to the batch (never backwards), so anything the jobs
       // read from it, and anything the API reads meanwhile, is as of that moment.
-      this.clock.setOffset(tenantId, Math.max(this.clock.offsetMs(tenantId), batchEnd - this.clock.real()));
+      await this.clock.stepTo(tenantId, batchEnd - this.clock.real());
       await Promise.all(batch.map((job) => this.runJob(job, job.dueAt)));
       jobsRun += batch.length;
     }
-    this.clock.setOffset(tenantId, Math.max(this.clock.offsetMs(tenantId), startOffset + ms));
+    await this.clock.stepTo(tenantId, startOffset + ms);
     return { jobsRun };
   }
 
@@ -141,17 +167,7 @@ export class Scheduler {
     this.cancel(job.kind, job.tenantId, job.id);
     const handler = this.handlers.get(job.kind);
     if (!handler) return Promise.resolve();
-    let set = this.running.get(job.tenantId);
-    if (!set) this.running.set(job.tenantId, (set = new Set()));
-    const promise: Promise<void> = handler
-      .run(job, asOf)
-      .catch((err) => this.onError(err, job))
-      .finally(() => {
-        set.delete(promise);
-        if (set.size === 0) this.running.delete(job.tenantId);
-      });
-    set.add(promise);
-    return promise;
+    return this.track(job.tenantId, handler.run(job, asOf).catch((err) => this.onError(err, job)));
   }
 
   private realDue(job: DueJob): number {

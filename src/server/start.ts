@@ -28,7 +28,7 @@ import { sandboxRoutes } from './routes/sandboxes.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { commerceRoutes } from './routes/commerce.ts';
-import { commerceJobs, commerceLifecycle } from '../domain/commerce/register.ts';
+import { commerceJobs } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
 import { Catchers } from '../webhooks/catcher/catchers.ts';
 import type { Services } from './services.ts';
@@ -121,7 +121,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       baseUrl: () => baseUrl,
     };
     services.sandboxes.lifecycle.push(webhooks.lifecycle);
-    services.sandboxes.lifecycle.push(commerceLifecycle(scheduler));
     for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
     const catchers = new Catchers(db, clock, services.baseUrl);
     services.sandboxes.lifecycle.push({ after: (tenantId) => catchers.forgetTenant(tenantId) });

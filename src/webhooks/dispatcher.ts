@@ -97,9 +97,15 @@ export class Dispatcher implements JobHandler {
 
   /**
    * One attempt. `retry`/`initial`/`manual` use the next slot of the five; `replay` is an
-   * extra attempt outside the cycle whose failure leaves the delivery dead.
+   * extra attempt outside the cycle whose failure leaves the delivery dead. Every attempt
+   * counts as the sandbox's running work, so a clock advance waits for manual retries and
+   * replays too, until they are recorded and their follow-up is scheduled (SPEC §5.5).
    */
-  async attempt(state: DeliveryState, trigger: Trigger, asOf: number): Promise<AttemptResult> {
+  attempt(state: DeliveryState, trigger: Trigger, asOf: number): Promise<AttemptResult> {
+    return this.deps.scheduler.track(state.tenantId, this.attemptOnce(state, trigger, asOf));
+  }
+
+  private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number): Promise<AttemptResult> {
     const { tenantId, id } = state;
     const epoch = this.epochOf(tenantId);
     const target = await this.resolveTarget(state, asOf);
@@ -193,7 +199,9 @@ export class Dispatcher implements JobHandler {
   /**
    * Forgets a sandbox's queued work (reset, delete): called before the reset's transaction
    * and again right after its commit, so neither attempts in flight nor jobs queued in
-   * between touch the fresh sandbox.
+   * between touch the fresh sandbox. The scheduler drops the sandbox's jobs of every kind,
+   * commerce jobs (expiries, payout retries, reports) included: a reset reseeds, and the
+   * seed owes no jobs (docs/decisions.md); a deleted sandbox owes nothing at all.
    */
   forgetTenant(tenantId: string): void {
     this.epochs.set(tenantId, this.epochOf(tenantId) + 1);
