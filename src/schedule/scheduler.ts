@@ -95,10 +95,8 @@ export class Scheduler {
   track<T>(tenantId: string, work: Promise<T>): Promise<T> {
     let set = this.running.get(tenantId);
     if (!set) this.running.set(tenantId, (set = new Set()));
-    const done: Promise<void> = work.then(
-      () => {},
-      () => {},
-    ).finally(() => {
+    const ignore = () => {};
+    const done: Promise<void> = work.then(ignore, ignore).finally(() => {
       set.delete(done);
       if (set.size === 0 && this.running.get(tenantId) === set) this.running.delete(tenantId);
     });
