@@ -16,7 +16,7 @@ const approvalRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/approval-requests', operationId: 'listApprovalRequests', tags, access: 'sandbox', scope: 'b2b:read',
     summary: 'Approval requests of B2B orders, newest first.', query: listQuery.extend(ListApprovalsQuery.shape), responses: { 200: listOf(ApprovalRequest) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listApprovalRequests(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listApprovalRequests(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/approval-requests/:id', operationId: 'getApprovalRequest', tags, access: 'sandbox', scope: 'b2b:read',
@@ -56,7 +56,7 @@ const quoteRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/quotes', operationId: 'listQuotes', tags, access: 'sandbox', scope: 'b2b:read',
     summary: 'List quotes, newest first.', query: listQuery.extend(ListQuotesQuery.shape), responses: { 200: listOf(Quote) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listQuotes(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listQuotes(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/quotes/:id', operationId: 'getQuote', tags, access: 'sandbox', scope: 'b2b:read',

@@ -24,7 +24,7 @@ export const catalogRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/products', operationId: 'listProducts', tags, access: 'sandbox', scope: 'catalog:read',
     summary: 'List products, newest first.', query: listQuery.extend(ListProductsQuery.shape), responses: { 200: listOf(Product) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listProducts(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listProducts(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/products/:id', operationId: 'getProduct', tags, access: 'sandbox', scope: 'catalog:read',

@@ -61,9 +61,10 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
     route({
       method: 'get', path: '/api/v1/catchers', operationId: 'listCatchers', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: "The sandbox's built-in catchers, by name.", query: listQuery, responses: { 200: listOf(Catcher) },
-      handler: async ({ query, principal }) => {
-        const rows = await catchers.list(tenantOf(principal), query.limit + 1, s.cursors.decode(query.cursor)?.id);
-        const page = s.cursors.page(rows.map((c) => ({ ...c, id: c.name })), query.limit, (c) => c.name);
+      handler: async (input) => {
+        const cursors = s.cursors.of(input, 'name');
+        const rows = await catchers.list(tenantOf(input.principal), input.query.limit + 1, cursors.decode(input.query.cursor)?.id);
+        const page = cursors.page(rows.map((c) => ({ ...c, id: c.name })), input.query.limit, (c) => c.name);
         return { body: { data: page.data.map(({ id: _id, ...c }) => c), nextCursor: page.nextCursor } };
       },
     }),

@@ -20,7 +20,7 @@ export const customerRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/customers', operationId: 'listCustomers', tags: ['Customers'], access: 'sandbox', scope: 'customers:read',
     summary: 'List customers, newest first.', query: listQuery.extend(ListCustomersQuery.shape), responses: { 200: listOf(Customer) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listCustomers(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listCustomers(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/customers/:id', operationId: 'getCustomer', tags: ['Customers'], access: 'sandbox', scope: 'customers:read',
@@ -38,7 +38,7 @@ export const customerRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/companies', operationId: 'listCompanies', tags: ['B2B'], access: 'sandbox', scope: 'b2b:read',
     summary: 'List companies, newest first.', query: listQuery, responses: { 200: listOf(Company) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listCompanies(s.db, tenantOf(principal), page)) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listCompanies(s.db, tenantOf(principal), page)) }),
   }),
   route({
     method: 'get', path: '/api/v1/companies/:id', operationId: 'getCompany', tags: ['B2B'], access: 'sandbox', scope: 'b2b:read',

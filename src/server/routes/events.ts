@@ -19,10 +19,12 @@ export const eventRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/events', operationId: 'listEvents', tags, access: 'sandbox', scope: 'webhooks:read',
     summary: "The sandbox's events, newest first, with how many deliveries each has.",
     query: listQuery.extend({ topic: z.string().optional() }), responses: { 200: listOf(Event) },
-    handler: async ({ query, principal }) => {
+    handler: async (input) => {
+      const { query, principal } = input;
       if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic);
-      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, afterSeq: s.cursors.decode(query.cursor)?.key as number | undefined, topic: query.topic });
-      return { body: seqPage(s.cursors, rows, query.limit) };
+      const cursors = s.cursors.of(input, 'seq');
+      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, afterSeq: cursors.afterSeq(query.cursor), topic: query.topic });
+      return { body: seqPage(cursors, rows, query.limit) };
     },
   }),
   route({

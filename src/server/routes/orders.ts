@@ -17,11 +17,13 @@ export const orderRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/orders', operationId: 'listOrders', tags, access: 'sandbox', scope: 'orders:read',
     summary: 'List orders, newest first.', query: listQuery.extend(ListOrdersQuery.shape), responses: { 200: listOf(Order) },
-    handler: async ({ query, principal }) => {
+    handler: async (input) => {
+      const { query, principal } = input;
+      const cursors = s.cursors.of(input, 'time');
       const rows = await listOrders(s.db, tenantOf(principal), {
-        limit: query.limit + 1, after: s.cursors.decode(query.cursor), status: query.status, customerId: query.customerId,
+        limit: query.limit + 1, after: cursors.decode(query.cursor), status: query.status, customerId: query.customerId,
       });
-      return { body: s.cursors.page(rows, query.limit) };
+      return { body: cursors.page(rows, query.limit) };
     },
   }),
   route({

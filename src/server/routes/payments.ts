@@ -25,8 +25,8 @@ export const paymentRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/payments', operationId: 'listPayments', tags, access: 'sandbox', scope: 'payments:read',
     summary: 'List payments, newest first.', query: listQuery.extend(ListPaymentsQuery.shape), responses: { 200: listOf(Payment) },
-    handler: async ({ query, principal }) => ({
-      body: await pageOf(s, query, (page) => listPayments(s.db, tenantOf(principal), s.baseUrl(), { ...query, ...page })),
+    handler: async ({ query, principal, ctx }) => ({
+      body: await pageOf(s, { query, principal, ctx }, (page) => listPayments(s.db, tenantOf(principal), s.baseUrl(), { ...query, ...page })),
     }),
   }),
   route({

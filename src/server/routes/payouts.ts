@@ -22,7 +22,7 @@ export const payoutRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/payouts', operationId: 'listPayouts', tags, access: 'sandbox', scope: 'payouts:read',
     summary: 'List payouts, newest first.', query: listQuery.extend(ListPayoutsQuery.shape), responses: { 200: listOf(Payout) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listPayouts(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listPayouts(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/payouts/test-bank-accounts', operationId: 'listTestBankAccounts', tags, access: 'sandbox', scope: 'payouts:read',

@@ -22,7 +22,7 @@ export const reportRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/reports', operationId: 'listReports', tags, access: 'sandbox', scope: 'reports:read',
     summary: 'List saved reports, newest first.', query: listQuery, responses: { 200: listOf(SavedReport) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listReports(s.db, tenantOf(principal), page)) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listReports(s.db, tenantOf(principal), page)) }),
   }),
   route({
     method: 'get', path: '/api/v1/reports/:id', operationId: 'getReport', tags, access: 'sandbox', scope: 'reports:read',
@@ -46,7 +46,7 @@ export const reportRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/reports/:id/runs', operationId: 'listReportRuns', tags, access: 'sandbox', scope: 'reports:read',
     summary: "A report's runs, newest first.", params: idParam, query: listQuery, responses: { 200: listOf(ReportRun) },
-    handler: async ({ params, query, principal }) => ({ body: await pageOf(s, query, (page) => listRuns(s.db, tenantOf(principal), params.id, page)) }),
+    handler: async ({ params, query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listRuns(s.db, tenantOf(principal), params.id, page)) }),
   }),
   route({
     method: 'get', path: '/api/v1/reports/:id/runs/:runId', operationId: 'getReportRun', tags, access: 'sandbox', scope: 'reports:read',

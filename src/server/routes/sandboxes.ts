@@ -21,9 +21,10 @@ export const sandboxRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',
     summary: 'List every sandbox (admin key only).', query: listQuery,
     responses: { 200: listOf(Sandbox.omit({ counts: true })) },
-    handler: async ({ query }) => {
-      const rows = await s.sandboxes.list(query.limit + 1, s.cursors.decode(query.cursor));
-      return { body: s.cursors.page(rows, query.limit) };
+    handler: async (input) => {
+      const cursors = s.cursors.of(input, 'time');
+      const rows = await s.sandboxes.list(input.query.limit + 1, cursors.decode(input.query.cursor));
+      return { body: cursors.page(rows, input.query.limit) };
     },
   }),
   route({

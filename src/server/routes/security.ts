@@ -28,7 +28,7 @@ const staffRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/staff', operationId: 'listStaff', tags, access: 'sandbox', scope: 'security:read',
     summary: 'List staff members, newest first.', query: listQuery.extend({ status: z.enum(['invited', 'active']).optional() }),
     responses: { 200: listOf(StaffMember) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listStaff(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listStaff(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/staff/:id', operationId: 'getStaff', tags, access: 'sandbox', scope: 'security:read',
@@ -60,7 +60,7 @@ const impersonationRoutes = (s: Services) => [
     summary: 'Impersonation sessions, newest first.',
     query: listQuery.extend({ status: z.enum(['active', 'ended']).optional(), staffId: z.string().max(100).optional() }),
     responses: { 200: listOf(ImpersonationSession) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listSessions(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listSessions(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/impersonations/:id', operationId: 'getImpersonation', tags, access: 'sandbox', scope: 'security:read',
@@ -77,7 +77,7 @@ const impersonationRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/audit-log', operationId: 'listAuditLog', tags, access: 'sandbox', scope: 'security:read',
     summary: 'The audit trail: staff invitations, impersonations and consent changes, newest first.',
     query: listQuery.extend({ actorId: z.string().max(100).optional(), targetId: z.string().max(100).optional() }), responses: { 200: listOf(AuditEntry) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listAudit(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listAudit(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
 ];
 
@@ -95,7 +95,7 @@ const consentRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/consents', operationId: 'listConsents', tags, access: 'sandbox', scope: 'security:read',
     summary: 'Consent records, newest first.',
     query: listQuery.extend({ customerId: z.string().max(100).optional(), channel: z.enum(consentChannels).optional() }), responses: { 200: listOf(Consent) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listConsents(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listConsents(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/consents/:id', operationId: 'getConsent', tags, access: 'sandbox', scope: 'security:read',

@@ -24,7 +24,7 @@ const vendorRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/vendors', operationId: 'listVendors', tags, access: 'sandbox', scope: 'vendors:read',
     summary: 'List vendors, newest first.', query: listQuery.extend(ListVendorsQuery.shape), responses: { 200: listOf(Vendor) },
-    handler: async ({ query, principal }) => ({ body: await pageOf(s, query, (page) => listVendors(s.db, tenantOf(principal), { ...query, ...page })) }),
+    handler: async ({ query, principal, ctx }) => ({ body: await pageOf(s, { query, principal, ctx }, (page) => listVendors(s.db, tenantOf(principal), { ...query, ...page })) }),
   }),
   route({
     method: 'get', path: '/api/v1/vendors/:id', operationId: 'getVendor', tags, access: 'sandbox', scope: 'vendors:read',
@@ -67,9 +67,9 @@ const offerRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/vendors/:id/offers', operationId: 'listVendorOffers', tags, access: 'sandbox', scope: 'vendors:read',
     summary: "A vendor's offers, newest first.", params: idParam, query: listQuery.extend(ListOffersQuery.shape), responses: { 200: listOf(Offer) },
-    handler: async ({ params, query, principal }) => {
+    handler: async ({ params, query, principal, ctx }) => {
       await getVendor(s.db, tenantOf(principal), params.id);
-      return { body: await pageOf(s, query, (page) => listOffers(s.db, tenantOf(principal), { ...query, ...page, vendorId: params.id })) };
+      return { body: await pageOf(s, { query, principal, ctx }, (page) => listOffers(s.db, tenantOf(principal), { ...query, ...page, vendorId: params.id })) };
     },
   }),
   route({

@@ -26,9 +26,10 @@ export const webhookRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/endpoints', operationId: 'listWebhookEndpoints', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'List endpoints (secrets masked).', query: listQuery, responses: { 200: listOf(Endpoint) },
-      handler: async ({ query, principal }) => {
-        const rows = await endpoints.list(tenantOf(principal), query.limit + 1, s.cursors.decode(query.cursor));
-        return { body: s.cursors.page(rows, query.limit) };
+      handler: async (input) => {
+        const cursors = s.cursors.of(input, 'time');
+        const rows = await endpoints.list(tenantOf(input.principal), input.query.limit + 1, cursors.decode(input.query.cursor));
+        return { body: cursors.page(rows, input.query.limit) };
       },
     }),
     route({
@@ -65,11 +66,13 @@ export const webhookRoutes = (s: Services) => {
       method: 'get', path: '/api/v1/webhooks/deliveries', operationId: 'listDeliveries', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'Deliveries, newest first; filter by status, topic, endpoint, event or search by delivery/order id.',
       query: listQuery.extend(DeliveriesQuery.shape), responses: { 200: listOf(DeliverySummary) },
-      handler: async ({ query, principal }) => {
+      handler: async (input) => {
+        const { query, principal } = input;
         if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic, '/topic');
         const { limit, cursor, ...filter } = query;
-        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, s.cursors.decode(cursor)?.key as number | undefined);
-        return { body: seqPage(s.cursors, rows, limit) };
+        const cursors = s.cursors.of(input, 'seq');
+        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterSeq(cursor));
+        return { body: seqPage(cursors, rows, limit) };
       },
     }),
     route({
@@ -91,10 +94,11 @@ export const webhookRoutes = (s: Services) => {
       method: 'get', path: '/api/v1/webhooks/dlq', operationId: 'listDeadLetters', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'The dead-letter queue: dead deliveries, newest first.', query: listQuery.extend(DeliveriesQuery.omit({ status: true }).shape),
       responses: { 200: listOf(DeliverySummary) },
-      handler: async ({ query, principal }) => {
-        const { limit, cursor, ...filter } = query;
-        const rows = await listDeliveries(s.db, tenantOf(principal), { ...filter, status: 'dead' }, limit + 1, s.cursors.decode(cursor)?.key as number | undefined);
-        return { body: seqPage(s.cursors, rows, limit) };
+      handler: async (input) => {
+        const { limit, cursor, ...filter } = input.query;
+        const cursors = s.cursors.of(input, 'seq');
+        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead' }, limit + 1, cursors.afterSeq(cursor));
+        return { body: seqPage(cursors, rows, limit) };
       },
     }),
     route({
