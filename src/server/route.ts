@@ -56,6 +56,18 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   /** Writes honour Idempotency-Key unless a route opts out. */
   idempotent?: boolean;
   /**
+   * Top-level response fields holding a secret the database keeps only hashed (an invitation
+   * token): the response stored for an Idempotency-Key never holds them, so a replay omits them
+   * and names them in its Idempotent-Omitted header.
+   */
+  secretFields?: string[];
+  /**
+   * The handler awaits the network (webhook attempts). With an Idempotency-Key every other
+   * handler runs in one transaction with its stored response; no transaction may wait on a
+   * receiver, so this one runs on its own and its response is stored once it answers.
+   */
+  awaitsNetwork?: boolean;
+  /**
    * Routes whose handler writes the response itself (HTML, SSE, redirects) and reads its own
    * body; `body` then only documents the request in OpenAPI and the handler gets undefined.
    */

@@ -37,7 +37,10 @@ function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
     const key = ctx.get('idempotency-key');
     const result =
       key && isWrite && def.idempotent !== false && principal.tenantId
-        ? await deps.idempotency.run({ tenantId: principal.tenantId, method: ctx.method, path: ctx.path, key, body: input }, run)
+        ? await deps.idempotency.run(
+          { tenantId: principal.tenantId, method: ctx.method, path: ctx.path, key, body: input }, run,
+          { atomic: !def.awaitsNetwork, secretFields: def.secretFields },
+        )
         : await run();
     if (def.raw) return;
     respond(ctx, result);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot } from '../shared/node/package-root.ts';
+import { withAmbientTransactions } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
@@ -97,7 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       mkdirSync(dataDir, { recursive: true });
       cleanups.push(acquireLock(dataDir));
     }
-    const db = await openSandboxDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory });
+    const db = withAmbientTransactions(await openSandboxDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory }));
     cleanups.push(() => db.close());
     const adminKey = await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`);
     const cursorSecret = await installSecret(db, 'cursor_secret', () => randomString(32));
@@ -144,12 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       server.close(() => resolve());
       server.closeAllConnections();
     }));
+    const idempotency = new IdempotencyKeys(db);
+    cleanups.push(idempotency.startPurging(undefined, (err) => logger.error(`purging idempotency keys failed: ${(err as Error)?.stack ?? err}`)));
     const port = (server.address() as AddressInfo).port;
     const auth = { adminKey, cookieName: `sandbay_admin_${port}`, tokens, sandboxExists: (id: string) => services.sandboxes.exists(id) };
     const app = createApp({
       host, allowHosts: options.allowHosts ?? [], auth, routes, logger,
       logRequests: options.logRequests ?? true,
-      idempotency: new IdempotencyKeys(db),
+      idempotency,
       before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName })],
     });
     server.on('request', app.callback());

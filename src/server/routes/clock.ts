@@ -17,7 +17,7 @@ export const clockRoutes = (s: Services) => {
       handler: ({ principal }) => ({ body: read(tenantOf(principal)) }),
     }),
     route({
-      method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write',
+      method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write', awaitsNetwork: true,
       summary: 'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
       body: AdvanceRequest, responses: { 200: Clock.extend({ jobsRun: Clock.shape.offsetSeconds }) },
       handler: async ({ body, principal }) => {

@@ -21,6 +21,7 @@ const staffRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/staff', operationId: 'inviteStaff', tags, access: 'sandbox', scope: 'security:write',
     summary: 'Invite a staff member (staff.invited); the invitation token is in this response only.', body: InviteStaffRequest,
+    secretFields: ['invitationToken'],
     responses: { 201: Invitation },
     handler: async ({ body, principal }) => ({ status: 201, body: await inviteStaff(s, tenantOf(principal), body) }),
   }),
@@ -38,6 +39,7 @@ const staffRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/staff/:id/invitation', operationId: 'resendStaffInvitation', tags, access: 'sandbox', scope: 'security:write',
     summary: 'Send the invitation again with a new token (the old one stops working); staff.invited.', params: idParam, responses: { 200: Invitation },
+    secretFields: ['invitationToken'],
     handler: async ({ params, principal }) => ({ body: await resendInvitation(s, tenantOf(principal), params.id) }),
   }),
   route({

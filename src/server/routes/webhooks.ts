@@ -81,12 +81,12 @@ export const webhookRoutes = (s: Services) => {
       handler: async ({ params, principal }) => ({ body: await getDelivery(s.db, tenantOf(principal), params.id) }),
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/deliveries/:id/retry', operationId: 'retryDelivery', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/deliveries/:id/retry', operationId: 'retryDelivery', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       summary: 'Attempt a pending delivery now, in the next of its five slots.', params: idParam, responses: { 200: Delivery },
       handler: async ({ params, principal }) => ({ body: await service.retryNow(tenantOf(principal), params.id) }),
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/deliveries/:id/replay', operationId: 'replayDelivery', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/deliveries/:id/replay', operationId: 'replayDelivery', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       summary: 'One more attempt of a dead or succeeded delivery, outside the retry cycle.', params: idParam, responses: { 200: Delivery },
       handler: async ({ params, principal }) => ({ body: await service.replay(tenantOf(principal), params.id) }),
     }),
@@ -102,7 +102,7 @@ export const webhookRoutes = (s: Services) => {
       },
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       summary: 'Replay every dead delivery (optionally of one topic or endpoint); returns when all attempts finished.',
       body: DlqReplayRequest, responses: { 200: DlqReplayResult },
       handler: async ({ body, principal }) => ({ body: await service.replayDeadLetters(tenantOf(principal), body) }),

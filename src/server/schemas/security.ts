@@ -20,7 +20,8 @@ export const StaffMember = z
   .meta({ id: 'StaffMember' });
 
 export const Invitation = StaffMember.extend({
-  invitationToken: z.string().describe('Shown once; the invitee accepts with it'),
+  invitationToken: z.string().optional()
+    .describe('Shown once; the invitee accepts with it. Absent from an Idempotency-Key replay (see its Idempotent-Omitted header): it is never stored'),
 }).meta({ id: 'StaffInvitation' });
 
 export const StartImpersonationRequest = z

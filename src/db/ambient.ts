@@ -1,0 +1,112 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db, Tx } from './database.ts';
+
+/**
+ * A Db whose `ambient()` runs a piece of work in one transaction that every query and
+ * transaction that work issues through this Db joins, wherever in its call tree they are.
+ */
+export interface AmbientDb extends Db {
+  /**
+   * Runs `work` in one transaction: `query`/`exec` calls from its async flow join it, and a
+   * `transaction()` inside it becomes a savepoint (rolled back alone when its function throws).
+   * Then `finish` runs in the same transaction, which nothing joins any more, and it commits.
+   * If either throws, everything rolls back. afterCommit callbacks, nested ones included, run
+   * only after the COMMIT.
+   */
+  ambient<T, R>(work: () => Promise<T>, finish: (tx: Tx, outcome: T) => Promise<R>): Promise<R>;
+}
+
+/** One level of an ambient transaction: the transaction itself, or a savepoint inside it. */
+interface Frame {
+  /** The driver's transaction, shared by every level. */
+  tx: Tx;
+  /** False once its work has settled: timers it left behind then use the database as usual. */
+  joinable: boolean;
+  after: (() => void)[];
+  /** Runs this level's statements and savepoints one after another. */
+  queue: Promise<unknown>;
+}
+
+let savepoints = 0;
+
+function serial<T>(frame: Frame, op: () => Promise<T>): Promise<T> {
+  const result = frame.queue.then(op);
+  frame.queue = result.catch(() => {});
+  return result;
+}
+
+const txOf = (frame: Frame): Tx => ({
+  query: (sql, params) => serial(frame, () => frame.tx.query(sql, params)),
+  exec: (sql) => serial(frame, () => frame.tx.exec(sql)),
+  afterCommit: (cb) => void frame.after.push(cb),
+});
+
+/**
+ * Adds ambient transactions to any Db (it only needs `transaction()`), so a caller can make a
+ * handler's writes and something of its own one transaction without the handler knowing.
+ */
+export function withAmbientTransactions(db: Db): AmbientDb {
+  const frames = new AsyncLocalStorage<Frame>();
+  let active = 0;
+  const joined = (): Frame | undefined => {
+    const frame = frames.getStore();
+    return frame?.joinable ? frame : undefined;
+  };
+
+  const savepoint = <T>(parent: Frame, fn: (tx: Tx) => Promise<T>): Promise<T> => serial(parent, async () => {
+    const name = `ambient_${++savepoints}`;
+    await parent.tx.query(`savepoint ${name}`);
+    const child: Frame = { tx: parent.tx, joinable: true, after: [], queue: Promise.resolve() };
+    try {
+      const result = await frames.run(child, () => fn(txOf(child)));
+      child.joinable = false;
+      await child.queue;
+      await parent.tx.query(`release savepoint ${name}`);
+      parent.after.push(...child.after);
+      return result;
+    } catch (err) {
+      child.joinable = false;
+      await child.queue;
+      await parent.tx.query(`rollback to savepoint ${name}`);
+      throw err;
+    }
+  });
+
+  return {
+    query: (sql, params) => {
+      const frame = joined();
+      return frame ? serial(frame, () => frame.tx.query(sql, params)) : db.query(sql, params);
+    },
+    exec: (sql) => {
+      const frame = joined();
+      return frame ? serial(frame, () => frame.tx.exec(sql)) : db.exec(sql);
+    },
+    transaction: (fn) => {
+      const frame = joined();
+      return frame ? savepoint(frame, fn) : db.transaction(fn);
+    },
+    close: () => db.close(),
+    async ambient(work, finish) {
+      const after: (() => void)[] = [];
+      active++;
+      try {
+        const result = await db.transaction(async (tx) => {
+          const root: Frame = { tx, joinable: true, after, queue: Promise.resolve() };
+          let outcome;
+          try {
+            outcome = await frames.run(root, work);
+          } finally {
+            root.joinable = false;
+            await root.queue;
+          }
+          return finish(txOf(root), outcome);
+        });
+        for (const cb of after) cb();
+        return result;
+      } finally {
+        // Tracking async context costs every promise a little; pay it only while it is used.
+        if (--active === 0) frames.disable();
+      }
+    },
+  };
+}
