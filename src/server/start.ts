@@ -124,7 +124,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     services.sandboxes.lifecycle.push(webhooks.lifecycle);
     for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
     const catchers = new Catchers(db, clock, services.baseUrl);
-    services.sandboxes.lifecycle.push({ after: (tenantId) => catchers.forgetTenant(tenantId) });
 
     const routes: RouteDef[] = [];
     routes.push(

@@ -57,10 +57,12 @@ test('a built-in catcher becomes an endpoint; bad input gets inline messages', a
   const card = page.locator('li.catcher');
   await expect(card).visible();
   catcherName = (await card.getAttribute('data-catcher'))!;
+  assert.equal(catcherName, 'demo', "names are the sandbox's own, so every sandbox starts with demo");
+  await expect(card.getByText(`${engine.url}/catch/${sandboxId}/demo`, { exact: true })).visible();
   await card.getByRole('button', { name: 'Register as endpoint' }).click();
   await expect(page.locator('li.endpoint')).visible();
   const endpoints = await admin('/api/v1/webhooks/endpoints');
-  assert.deepEqual(endpoints.body.data.map((e: any) => [e.url, e.topics]), [[`${engine.url}/catch/${catcherName}`, ['*']]]);
+  assert.deepEqual(endpoints.body.data.map((e: any) => [e.url, e.topics]), [[`${engine.url}/catch/${sandboxId}/${catcherName}`, ['*']]]);
   assert.match(await page.locator('li.endpoint code[data-secret]').innerText(), /•/, 'the new endpoint lists its secret masked');
   await screenshot(page, 'endpoints');
 });

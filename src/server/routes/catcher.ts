@@ -1,19 +1,18 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { CatcherBehaviour } from '../../shared/api-types.ts';
+import type { Catcher as CatcherState } from '../../shared/api-types.ts';
 import type { Catchers } from '../../webhooks/catcher/catchers.ts';
-import { verifyCaught, type VerifyDeps } from '../../webhooks/catcher/verify.ts';
+import { senderIfAnotherSandbox, verifyCaught, type VerifyDeps } from '../../webhooks/catcher/verify.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { readRawBody } from '../body.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
-import { Catcher, CatcherName, CatcherRequest, CaughtRequest } from '../schemas/catcher.ts';
+import { Catcher, CatcherAddress, CatcherName, CatcherRequest, CaughtRequest } from '../schemas/catcher.ts';
 import { listOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Catchers'];
-const storedBodyChars = 64 * 1024;
 // A `timeout` catcher holds the request until the sender gives up (Sandbay's is 10 s), or this long.
 const holdTimeoutMs = 60_000;
 
@@ -34,27 +33,27 @@ function wait(ctx: Context, ms: number): Promise<boolean> {
 }
 
 /** Answers as configured; returns the status sent (null when the request was left to time out). */
-async function answer(ctx: Context, name: string, b: CatcherBehaviour): Promise<number | null> {
-  if (!(await wait(ctx, b.delayMs))) return null;
-  if (b.mode === 'timeout') {
+async function answer(ctx: Context, catcher: CatcherState): Promise<number | null> {
+  if (!(await wait(ctx, catcher.delayMs))) return null;
+  if (catcher.mode === 'timeout') {
     if (!(await wait(ctx, holdTimeoutMs))) return null;
     ctx.status = 504;
     ctx.body = { error: 'the catcher held this request until its hold time ran out' };
     return 504;
   }
-  if (b.mode === 'redirect') {
-    ctx.redirect(`/catch/${name}/moved`);
+  if (catcher.mode === 'redirect') {
+    ctx.redirect(`${ctx.path}/moved`);
     return ctx.status;
   }
-  ctx.status = b.status;
-  ctx.body = b.status < 300 ? { received: true } : { error: `simulated ${b.status} from catcher ${name}` };
-  return b.status;
+  ctx.status = catcher.status;
+  ctx.body = catcher.status < 300 ? { received: true } : { error: `simulated ${catcher.status} from catcher ${catcher.name}` };
+  return catcher.status;
 }
 
 const headerRecord = (ctx: Context) =>
   Object.fromEntries(Object.entries(ctx.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
 
-/** The built-in catcher: configuration API (per sandbox) and the receivers at /catch/<name>. */
+/** The built-in catchers: configuration API and the receivers at /catch/<sandboxId>/<name>. */
 export const catcherRoutes = (s: Services, catchers: Catchers) => {
   const verifyDeps: VerifyDeps = { db: s.db, clock: s.clock, endpoints: s.webhooks.endpoints };
   return [
@@ -70,7 +69,7 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
     }),
     route({
       method: 'put', path: '/api/v1/catchers/:name', operationId: 'putCatcher', tags, access: 'sandbox', scope: 'webhooks:write',
-      summary: 'Create a catcher at /catch/<name> or change how it answers (status, timeout or redirect, after a delay).',
+      summary: "Create a catcher, at the url it answers with (/catch/<sandboxId>/<name>), or change how it answers (status, timeout or redirect, after a delay).",
       params: CatcherName, body: CatcherRequest, responses: { 200: Catcher, 201: Catcher },
       handler: async ({ params, body, principal }) => {
         const { catcher, created } = await catchers.put(tenantOf(principal), params.name, body);
@@ -84,7 +83,7 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
     }),
     route({
       method: 'delete', path: '/api/v1/catchers/:name', operationId: 'deleteCatcher', tags, access: 'sandbox', scope: 'webhooks:write',
-      summary: 'Delete a catcher; /catch/<name> then answers 404.', params: CatcherName, idempotent: false,
+      summary: 'Delete a catcher and its log; its url then answers 404.', params: CatcherName, idempotent: false,
       responses: { 204: { description: 'Deleted' } },
       handler: async ({ params, principal }) => {
         await catchers.remove(tenantOf(principal), params.name);
@@ -97,27 +96,31 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
       params: CatcherName, responses: { 200: z.object({ data: z.array(CaughtRequest), nextCursor: z.null() }) },
       handler: async ({ params, principal }) => {
         await catchers.get(tenantOf(principal), params.name);
-        return { body: { data: catchers.log.list(params.name).map(({ tenantId: _t, ...r }) => r), nextCursor: null } };
+        return { body: { data: await catchers.log.list(tenantOf(principal), params.name), nextCursor: null } };
       },
     }),
     route({
-      method: 'post', path: '/catch/:name', operationId: 'catch', tags, access: 'none', raw: true, params: CatcherName,
-      summary: 'A built-in receiver: records and verifies the request, then answers as configured.',
+      method: 'post', path: '/catch/:sandbox/:name', operationId: 'catch', tags, access: 'none', raw: true, params: CatcherAddress,
+      summary: "A sandbox's built-in receiver: records and verifies the request, then answers as configured.",
       responses: { 200: { description: 'The configured status (any 200–599), a 302, or no answer at all' } },
       handler: async ({ ctx, params }) => {
-        const catcher = await catchers.lookup(params.name);
+        const catcher = await catchers.lookup(params.sandbox, params.name);
         if (!catcher) {
-          throw new ApiError(404, 'not_found', `No catcher named ${params.name}. Create it in the inspector (Webhooks → Endpoints) or with PUT /api/v1/catchers/${params.name}.`);
+          throw new ApiError(404, 'not_found', `No catcher ${params.name} in sandbox ${params.sandbox}. Create it in the inspector (Webhooks → Endpoints) or with PUT /api/v1/catchers/${params.name}, and use the url it answers with.`);
         }
         const raw = await readRawBody(ctx.req);
         const body = raw.toString('utf8');
         const headers = headerRecord(ctx);
-        const verification = await verifyCaught(verifyDeps, catcher.tenantId, headers, body);
+        // A delivery reaches only a catcher of its own sandbox (a URL copied from another sandbox fails the attempt).
+        const sender = await senderIfAnotherSandbox(s.db, params.sandbox, headers, body);
+        if (sender) {
+          throw new ApiError(404, 'not_found', `No catcher ${params.name} in sandbox ${sender}, which sent this delivery: this URL is another sandbox's catcher. Use one of ${sender}'s own (GET /api/v1/catchers).`);
+        }
+        const verification = await verifyCaught(verifyDeps, params.sandbox, headers, body);
         const receivedAt = new Date(s.clock.real()).toISOString();
-        const responseStatus = await answer(ctx, params.name, catcher);
-        catchers.record(params.name, {
-          tenantId: catcher.tenantId, receivedAt, method: ctx.method, headers, body: body.slice(0, storedBodyChars), bytes: raw.length,
-          verification, responseStatus, delayMs: catcher.delayMs,
+        const responseStatus = await answer(ctx, catcher);
+        await catchers.log.add(params.sandbox, params.name, {
+          receivedAt, method: ctx.method, headers, body: raw, bytes: raw.length, verification, responseStatus, delayMs: catcher.delayMs,
         });
         return {};
       },

@@ -7,6 +7,9 @@ export const CatcherName = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'Lowercase letters, digits and dashes, at most 63, starting with a letter or digit.'),
 });
 
+/** Where a catcher receives: its sandbox and its name. */
+export const CatcherAddress = CatcherName.extend({ sandbox: z.string().min(1).max(100) });
+
 export const CatcherRequest = z
   .object({
     mode: z.enum(catcherModes).optional().describe('status: answer `status`; timeout: never answer; redirect: answer 302'),

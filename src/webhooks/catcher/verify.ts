@@ -41,3 +41,21 @@ export async function verifyCaught(deps: VerifyDeps, tenantId: string, headers: 
   if (result.breakdown.standing !== 'within_tolerance') return unverified('timestamp_outside_tolerance', secretSource);
   return { verified: true, reason: 'ok', deliveryId, secretSource };
 }
+
+/**
+ * The sandbox that sent a request, when it is a delivery of another sandbox of this install
+ * than the catcher's: the envelope names its tenant, and that tenant has the delivery.
+ */
+export async function senderIfAnotherSandbox(db: Db, tenantId: string, headers: Record<string, string>, body: string): Promise<string | undefined> {
+  const deliveryId = headers['x-service-delivery-id'];
+  if (!deliveryId) return undefined;
+  let sender: unknown;
+  try {
+    sender = (JSON.parse(body) as { tenantId?: unknown } | null)?.tenantId;
+  } catch {
+    return undefined;
+  }
+  if (typeof sender !== 'string' || sender === tenantId) return undefined;
+  const rows = await db.query('select 1 from deliveries where tenant_id = $1 and id = $2', [sender, deliveryId]);
+  return rows.length > 0 ? sender : undefined;
+}

@@ -26,21 +26,24 @@ async function requests(sb: TestSandbox, name: string) {
   return res.body.data;
 }
 
-test('a catcher is created by PUT, reconfigured by PUT, and its name belongs to one sandbox', async () => {
+test('a catcher is created by PUT, reconfigured by PUT, and its name and URL are its sandbox\'s own', async () => {
   const sb = await createSandbox(engine.url);
   const other = await createSandbox(engine.url);
   const name = uniqueName();
   const created = await sb.api(`/api/v1/catchers/${name}`, { method: 'PUT' });
   assert.equal(created.status, 201);
-  assert.equal(created.body.url, `${engine.url}/catch/${name}`);
+  assert.equal(created.body.url, `${engine.url}/catch/${sb.id}/${name}`);
   assert.deepEqual([created.body.mode, created.body.status, created.body.delayMs], ['status', 200, 0]);
   const changed = await sb.api(`/api/v1/catchers/${name}`, { method: 'PUT', body: { status: 503 } });
   assert.equal(changed.status, 200);
   assert.equal(changed.body.status, 503);
-  problem(await other.api(`/api/v1/catchers/${name}`, { method: 'PUT', body: {} }), 409, 'catcher_name_taken');
   problem(await other.api(`/api/v1/catchers/${name}`), 404, 'not_found');
-  assert.deepEqual((await sb.api('/api/v1/catchers')).body.data.map((c: any) => c.name), [name]);
-  assert.deepEqual((await other.api('/api/v1/catchers')).body.data, []);
+  const theirs = await other.api(`/api/v1/catchers/${name}`, { method: 'PUT', body: {} });
+  assert.equal(theirs.status, 201, 'another sandbox has its own catcher of that name');
+  assert.equal(theirs.body.url, `${engine.url}/catch/${other.id}/${name}`);
+  assert.equal(theirs.body.status, 200);
+  assert.deepEqual((await sb.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]), [[name, 503]]);
+  assert.deepEqual((await other.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]), [[name, 200]]);
 });
 
 test('bad catcher input gets problem details', async () => {
@@ -50,6 +53,7 @@ test('bad catcher input gets problem details', async () => {
   assert.equal(status.errors[0].path, '/status');
   problem(await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { delayMs: 60_000 } }), 422, 'validation_failed');
   problem(await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { colour: 'red' } }), 400, 'unknown_field');
+  problem(await call(engine.url, `/catch/${sb.id}/nobody-has-this`, { body: {} }), 404, 'not_found');
   problem(await call(engine.url, '/catch/nobody-has-this', { body: {} }), 404, 'not_found');
 });
 
@@ -80,9 +84,9 @@ test('requests Sandbay did not sign are recorded as unverified, with the reason'
   const endpoint = await registerEndpoint(sb, c.url);
   const d = await sendTest(sb, endpoint.id);
   const forged = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
-  await call(engine.url, `/catch/${c.name}`, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': forged } });
-  await call(engine.url, `/catch/${c.name}`, { body: '{}', headers: { 'x-service-delivery-id': 'dlv_unknown' } });
-  await call(engine.url, `/catch/${c.name}`, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': 'nonsense' } });
+  await call(engine.url, new URL(c.url).pathname, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': forged } });
+  await call(engine.url, new URL(c.url).pathname, { body: '{}', headers: { 'x-service-delivery-id': 'dlv_unknown' } });
+  await call(engine.url, new URL(c.url).pathname, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': 'nonsense' } });
   const [malformed, unknown, wrong] = await requests(sb, c.name);
   assert.equal(wrong.verification.reason, 'no_matching_signature');
   assert.equal(unknown.verification.reason, 'unknown_delivery');
@@ -113,15 +117,19 @@ test('failing modes fail the attempt: 5xx, redirect, timeout, and a delay is app
   assert.deepEqual(log.map((r: any) => r.responseStatus), [204, null, 302, 500]);
 });
 
-test('a reset keeps the catcher and clears its log; delete frees the name', async () => {
+test('a reset keeps the catcher and clears its log; delete removes it and its log', async () => {
   const sb = await createSandbox(engine.url);
   const c = await catcher(sb);
   await sendTest(sb, c.url);
   assert.equal((await requests(sb, c.name)).length, 1);
   assert.equal((await sb.api('/api/v1/sandbox/reset', { method: 'POST' })).status, 200);
   assert.deepEqual(await requests(sb, c.name), []);
+  await sendTest(sb, c.url);
   assert.equal((await sb.api(`/api/v1/catchers/${c.name}`, { method: 'DELETE' })).status, 204);
-  problem(await call(engine.url, `/catch/${c.name}`, { body: {} }), 404, 'not_found');
-  const other = await createSandbox(engine.url);
-  assert.equal((await other.api(`/api/v1/catchers/${c.name}`, { method: 'PUT' })).status, 201);
+  problem(await call(engine.url, new URL(c.url).pathname, { body: {} }), 404, 'not_found');
+  const again = await sb.api(`/api/v1/catchers/${c.name}`, { method: 'PUT' });
+  assert.deepEqual([again.status, again.body.requestCount], [201, 0], 'a new catcher of that name starts with an empty log');
+  const all = await sb.api('/api/v1/sandbox/reset', { method: 'POST', body: { scope: 'all' } });
+  assert.equal(all.status, 200);
+  problem(await call(engine.url, `/api/v1/catchers/${c.name}`, { token: all.body.credentials.accessToken }), 404, 'not_found');
 });

@@ -32,35 +32,54 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return read();
 }
 
-test('the README walkthrough and commerce tour run as written and do what they say', async () => {
-  const script = [
-    'set -euo pipefail',
-    'curl() { command curl --fail-with-body "$@"; }',
-    shellBlockAfter('## One minute: token → endpoint → delivery → inspector'),
-    shellBlockAfter('## Commerce tour'),
-  ].join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
+/** Runs README blocks with bash, every curl failing the script on an HTTP error; returns stdout and the sandbox it created. */
+async function runBlocks(...headings: string[]): Promise<{ output: string; sandbox: { id: string }; token: string }> {
+  const script = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', ...headings.map(shellBlockAfter)]
+    .join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
   // Asynchronous: the engine answering curl runs on this very event loop.
   const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-
   const created = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
-  const token: string = created.credentials.accessToken;
-  assert.match(output, /"access_token":"sat_/, 'the OAuth simulator issued a token');
-  assert.ok(output.includes(`${engine.url}/sandboxes/${created.sandbox.id}/deliveries`), 'the inspector link is printed');
+  return { output, sandbox: created.sandbox, token: created.credentials.accessToken };
+}
 
-  // Step 3's order and test webhook both reach the catcher of step 2, signed and answered 200.
+/** Step 3's order and test webhook both reach the sandbox's own catcher demo of step 2, signed and answered 200. */
+async function assertDelivered(run: { sandbox: { id: string }; token: string }): Promise<void> {
+  const { token } = run;
   const deliveries = await eventually(
     () => call(engine.url, '/api/v1/webhooks/deliveries', { token }),
     (res) => res.body.data.filter((d: { status: string }) => d.status === 'succeeded').length >= 2,
   );
-  const topics = deliveries.body.data.filter((d: { status: string }) => d.status === 'succeeded').map((d: { topic: string }) => d.topic);
+  const succeeded = deliveries.body.data.filter((d: { status: string }) => d.status === 'succeeded');
+  const topics = succeeded.map((d: { topic: string }) => d.topic);
   assert.ok(topics.includes('order.placed') && topics.includes('payment.captured'), `delivered: ${topics}`);
+  const catcher = await call(engine.url, '/api/v1/catchers/demo', { token });
+  assert.equal(catcher.body.url, `${engine.url}/catch/${run.sandbox.id}/demo`);
   const caught = await call(engine.url, '/api/v1/catchers/demo/requests', { token });
   assert.ok(caught.body.data.length >= 2 && caught.body.data.every((r: { verification: { verified: boolean } }) => r.verification.verified));
+  const ids = new Set(succeeded.map((d: { id: string }) => d.id));
+  assert.ok(caught.body.data.every((r: { verification: { deliveryId: string } }) => ids.has(r.verification.deliveryId)), "only this sandbox's deliveries");
+}
+
+const walkthrough = '## One minute: token → endpoint → delivery → inspector';
+
+test('the README walkthrough and commerce tour run as written and do what they say', async () => {
+  const run = await runBlocks(walkthrough, '## Commerce tour');
+  assert.match(run.output, /"access_token":"sat_/, 'the OAuth simulator issued a token');
+  assert.ok(run.output.includes(`${engine.url}/sandboxes/${run.sandbox.id}/deliveries`), 'the inspector link is printed');
+  await assertDelivered(run);
 
   // The tour's calls each emit the topic its comment names.
-  const events = await call(engine.url, '/api/v1/events?limit=100', { token });
+  const events = await call(engine.url, '/api/v1/events?limit=100', { token: run.token });
   const emitted = new Set(events.body.data.map((e: { topic: string }) => e.topic));
   for (const topic of ['product.created', 'approval.request.created', 'quote.converted', 'vendor.approved', 'payout.paid', 'impersonation.started']) {
     assert.ok(emitted.has(topic), `${topic} among ${[...emitted].join(', ')}`);
   }
+});
+
+test('the walkthrough run a second time (a second sandbox, the same catcher name) works exactly as the first', async () => {
+  const first = await runBlocks(walkthrough);
+  const second = await runBlocks(walkthrough);
+  assert.notEqual(second.sandbox.id, first.sandbox.id);
+  await assertDelivered(first);
+  await assertDelivered(second);
 });

@@ -47,7 +47,7 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
         )}
         <ConfirmButton label="Delete" className="small danger" danger title={`Delete catcher ${catcher.name}?`} confirmLabel="Delete catcher"
           onConfirm={() => useCatchers.getState().remove(catcher.name)}
-          message={<p><code>/catch/{catcher.name}</code> will answer 404, so deliveries to it fail and retry.</p>} />
+          message={<p><code>{catcher.url}</code> will answer 404, so deliveries to it fail and retry.</p>} />
       </div>
       <div className="panel-body stack tight">
         <form className="form-row" onSubmit={(e) => { e.preventDefault(); if (!delayError) void save.run({ delayMs }); }}>
@@ -87,8 +87,8 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
 /** Built-in catchers: receivers hosted by Sandbay whose answer you choose, for demos without code. */
 export function Catchers({ sandboxId }: { sandboxId: string }) {
   const { catchers, loaded } = useCatchers();
-  // Names are install-wide (they are the URL): a default derived from the sandbox rarely collides.
-  const [name, setName] = useState(`demo-${sandboxId.slice(-6).toLowerCase()}`);
+  // Names are the sandbox's own (its id is part of the URL), so every sandbox can have a demo.
+  const [name, setName] = useState('demo');
   const [touched, setTouched] = useState(false);
   const create = useAction(() => useCatchers.getState().put(name.trim(), {}));
   useEffect(() => {
@@ -99,7 +99,7 @@ export function Catchers({ sandboxId }: { sandboxId: string }) {
     <section className="stack" aria-labelledby="catchers-title">
       <div className="row">
         <h2 id="catchers-title">Built-in catchers</h2>
-        <span className="faint">Receivers Sandbay hosts at <code>/catch/&lt;name&gt;</code>: they record and verify what they get and answer as you choose — show retries and the DLQ with no code.</span>
+        <span className="faint">Receivers Sandbay hosts for this sandbox at <code>/catch/{sandboxId}/&lt;name&gt;</code>: they record and verify what they get and answer as you choose — show retries and the DLQ with no code.</span>
       </div>
       <form className="form-row" noValidate onSubmit={(e) => { e.preventDefault(); setTouched(true); if (namePattern.test(name.trim())) void create.run(); }}>
         <Field label="Catcher name" error={nameError ?? create.error?.message}>
