@@ -9,7 +9,7 @@ export interface OriginPolicy {
 }
 
 const allowHeaders = 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID';
-const exposeHeaders = 'WWW-Authenticate, Idempotent-Replayed, Location';
+const exposeHeaders = 'WWW-Authenticate, Idempotent-Replayed, Idempotent-Omitted, Location';
 
 /**
  * Browser origins (SPEC §7): the dashboard's own origin may do anything; loopback origins
