@@ -8,6 +8,7 @@ import type { RouteResult } from '../../../src/server/route.ts';
 import { ApiError } from '../../../src/shared/problem.ts';
 import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
 import { orderBody, orderCount } from '../../helpers/orders.ts';
+import { waitForDelivery } from '../../helpers/webhooks.ts';
 
 const errors: string[] = [];
 const engine = useEngine({ logger: { info() {}, warn() {}, error: (line) => void errors.push(line) } });
@@ -139,4 +140,18 @@ test('stored responses are purged after their 24 h window, by the timer too', as
   }
   assert.deepEqual(await storedRows(sb.id, 'day'), [], 'purged by the timer after 24 h');
   assert.deepEqual((await keys.run(request(sb.id, 'day'), handler)).body, { run: 2 }, 'the key is new again');
+});
+
+test('a route that awaits the network (a replay to a catcher on this very engine) stores its response afterwards', async () => {
+  const sb = await createSandbox(engine.url);
+  const catcher = (await sb.api('/api/v1/catchers/idem', { method: 'PUT', body: {} })).body;
+  const sent = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: catcher.url } });
+  await waitForDelivery(sb, sent.body.deliveryId, (d) => d.status === 'succeeded');
+  const path = `/api/v1/webhooks/deliveries/${sent.body.deliveryId}/replay`;
+  const first = await sb.api(path, { method: 'POST', headers: withKey('replay') });
+  const again = await sb.api(path, { method: 'POST', headers: withKey('replay') });
+  assert.deepEqual([first.status, again.status, again.headers.get('idempotent-replayed')], [200, 200, 'true']);
+  assert.deepEqual(again.body, first.body);
+  assert.equal(first.body.attempts.length, 2, 'one replay attempt');
+  assert.equal((await sb.api(`/api/v1/catchers/idem/requests`)).body.data.length, 2, 'the catcher got the first attempt and one replay');
 });
