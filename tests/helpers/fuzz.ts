@@ -1,6 +1,7 @@
 // What the OpenAPI-driven fuzz tests share: requests built from the document's own schemas, a
 // seeded random source (a failure names its seed, so it can be replayed), response checks, and
 // a fingerprint of a sandbox's state to prove a refused request changed nothing.
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../src/db/database.ts';
 import type { RawResponse } from './http.ts';
 
@@ -20,16 +21,10 @@ export interface OperationAt { path: string; method: string; op: Operation }
 export const fuzzSeed = Number(process.env.FUZZ_SEED ?? 20261123);
 export const fuzzBudgetMs = (fallback: number) => Number(process.env.FUZZ_BUDGET_MS ?? fallback);
 
-/** mulberry32: a small seeded generator, so the same seed sends the same requests. */
+/** A seeded source of numbers in [0, 1): the same seed sends the same requests. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let n = 0;
+  return () => createHash('sha256').update(`${seed}:${n++}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 export const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)];
