@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { packageRoot } from '../shared/node/package-root.ts';
+import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
 import { withAmbientTransactions } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
@@ -22,6 +22,7 @@ import { CursorCodec } from './pagination.ts';
 import type { RouteDef } from './route.ts';
 import { clockRoutes } from './routes/clock.ts';
 import { eventRoutes } from './routes/events.ts';
+import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { orderRoutes } from './routes/orders.ts';
@@ -61,6 +62,8 @@ export interface RunningSandbox {
   /** The URL to open: carries the admin key (SPEC §8). */
   readyUrl: string;
   adminKey: string;
+  /** This engine run's id (its lock, discovery file and health route name it). */
+  instanceId: string;
   port: number;
   dataDir?: string;
   services: Services;
@@ -93,10 +96,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     for (const fn of cleanups.reverse()) await fn();
     cleanups.length = 0;
   };
+  // Names this engine run in its lock, its discovery file and GET /api/v1/health alike.
+  const instanceId = `ins_${randomString(20)}`;
   try {
     if (dataDir) {
       mkdirSync(dataDir, { recursive: true });
-      cleanups.push(acquireLock(dataDir));
+      cleanups.push(await acquireLock(dataDir, instanceId));
     }
     const db = withAmbientTransactions(await openSandboxDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory }));
     cleanups.push(() => db.close());
@@ -129,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     routes.push(
       ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
-      ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() })),
+      ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() })),
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());
@@ -157,8 +162,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     server.on('request', app.callback());
     const url = `http://${urlHost(host)}:${port}`;
     baseUrl = url;
-    if (dataDir) cleanups.push(writeDiscovery(dataDir, { url, pid: process.pid, adminKey }));
-    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, port, dataDir, services, routes, close: cleanup };
+    if (dataDir) cleanups.push(writeDiscovery(dataDir, { url, pid: process.pid, instanceId, adminKey }));
+    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, instanceId, port, dataDir, services, routes, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;

@@ -12,10 +12,5 @@ export const metaRoutes = (allRoutes: () => RouteDef[], extra: () => { webhooks?
       responses: { 200: { description: 'The OpenAPI document' } },
       handler: () => ({ body: (cached ??= buildOpenApi(allRoutes(), extra())) }),
     }),
-    route({
-      method: 'get', path: '/api/v1/health', operationId: 'health', tags: ['Meta'], access: 'none',
-      summary: 'Liveness check.', responses: { 200: { description: '{ "ok": true }' } },
-      handler: () => ({ body: { ok: true } }),
-    }),
   ];
 };

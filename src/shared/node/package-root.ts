@@ -17,3 +17,6 @@ export function packageRoot(): string {
     dir = parent;
   }
 }
+
+/** The version in the package's own package.json (what `sandbay --version` and GET /api/v1/health say). */
+export const packageVersion = (): string => JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version;

@@ -3,9 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { packageRoot } from '../../../src/shared/node/package-root.ts';
+import { processStatus } from '../../../src/shared/node/process-alive.ts';
 import { call } from '../../helpers/engine.ts';
 import { orderBody } from '../../helpers/orders.ts';
-import { runCli, serveReady, type ServeProcess } from '../../helpers/process.ts';
+import { runCli, serveReady, waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { spawn } from 'node:child_process';
 
 const dirs: string[] = [];
 const running: ServeProcess[] = [];
@@ -42,7 +45,12 @@ test('with a data dir: discovery file and lock while running; a second process e
   const dataDir = tempDir();
   const first = await serve(['--port', '0', '--data-dir', dataDir]);
   const discovery = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
-  assert.deepEqual(discovery, { url: first.url, pid: first.child.pid, adminKey: first.adminKey });
+  assert.deepEqual(discovery, { url: first.url, pid: first.child.pid, instanceId: discovery.instanceId, adminKey: first.adminKey });
+  // One id for this run in the discovery file, the lock and the health route: what a second process checks.
+  assert.match(discovery.instanceId, /^ins_\w+$/);
+  assert.equal(JSON.parse(readFileSync(join(dataDir, 'sandbay.lock'), 'utf8')).instanceId, discovery.instanceId);
+  const health = await call(first.url, '/api/v1/health');
+  assert.deepEqual(health.body, { ok: true, instanceId: discovery.instanceId, version: JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version });
   assert.equal(statSync(join(dataDir, 'server.json')).mode & 0o777, 0o600, 'the admin key is for this user only');
   assert.ok(existsSync(join(dataDir, 'sandbay.lock')));
 
@@ -92,6 +100,31 @@ test('a stale lock left by a killed process is taken over', async () => {
   assert.equal((await call(second.url, '/api/v1/health')).status, 200);
   second.child.kill('SIGTERM');
   assert.equal((await second.exited).code, 0);
+});
+
+test('a holder killed with -9 and never reaped (a zombie) is taken over at once', async () => {
+  const dataDir = tempDir();
+  // sh starts the engine in the background, then becomes `sleep`, which never reaps its child.
+  const script = '"$0" bin/sandbay.mjs serve --quiet --port 0 --data-dir "$1" & exec sleep 600';
+  const child = spawn('sh', ['-c', script, process.execPath, dataDir], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    await waitForReady({ child, exited, get stdout() { return stdout; }, get stderr() { return ''; } });
+    const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
+    process.kill(pid, 'SIGKILL');
+    while (processStatus(pid).running) await new Promise((r) => setTimeout(r, 20));
+    assert.doesNotThrow(() => process.kill(pid, 0), 'a zombie: its pid still answers signal 0');
+    assert.match(readFileSync(`/proc/${pid}/stat`, 'utf8'), /\) Z /);
+
+    const second = await serve(['--port', '0', '--data-dir', dataDir]);
+    assert.equal((await call(second.url, '/api/v1/health')).status, 200);
+    second.child.kill('SIGTERM');
+    assert.equal((await second.exited).code, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
 });
 
 test('bad flags exit non-zero with a one-line reason', async () => {
