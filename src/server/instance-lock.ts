@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, linkSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processStatus } from '../shared/node/process-alive.ts';
 import { heldInThisProcess, judgeHolder, readLock, type LockRecord } from './lock-holder.ts';
@@ -32,6 +32,15 @@ export class DataDirLockedError extends Error {
 function linkIfAbsent(draft: string, target: string): boolean {
   try {
     linkSync(draft, target);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+  }
+  // A file system without hard links (FAT, some network shares): an exclusive create instead.
+  try {
+    copyFileSync(draft, target, constants.COPYFILE_EXCL);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
