@@ -10,6 +10,7 @@ import { tokenCommand } from './commands/token.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { collect } from './options.ts';
+import { packageVersion } from '../shared/node/package-root.ts';
 
 function serverOptions(cmd: Command): Command {
   return cmd
@@ -23,6 +24,7 @@ function serverOptions(cmd: Command): Command {
 
 const program = new Command('sandbay')
   .description('Sandbay: a local commerce sandbox with signed webhooks and a live delivery inspector.')
+  .version(packageVersion(), '-v, --version', 'print the Sandbay version')
   // Usage errors are one line too, like every other failure.
   .configureOutput({ outputError: (text, write) => write(`sandbay: ${text.replace(/^error: /, '').trimEnd()} (--help for usage)\n`) });
 

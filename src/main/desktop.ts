@@ -16,6 +16,8 @@ export interface DesktopDeps {
   startEngine: (options: SandboxOptions) => Promise<Engine>;
   options: DesktopOptions;
   preloadPath: string;
+  /** The window icon (set on Linux only: see windowIcon). */
+  icon?: string;
   log?: (message: string) => void;
 }
 
@@ -78,7 +80,7 @@ export async function runDesktop(electron: DesktopElectron, deps: DesktopDeps): 
     // Only the app's own pages get the key; anything else that managed to load gets nothing.
     event.returnValue = isAppUrl(event.senderFrame?.url, new URL(running.url).origin) ? { apiBase: running.url, adminKey: running.adminKey } : null;
   });
-  window = openWindow(electron, deps.preloadPath, running);
+  window = openWindow(electron, deps.preloadPath, running, deps.icon);
   window.on('closed', () => {
     window = undefined;
   });

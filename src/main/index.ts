@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../server/start.ts';
 import { runDesktop } from './desktop.ts';
 import { desktopOptions } from './flags.ts';
+import { linuxWindowIcon, windowIcon } from './window.ts';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => electron.app.quit());
 
@@ -13,5 +14,7 @@ void runDesktop(electron, {
   // argv: [electron, app path, ...flags from `npm start -- …`]
   options: desktopOptions(process.argv.slice(2)),
   preloadPath: fileURLToPath(new URL('../preload/index.js', import.meta.url)),
+  // out/main/index.js → resources/ at the package root (electron-builder.yml ships this file in the app).
+  icon: windowIcon(process.platform, fileURLToPath(new URL(linuxWindowIcon, import.meta.url))),
   log: (message) => console.error(`sandbay: ${message}`),
 });

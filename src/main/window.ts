@@ -1,9 +1,20 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import type { DesktopElectron, WebContentsApi, WindowApi } from './electron-api.ts';
 
+/** The Linux window icon, relative to the bundled main process (out/main/index.js). */
+export const linuxWindowIcon = '../../resources/icons/512x512.png';
+
+/**
+ * The window icon to set: Linux desktops show the window's own icon (the .desktop entry of a
+ * package may not be installed, and `npm start` has none), while macOS and Windows take it
+ * from the app bundle or executable and ignore this one.
+ */
+export const windowIcon = (platform: NodeJS.Platform, iconPath: string): string | undefined => (platform === 'linux' ? iconPath : undefined);
+
 /** The window: the renderer is a plain web page of the engine, so it gets no Node and no IPC beyond its preload. */
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
   return {
+    ...(icon ? { icon } : {}),
     width: 1360,
     height: 860,
     minWidth: 880,
@@ -64,8 +75,10 @@ export function pinNavigation(contents: WebContentsApi, appOrigin: string, openE
 }
 
 /** Opens the inspector window on the engine's ready URL (which sets the admin cookie for SSE and deep links). */
-export function openWindow(electron: Pick<DesktopElectron, 'BrowserWindow' | 'shell'>, preloadPath: string, engine: { url: string; readyUrl: string }): WindowApi {
-  const window = new electron.BrowserWindow(windowOptions(preloadPath));
+export function openWindow(
+  electron: Pick<DesktopElectron, 'BrowserWindow' | 'shell'>, preloadPath: string, engine: { url: string; readyUrl: string }, icon?: string,
+): WindowApi {
+  const window = new electron.BrowserWindow(windowOptions(preloadPath, icon));
   pinNavigation(window.webContents, new URL(engine.url).origin, (url) => electron.shell.openExternal(url));
   window.once('ready-to-show', () => window.show());
   void window.loadURL(engine.readyUrl);

@@ -1,9 +1,11 @@
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { ensureBuilt } from '../../src/cli/commands/start.ts';
+import { buildOnce } from '../../scripts/build-ui.ts';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+
+export { buildOnce };
 
 /** Debian's Chromium (installed by .ci/run), headless and quiet. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -13,34 +15,6 @@ export const chromiumArgs = [
 ];
 
 export const screenshotDir = join(packageRoot(), 'docs', 'screenshots');
-
-const buildLock = join(packageRoot(), 'out', '.build.lock');
-
-/**
- * ensureBuilt() under a lock file: test files run in parallel, and two electron-vite builds
- * writing out/ at once would leave a broken UI. A lock older than 5 minutes is stale.
- */
-export async function buildOnce(): Promise<void> {
-  mkdirSync(join(packageRoot(), 'out'), { recursive: true });
-  for (;;) {
-    try {
-      closeSync(openSync(buildLock, 'wx'));
-      break;
-    } catch {
-      try {
-        if (Date.now() - statSync(buildLock).mtimeMs > 300_000) rmSync(buildLock, { force: true });
-      } catch {
-        // the holder just released it
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    ensureBuilt();
-  } finally {
-    rmSync(buildLock, { force: true });
-  }
-}
 
 /**
  * Launches Chromium for a test file (building the UI first if its sources changed) and

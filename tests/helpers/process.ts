@@ -11,17 +11,20 @@ export interface ServeProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
-export function runCli(args: string[]): ServeProcess {
-  const child = spawn(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], {
-    cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
-  });
+/** Spawns a command, collecting its output as it comes. */
+export function spawnCollecting(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ServeProcess {
+  const child = spawn(command, args, { cwd: options.cwd ?? packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1' } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return { child, exited, get stdout() { return stdout; }, get stderr() { return stderr; } };
+}
+
+/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
+export function runCli(args: string[]): ServeProcess {
+  return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args]);
 }
 
 /** Waits for the ready line; returns it with the base URL and admin key it carries. */

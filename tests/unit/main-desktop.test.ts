@@ -25,6 +25,7 @@ function launch(hasLock = true, start?: (options: SandboxOptions) => Promise<Eng
     }),
     options: desktopOptions(['--data-dir', '/tmp/sandbay-desktop-test']),
     preloadPath: '/app/out/preload/index.js',
+    icon: '/app/resources/icons/512x512.png',
   });
   stand.app.ready();
   return { ...stand, engine, started, done };
@@ -35,6 +36,7 @@ test('the first instance starts the engine on the data dir and opens its ready U
   await done;
   assert.deepEqual(started, [{ port: 4400, dataDir: '/tmp/sandbay-desktop-test', memory: false, logRequests: false }]);
   assert.deepEqual(StandInWindow.created[0].loaded, ['http://127.0.0.1:4400/?key=sbk_secret']);
+  assert.equal(StandInWindow.created[0].options.icon, '/app/resources/icons/512x512.png', 'the window gets the icon it is given');
   assert.equal(app.quitCalls, 0);
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openWindow, pinNavigation, windowOptions } from '../../src/main/window.ts';
+import { openWindow, pinNavigation, windowIcon, windowOptions } from '../../src/main/window.ts';
 import { StandInContents, standInElectron } from '../helpers/electron-stand-in.ts';
 
 const origin = 'http://127.0.0.1:4400';
@@ -48,4 +48,14 @@ test('the window opens the ready URL (which sets the admin cookie) and shows whe
   assert.deepEqual((window as any).loaded, [`${origin}/?key=sbk_x`]);
   (window as any).emit('ready-to-show');
   assert.equal((window as any).shown, true);
+});
+
+test('on Linux the window carries the app icon; macOS and Windows take it from the app bundle', () => {
+  assert.equal(windowIcon('linux', '/app/resources/icons/512x512.png'), '/app/resources/icons/512x512.png');
+  for (const platform of ['darwin', 'win32'] as const) assert.equal(windowIcon(platform, '/app/icon.png'), undefined, platform);
+  assert.equal(windowOptions('/p.js', '/app/icon.png').icon, '/app/icon.png');
+  assert.ok(!('icon' in windowOptions('/p.js')), 'no icon option at all when there is none');
+  const { electron } = standInElectron();
+  const window = openWindow(electron, '/p.js', { url: origin, readyUrl: origin }, '/app/icon.png');
+  assert.equal((window as any).options.icon, '/app/icon.png');
 });

@@ -13,8 +13,8 @@ const root = packageRoot();
 const packageName = 'sandbay/receiver';
 
 before(() => {
-  // Build from the current sources (what `npm ci` does through `prepare`).
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.receiver.json'], { cwd: root, stdio: 'pipe' });
+  // Build from the current sources (what `npm ci` does through `prepare`), swapped in atomically.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-dist.mjs')], { cwd: root, stdio: 'pipe' });
 });
 
 test('the built package is importable by its name and verifies the reference vectors', async () => {

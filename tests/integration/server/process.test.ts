@@ -7,8 +7,7 @@ import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { processStatus } from '../../../src/shared/node/process-alive.ts';
 import { call } from '../../helpers/engine.ts';
 import { orderBody } from '../../helpers/orders.ts';
-import { runCli, serveReady, waitForReady, type ServeProcess } from '../../helpers/process.ts';
-import { spawn } from 'node:child_process';
+import { runCli, serveReady, spawnCollecting, waitForReady, type ServeProcess } from '../../helpers/process.ts';
 
 const dirs: string[] = [];
 const running: ServeProcess[] = [];
@@ -106,12 +105,9 @@ test('a holder killed with -9 and never reaped (a zombie) is taken over at once'
   const dataDir = tempDir();
   // sh starts the engine in the background, then becomes `sleep`, which never reaps its child.
   const script = '"$0" bin/sandbay.mjs serve --quiet --port 0 --data-dir "$1" & exec sleep 600';
-  const child = spawn('sh', ['-c', script, process.execPath, dataDir], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const holder = spawnCollecting('sh', ['-c', script, process.execPath, dataDir]);
   try {
-    await waitForReady({ child, exited, get stdout() { return stdout; }, get stderr() { return ''; } });
+    await waitForReady(holder);
     const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
     process.kill(pid, 'SIGKILL');
     while (processStatus(pid).running) await new Promise((r) => setTimeout(r, 20));
@@ -123,7 +119,7 @@ test('a holder killed with -9 and never reaped (a zombie) is taken over at once'
     second.child.kill('SIGTERM');
     assert.equal((await second.exited).code, 0);
   } finally {
-    child.kill('SIGKILL');
+    holder.child.kill('SIGKILL');
   }
 });
 
