@@ -27,13 +27,18 @@ export function runCli(args: string[]): ServeProcess {
   return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args]);
 }
 
-/** Waits for the ready line; returns it with the base URL and admin key it carries. */
-export async function waitForReady(proc: ServeProcess, timeoutMs = 30_000): Promise<{ line: string; url: string; adminKey: string }> {
+/**
+ * Waits for the ready line; returns it with the base URL and admin key it carries. A process
+ * that is not ready in time is killed: one left running would keep the test file from exiting.
+ * The bound is generous because a loaded 2-core machine can take tens of seconds to start one.
+ */
+export async function waitForReady(proc: ServeProcess, timeoutMs = 90_000): Promise<{ line: string; url: string; adminKey: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = /^.*(http:\/\/127\.0\.0\.1:(\d+))\/\?key=(\S+).*$/m.exec(proc.stdout);
     if (match) return { line: match[0], url: match[1], adminKey: match[3] };
     if (proc.child.exitCode !== null || Date.now() > deadline) {
+      proc.child.kill('SIGKILL');
       throw new Error(`no ready line (exit ${proc.child.exitCode}): ${proc.stdout}\n${proc.stderr}`);
     }
     await new Promise((r) => setTimeout(r, 50));

@@ -104,11 +104,13 @@ test('a stale lock left by a killed process is taken over', async () => {
 test('a holder killed with -9 and never reaped (a zombie) is taken over at once', async () => {
   const dataDir = tempDir();
   // sh starts the engine in the background, then becomes `sleep`, which never reaps its child.
-  const script = '"$0" bin/sandbay.mjs serve --quiet --port 0 --data-dir "$1" & exec sleep 600';
+  const script = '"$0" bin/sandbay.mjs serve --quiet --port 0 --data-dir "$1" & echo "engine pid $!"; exec sleep 600';
   const holder = spawnCollecting('sh', ['-c', script, process.execPath, dataDir]);
+  const enginePid = () => Number(/engine pid (\d+)/.exec(holder.stdout)?.[1]);
   try {
     await waitForReady(holder);
-    const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
+    const pid = enginePid();
+    assert.equal(JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')).pid, pid);
     process.kill(pid, 'SIGKILL');
     while (processStatus(pid).running) await new Promise((r) => setTimeout(r, 20));
     assert.doesNotThrow(() => process.kill(pid, 0), 'a zombie: its pid still answers signal 0');
@@ -119,6 +121,12 @@ test('a holder killed with -9 and never reaped (a zombie) is taken over at once'
     second.child.kill('SIGTERM');
     assert.equal((await second.exited).code, 0);
   } finally {
+    // The engine is sh's child, not ours: if the test failed before killing it, nobody else will.
+    try {
+      if (enginePid()) process.kill(enginePid(), 'SIGKILL');
+    } catch {
+      // already gone
+    }
     holder.child.kill('SIGKILL');
   }
 });
