@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { makeScratchDir, scratchBase } from '../../src/db/template.ts';
 import { processAlive, processStatus, type StatusSource } from '../../src/shared/node/process-alive.ts';
 
 /** A zombie: `sh` backgrounds a child that exits at once, then becomes `sleep`, which never reaps it. */
@@ -45,4 +48,17 @@ test('a pid that is gone, or no pid at all, is not running', async () => {
   assert.equal(done.status, 0);
   for (const s of [...sources, ['signal'] as StatusSource[]]) assert.equal(processStatus(done.pid!, s).running, false, s.join());
   for (const pid of [0, -1, Number.NaN, 2 ** 40]) assert.equal(processStatus(pid).running, false, String(pid));
+});
+
+test('the scratch-dir sweep removes the dir of a process killed and left a zombie', async () => {
+  await withZombie(async (pid) => {
+    const dir = join(scratchBase(), `sandbay-mem-${pid}-zombie-test`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      makeScratchDir();
+      assert.equal(existsSync(dir), false, 'a zombie will never come back for its data');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
