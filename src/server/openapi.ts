@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
-import type { RouteDef } from './route.ts';
+import { packageRoot } from '../db/paths.ts';
+import { errorMeanings, problemCodes } from './openapi-errors.ts';
+import type { ResponseSpec, RouteDef } from './route.ts';
 
 const componentRef = (id: string) => `#/components/schemas/${id}`;
 
@@ -56,32 +60,74 @@ function parameters(def: RouteDef): JsonSchema[] {
   return out;
 }
 
+const problemMedia = 'application/problem+json';
+
+/** The Problem schema narrowed to one status and the codes an operation answers with it. */
+const problemOf = (status: number, codes: string[]): JsonSchema => ({
+  allOf: [{ $ref: componentRef('Problem') }, { properties: { status: { const: status }, code: { enum: codes } } }],
+});
+
+function documented(spec: z.ZodType | ResponseSpec): JsonSchema {
+  const { description, schema, contentType } = spec instanceof z.ZodType ? { description: 'OK', schema: spec, contentType: undefined } : spec;
+  const types = typeof contentType === 'string' ? [contentType] : (contentType ?? ['application/json']);
+  // A body the route sends without a zod schema (HTML, a redirect's note) is documented as text.
+  const body = schema ? jsonSchema(schema, 'output') : { type: 'string' };
+  const hasBody = schema !== undefined || contentType !== undefined;
+  return { description, ...(hasBody ? { content: Object.fromEntries(types.map((t) => [t, { schema: body }])) } : {}) };
+}
+
 function responses(def: RouteDef): JsonSchema {
-  const out: JsonSchema = {};
-  for (const [status, spec] of Object.entries(def.responses ?? { 200: { description: 'OK' } })) {
-    const { description, schema, contentType } = spec instanceof z.ZodType ? { description: 'OK', schema: spec, contentType: undefined } : spec;
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, spec] of Object.entries(def.responses ?? { 200: { description: 'OK' } })) out[status] = documented(spec);
+  for (const [status, codes] of problemCodes(def)) {
+    // A status the route documents only by range (the catcher's configured 4XX) keeps that content too.
+    const own = (out[status] ?? out[`${String(status)[0]}XX`]) as { description?: string; content?: JsonSchema } | undefined;
+    const meaning = `${errorMeanings[status] ?? 'Error'} (code ${[...codes].join(', ')})`;
     out[status] = {
-      description,
-      ...(schema ? { content: { [contentType ?? 'application/json']: { schema: jsonSchema(schema, 'output') } } } : {}),
+      description: own ? `${own.description}; or problem details: ${meaning}` : meaning,
+      content: { ...own?.content, [problemMedia]: { schema: problemOf(status, [...codes]) } },
     };
   }
-  out.default = { description: 'Error (RFC 9457 problem details)', content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } } };
   return out;
 }
 
-/** The OpenAPI 3.1 document, generated from the route definitions that also validate requests. */
-export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string, unknown>; serverUrl?: string } = {}): JsonSchema {
+const bodyMedia = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+function requestBody(def: RouteDef): JsonSchema | undefined {
+  if (!def.body) return undefined;
+  const schema = jsonSchema(def.body);
+  // An empty body reads as {} (SPEC §2), so no request body is required.
+  return { required: false, content: Object.fromEntries((def.accepts ?? ['json']).map((kind) => [bodyMedia[kind], { schema }])) };
+}
+
+/** The package's license (package.json is its one source), as OpenAPI's info.license. */
+function license(): JsonSchema {
+  const id = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { license?: string }).license ?? 'UNLICENSED';
+  // npm's UNLICENSED grants no license; SPDX names such a license with a LicenseRef-.
+  return id === 'UNLICENSED' ? { name: 'Proprietary: no license is granted', identifier: 'LicenseRef-Proprietary' } : { name: id, identifier: id };
+}
+
+const guardNote = 'Requests no operation matches answer problem details too: 404 not_found for an unknown path, '
+  + '405 method_not_allowed (with Allow) for a known path and another method. The host and origin guards (403 host_not_allowed, '
+  + 'origin_not_allowed) run before routing and are listed on every operation.';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route definitions that also validate requests.
+ * `servers` is left out: it names the origin the document is served from, set per request.
+ */
+export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string, unknown> } = {}): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of defs) {
     const path = def.path.replace(/:(\w+)/g, '{$1}');
     const security = def.access === 'none' ? [] : def.access === 'admin' ? [{ adminKey: [] }] : [{ bearer: def.scope ? [def.scope] : [] }, { adminKey: [] }];
+    const body = requestBody(def);
     (paths[path] ??= {})[def.method] = {
       operationId: def.operationId,
       summary: def.summary,
       tags: def.tags,
       security,
       parameters: parameters(def),
-      ...(def.body ? { requestBody: { required: false, content: { [def.accepts?.includes('form') ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: jsonSchema(def.body) } } } } : {}),
+      ...(body ? { requestBody: body } : {}),
       responses: responses(def),
     };
   }
@@ -90,9 +136,9 @@ export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string
     info: {
       title: 'Sandbay sandbox API',
       version: '1.0.0',
-      description: 'A local, offline copy of the commerce platform sandbox: REST API, OAuth simulator and signed webhooks.',
+      description: `A local, offline copy of the commerce platform sandbox: REST API, OAuth simulator and signed webhooks. ${guardNote}`,
+      license: license(),
     },
-    ...(extra.serverUrl ? { servers: [{ url: extra.serverUrl }] } : {}),
     paths,
     ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
     components: {
@@ -100,6 +146,12 @@ export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth/token or POST /api/v1/sandboxes.' },
         adminKey: { type: 'http', scheme: 'bearer', description: 'The per-install admin key, with a Sandbay-Sandbox header naming the sandbox.' },
+        webhookSignature: {
+          type: 'apiKey', in: 'header', name: 'X-Service-Signature',
+          description: 'How a receiver authenticates a delivery: `t=<unix seconds>,v1=<hex>`, where v1 is the HMAC-SHA256, keyed with the '
+            + "endpoint's secret, of `<t>.<raw body>`. While a rotated secret is still live there is one v1 per secret. Reject a "
+            + 'delivery whose t is more than 5 minutes from now, and compare signatures in constant time.',
+        },
       },
     },
   };

@@ -36,6 +36,18 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+export type ErrorStatus = 400 | 402 | 403 | 404 | 409 | 413 | 415 | 422;
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Default application/json; several when the response varies (a redirect's text/html or text/plain). */
+  contentType?: string | readonly string[];
+}
+
+/** Koa's ctx.redirect writes a one-line note with the Location: HTML or plain text, by the Accept header. */
+export const redirectMedia = ['text/html', 'text/plain'] as const;
+
 /** One route: its schemas drive both request validation and the OpenAPI document. */
 export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
   method: Method;
@@ -51,8 +63,16 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   query?: Q;
   params?: P;
   accepts?: BodyKind[];
-  /** Response schemas per status, for the OpenAPI document. */
-  responses?: Record<number, z.ZodType | { description: string; schema?: z.ZodType; contentType?: string }>;
+  /**
+   * Response schemas per status (or range such as 4XX), for the OpenAPI document. The generic
+   * problem+json errors are derived from the rest of the definition (see openapi-errors.ts).
+   */
+  responses?: Record<number | string, z.ZodType | ResponseSpec>;
+  /**
+   * The problem+json codes this route's handler and domain rules answer, by status, beyond the
+   * generic ones (auth, body, path, query, Idempotency-Key): 409 state conflicts, 402 card_declined…
+   */
+  errors?: Partial<Record<ErrorStatus, readonly string[]>>;
   /** Writes honour Idempotency-Key unless a route opts out. */
   idempotent?: boolean;
   /**

@@ -134,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     routes.push(
       ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
-      ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() })),
+      ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());

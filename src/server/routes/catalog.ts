@@ -8,6 +8,8 @@ import { CreateProductRequest, ListProductsQuery, Product, UpdateProductRequest,
 import { idParam, listOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 import { pageOf } from './paging.ts';
+import { refusedIn } from '../openapi-errors.ts';
+import { productStatuses } from '../../webhooks/topics/data/catalog.ts';
 
 const tags = ['Catalog'];
 
@@ -15,6 +17,7 @@ const tags = ['Catalog'];
 export const catalogRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/products', operationId: 'createProduct', tags, access: 'sandbox', scope: 'catalog:write',
+    errors: { 409: ['sku_taken'], 422: ['vendor_not_found'] },
     summary: 'Create a draft product with its variants; emits product.created.', body: CreateProductRequest, responses: { 201: Product },
     handler: async ({ body, principal }) => ({
       status: 201,
@@ -33,22 +36,26 @@ export const catalogRoutes = (s: Services) => [
   }),
   route({
     method: 'patch', path: '/api/v1/products/:id', operationId: 'updateProduct', tags, access: 'sandbox', scope: 'catalog:write',
+    errors: { 409: ['product_archived'] },
     summary: 'Change name, description or category; emits product.updated with what changed.', params: idParam, body: UpdateProductRequest,
     responses: { 200: Product },
     handler: async ({ params, body, principal }) => ({ body: await updateProduct(s, tenantOf(principal), params.id, body) }),
   }),
   route({
     method: 'post', path: '/api/v1/products/:id/publish', operationId: 'publishProduct', tags, access: 'sandbox', scope: 'catalog:write',
+    errors: { 409: [...refusedIn('product', productStatuses, ['draft', 'archived']), 'product_has_no_variants'] },
     summary: 'draft or archived → published (orderable); emits product.published.', params: idParam, responses: { 200: Product },
     handler: async ({ params, principal }) => ({ body: await publishProduct(s, tenantOf(principal), params.id) }),
   }),
   route({
     method: 'post', path: '/api/v1/products/:id/archive', operationId: 'archiveProduct', tags, access: 'sandbox', scope: 'catalog:write',
+    errors: { 409: refusedIn('product', productStatuses, ['draft', 'published']) },
     summary: 'draft or published → archived (no longer orderable or editable); emits product.archived.', params: idParam, responses: { 200: Product },
     handler: async ({ params, principal }) => ({ body: await archiveProduct(s, tenantOf(principal), params.id) }),
   }),
   route({
     method: 'patch', path: '/api/v1/variants/:id', operationId: 'updateVariant', tags, access: 'sandbox', scope: 'catalog:write',
+    errors: { 409: ['product_archived'] },
     summary: "Change a variant's name, price or stock; emits product.updated (fields like variants.<id>.price).", params: idParam,
     body: UpdateVariantRequest, responses: { 200: Product },
     handler: async ({ params, body, principal }) => ({

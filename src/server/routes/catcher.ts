@@ -7,12 +7,13 @@ import { ApiError } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { readRawBody } from '../body.ts';
 import { listQuery } from '../pagination.ts';
-import { route } from '../route.ts';
+import { redirectMedia, route } from '../route.ts';
 import { Catcher, CatcherAddress, CatcherName, CatcherRequest, CaughtRequest } from '../schemas/catcher.ts';
 import { listOf } from '../schemas/common.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Catchers'];
+const CatcherFailure = z.object({ error: z.string() });
 // A `timeout` catcher holds the request until the sender gives up (Sandbay's is 10 s), or this long.
 const holdTimeoutMs = 60_000;
 
@@ -69,6 +70,7 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
     }),
     route({
       method: 'put', path: '/api/v1/catchers/:name', operationId: 'putCatcher', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 409: ['catcher_changing'] },
       summary: "Create a catcher, at the url it answers with (/catch/<sandboxId>/<name>), or change how it answers (status, timeout or redirect, after a delay).",
       params: CatcherName, body: CatcherRequest, responses: { 200: Catcher, 201: Catcher },
       handler: async ({ params, body, principal }) => {
@@ -102,7 +104,14 @@ export const catcherRoutes = (s: Services, catchers: Catchers) => {
     route({
       method: 'post', path: '/catch/:sandbox/:name', operationId: 'catch', tags, access: 'none', raw: true, params: CatcherAddress,
       summary: "A sandbox's built-in receiver: records and verifies the request, then answers as configured.",
-      responses: { 200: { description: 'The configured status (any 200–599), a 302, or no answer at all' } },
+      // The configured status (200–599) with a JSON note, a 302, or no answer at all (timeout).
+      responses: {
+        '2XX': { description: 'The configured success', schema: z.object({ received: z.literal(true) }) },
+        302: { description: 'The redirect mode', contentType: redirectMedia },
+        '4XX': { description: 'The configured failure', schema: CatcherFailure },
+        '5XX': { description: 'The configured failure, or 504 when a timeout catcher gives up holding', schema: CatcherFailure },
+      },
+      errors: { 413: ['payload_too_large'] },
       handler: async ({ ctx, params }) => {
         const catcher = await catchers.lookup(params.sandbox, params.name);
         if (!catcher) {

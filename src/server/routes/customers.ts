@@ -13,6 +13,7 @@ import { pageOf } from './paging.ts';
 export const customerRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/customers', operationId: 'createCustomer', tags: ['Customers'], access: 'sandbox', scope: 'customers:write',
+    errors: { 422: ['company_not_found', 'approval_level_unknown'] },
     summary: 'Create a customer with a Turkish address; B2B customers belong to a company as buyer or approver.',
     body: CreateCustomerRequest, responses: { 201: Customer },
     handler: async ({ body, principal }) => ({ status: 201, body: await createCustomer(s, tenantOf(principal), body) }),

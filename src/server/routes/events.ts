@@ -17,6 +17,7 @@ const tags = ['Events'];
 export const eventRoutes = (s: Services) => [
   route({
     method: 'get', path: '/api/v1/events', operationId: 'listEvents', tags, access: 'sandbox', scope: 'webhooks:read',
+    errors: { 422: ['unknown_topic'] },
     summary: "The sandbox's events, newest first, with how many deliveries each has.",
     query: listQuery.extend({ topic: z.string().optional() }), responses: { 200: listOf(Event) },
     handler: async (input) => {

@@ -6,7 +6,7 @@ import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { decodeBody, readRawBody } from '../body.ts';
 import { refuseUnstorable } from '../validate.ts';
-import { route } from '../route.ts';
+import { redirectMedia, route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { consentPage, errorPage } from './oauth-pages.ts';
 
@@ -21,6 +21,10 @@ const TokenRequestSchema = z
     expires_in: z.string().optional().describe('Sandbox-only: access token lifetime in seconds (1–3600), to rehearse expiry.'),
   })
   .meta({ id: 'TokenRequest' });
+
+/** The RFC 6749 §5.2 error body, the one error shape that is not problem details (SPEC §2). */
+const oauthError = (codes: [string, ...string[]]) =>
+  z.object({ error: z.enum(codes), error_description: z.string() }).strict();
 
 const TokenResponseSchema = z
   .object({
@@ -95,7 +99,11 @@ export const oauthRoutes = (s: Services) => [
     method: 'post', path: '/oauth/token', operationId: 'oauthToken', tags, access: 'none', raw: true, idempotent: false,
     summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating).',
     accepts: ['form', 'json'], body: TokenRequestSchema,
-    responses: { 200: TokenResponseSchema, 400: { description: 'RFC 6749 §5.2 error: { error, error_description }' } },
+    responses: {
+      200: TokenResponseSchema,
+      400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type']) },
+      401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
+    },
     handler: async ({ ctx }) => {
       const response = await grantTokens(s.db, s.tokens, { params: await readTokenParams(ctx), basic: basicCredentials(ctx) });
       ctx.set('Cache-Control', 'no-store');
@@ -112,7 +120,11 @@ export const oauthRoutes = (s: Services) => [
       scope: z.string().optional(), state: z.string().optional(), code_challenge: z.string().optional(),
       code_challenge_method: z.string().optional(),
     }),
-    responses: { 200: { description: 'Consent page', contentType: 'text/html' }, 302: { description: 'Redirect with an error' } },
+    responses: {
+      200: { description: 'Consent page', contentType: 'text/html' },
+      302: { description: 'Back to redirect_uri with error and error_description (RFC 6749 §4.1.2.1)', contentType: redirectMedia },
+      400: { description: 'An error page: the client or redirect_uri cannot be trusted with a redirect', contentType: 'text/html' },
+    },
     handler: async ({ ctx }) => {
       const params = authorizeParams(ctx.query);
       try {
@@ -132,7 +144,12 @@ export const oauthRoutes = (s: Services) => [
     method: 'post', path: '/oauth/authorize', operationId: 'oauthAuthorizeDecision', tags, access: 'none', raw: true, idempotent: false,
     summary: "The consent page's Approve / Deny; redirects to redirect_uri with a code or access_denied.",
     accepts: ['form'],
-    responses: { 302: { description: 'Redirect to the client' } },
+    responses: {
+      302: { description: 'Back to redirect_uri with a code, or with error=access_denied', contentType: redirectMedia },
+      400: { description: 'An error page: the client or redirect_uri cannot be trusted with a redirect', contentType: 'text/html' },
+    },
+    // The handler reads the form itself (decodeBody): its refusals are problem details.
+    errors: { 400: ['malformed_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: ['validation_failed'] },
     handler: async ({ ctx }) => {
       const params = authorizeParams(decodeBody(await readRawBody(ctx.req), ctx.req, ['form']));
       try {

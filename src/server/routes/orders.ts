@@ -3,14 +3,20 @@ import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { JsonText, route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
-import { CancelOrderRequest, CreateOrderRequest, ListOrdersQuery, Order } from '../schemas/orders.ts';
+import { CancelOrderRequest, CreateOrderRequest, ListOrdersQuery, Order, orderStatuses } from '../schemas/orders.ts';
 import type { Services } from '../services.ts';
+import { refusedIn } from '../openapi-errors.ts';
+
+// placeOrder's refusals (domain/orders/orders.ts), for every route that places an order.
+export const orderRefusals = ['customer_not_found', 'variant_not_found', 'product_not_available', 'insufficient_stock'];
+
 
 const tags = ['Orders'];
 
 export const orderRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/orders', operationId: 'createOrder', tags, access: 'sandbox', scope: 'orders:write',
+    errors: { 422: orderRefusals },
     summary: 'Place an order; emits order.placed.', body: CreateOrderRequest, responses: { 201: Order },
     handler: async ({ body, principal }) => ({ status: 201, body: await createOrder(s, tenantOf(principal), body) }),
   }),
@@ -33,6 +39,7 @@ export const orderRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/api/v1/orders/:id/cancel', operationId: 'cancelOrder', tags, access: 'sandbox', scope: 'orders:write',
+    errors: { 409: refusedIn('order', orderStatuses, ['placed', 'pending_approval']) },
     summary: 'Cancel an unpaid order; returns its stock and emits order.cancelled.', params: idParam, body: CancelOrderRequest,
     responses: { 200: Order },
     handler: async ({ params, body, principal }) => ({ body: await cancelOrder(s, tenantOf(principal), params.id, body.reason) }),

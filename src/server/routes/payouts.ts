@@ -8,6 +8,8 @@ import { idParam, listOf } from '../schemas/common.ts';
 import { CalculatePayoutRequest, ListPayoutsQuery, Payout, TestBankAccount } from '../schemas/payouts.ts';
 import type { Services } from '../services.ts';
 import { pageOf } from './paging.ts';
+import { refusedIn } from '../openapi-errors.ts';
+import { payoutStatuses } from '../../webhooks/topics/data/payouts.ts';
 
 const tags = ['Payouts'];
 
@@ -15,6 +17,7 @@ const tags = ['Payouts'];
 export const payoutRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/payouts', operationId: 'calculatePayout', tags, access: 'sandbox', scope: 'payouts:write',
+    errors: { 409: ['vendor_applied', 'vendor_rejected', 'payout_period_overlaps'], 422: ['vendor_not_found'] },
     summary: "Calculate a vendor's payout for a period: captured sales minus commission and refunds (payout.calculated).",
     body: CalculatePayoutRequest, responses: { 201: Payout },
     handler: async ({ body, principal }) => ({ status: 201, body: await calculatePayout(s, tenantOf(principal), body) }),
@@ -37,6 +40,7 @@ export const payoutRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/api/v1/payouts/:id/pay', operationId: 'payPayout', tags, access: 'sandbox', scope: 'payouts:write',
+    errors: { 409: refusedIn('payout', payoutStatuses, ['calculated']) },
     summary: 'Send a calculated payout to the bank: paid (payout.paid) or failed with retries 1 h, 6 h and 24 h later (payout.failed, payout.retry.*).',
     params: idParam, responses: { 200: Payout },
     handler: async ({ params, principal }) => ({ body: await payPayout(s, tenantOf(principal), params.id) }),

@@ -20,6 +20,7 @@ const tags = ['Security'];
 const staffRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/staff', operationId: 'inviteStaff', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 409: ['staff_email_taken'], 422: ['staff_not_found'] },
     summary: 'Invite a staff member (staff.invited); the invitation token is in this response only.', body: InviteStaffRequest,
     secretFields: ['invitationToken'],
     responses: { 201: Invitation },
@@ -38,12 +39,14 @@ const staffRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/api/v1/staff/:id/invitation', operationId: 'resendStaffInvitation', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 409: ['staff_active'] },
     summary: 'Send the invitation again with a new token (the old one stops working); staff.invited.', params: idParam, responses: { 200: Invitation },
     secretFields: ['invitationToken'],
     handler: async ({ params, principal }) => ({ body: await resendInvitation(s, tenantOf(principal), params.id) }),
   }),
   route({
     method: 'post', path: '/api/v1/staff/:id/accept', operationId: 'acceptStaffInvitation', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 409: ['staff_active'], 422: ['invalid_invitation_token'] },
     summary: 'invited → active with the invitation token (staff.accepted).', params: idParam, body: AcceptInvitationRequest,
     responses: { 200: StaffMember },
     handler: async ({ params, body, principal }) => ({ body: await acceptInvitation(s, tenantOf(principal), params.id, body.token) }),
@@ -53,6 +56,7 @@ const staffRoutes = (s: Services) => [
 const impersonationRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/impersonations', operationId: 'startImpersonation', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 409: ['staff_invited', 'impersonation_active'], 422: ['staff_not_found', 'staff_role_not_permitted', 'customer_not_found'] },
     summary: 'A staff member starts acting as a customer, with a reason for the audit trail (impersonation.started).',
     body: StartImpersonationRequest, responses: { 201: ImpersonationSession },
     handler: async ({ body, principal }) => ({ status: 201, body: await startImpersonation(s, tenantOf(principal), body) }),
@@ -71,6 +75,7 @@ const impersonationRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/api/v1/impersonations/:id/end', operationId: 'endImpersonation', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 409: ['impersonation_ended'] },
     summary: 'End a session (impersonation.ended); unended sessions time out on the sandbox clock.', params: idParam,
     responses: { 200: ImpersonationSession },
     handler: async ({ params, principal }) => ({ body: await endImpersonation(s, tenantOf(principal), params.id) }),
@@ -86,6 +91,7 @@ const impersonationRoutes = (s: Services) => [
 const consentRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/consents', operationId: 'recordConsent', tags, access: 'sandbox', scope: 'security:write',
+    errors: { 422: ['customer_not_found', 'customer_has_no_phone'] },
     summary: "Record a customer's commercial-message consent (IYS); the change queues a push that falls due 15 min later (consent.iys.push_due).",
     body: RecordConsentRequest, responses: { 201: Consent, 200: Consent },
     handler: async ({ body, principal }) => {

@@ -4,7 +4,7 @@ import { decideChallenge, findChallenge } from '../../domain/payments/challenge.
 import { toMajor } from '../../shared/money.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { decodeBody, readRawBody } from '../body.ts';
-import { route } from '../route.ts';
+import { redirectMedia, route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { escapeHtml, page } from './oauth-pages.ts';
 
@@ -53,7 +53,14 @@ export const threeDSecureRoutes = (s: Services) => [
   route({
     method: 'post', path: '/3ds/:id', operationId: 'threeDSecureDecision', tags, access: 'none', raw: true, idempotent: false, params: challengeParams,
     accepts: ['form'], summary: "The challenge page's Approve / Fail; redirects to the payment's returnUrl when it has one.",
-    responses: { 200: { description: 'Result page', contentType: 'text/html' }, 303: { description: 'Back to returnUrl' } },
+    responses: {
+      200: { description: 'Result page', contentType: 'text/html' },
+      303: { description: 'Back to returnUrl with payment_id and status', contentType: redirectMedia },
+      404: { description: 'Unknown or decided challenge', contentType: 'text/html' },
+      409: { description: 'The payment cannot be completed any more', contentType: 'text/html' },
+    },
+    // The handler reads the form itself (decodeBody): its refusals are problem details.
+    errors: { 400: ['malformed_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: ['validation_failed'] },
     handler: async ({ ctx, params }) => {
       const form = decodeBody(await readRawBody(ctx.req), ctx.req, ['form']);
       const outcome = form.outcome === 'approve' ? 'approve' : 'fail';

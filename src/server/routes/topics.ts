@@ -13,11 +13,18 @@ const dataSchemaOf = (topic: (typeof topics)[number]) => {
   return schema ? jsonSchema(schema, 'output') : {};
 };
 
+// order.placed → orderPlacedWebhook: an operationId a client generator can name a handler after.
+const webhookOperationId = (topic: string) => `${topic.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`;
+
+const retried = 'The delivery failed: it is retried 30 s, 2 min, 10 min and 1 h later, then dead-lettered (SPEC §5.3).';
+
 /** The OpenAPI `webhooks` section: each topic's POST with its envelope and headers (SPEC §5.2). */
 export function webhooksSection(): Record<string, unknown> {
   return Object.fromEntries(topics.map((topic) => [topic, {
     post: {
+      operationId: webhookOperationId(topic),
       summary: `${topic} (${categoryOf(topic)})`,
+      security: [{ webhookSignature: [] }],
       parameters: [
         { name: 'X-Service-Topic', in: 'header', required: true, schema: { const: topic } },
         { name: 'X-Service-Delivery-Id', in: 'header', required: true, schema: { type: 'string' } },
@@ -37,7 +44,11 @@ export function webhooksSection(): Record<string, unknown> {
           },
         },
       },
-      responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else is retried (30 s, 2 min, 10 min, 1 h).' } },
+      responses: {
+        '2XX': { description: 'Any 2xx acknowledges the delivery; the body is ignored.' },
+        '4XX': { description: `The receiver refused it (a bad signature, say). ${retried}` },
+        '5XX': { description: `The receiver failed. ${retried}` },
+      },
     },
   }]));
 }

@@ -12,6 +12,8 @@ import {
 } from '../schemas/vendors.ts';
 import type { Services } from '../services.ts';
 import { pageOf } from './paging.ts';
+import { refusedIn } from '../openapi-errors.ts';
+import { vendorStatuses } from '../../webhooks/topics/data/vendors.ts';
 
 const tags = ['Marketplace'];
 
@@ -39,16 +41,19 @@ const vendorRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/api/v1/vendors/:id/approve', operationId: 'approveVendor', tags, access: 'sandbox', scope: 'vendors:write',
+    errors: { 409: refusedIn('vendor', vendorStatuses, ['applied', 'suspended']) },
     summary: 'applied → approved, or suspended → approved (reinstated); vendor.approved.', params: idParam, responses: { 200: Vendor },
     handler: async ({ params, principal }) => ({ body: await approveVendor(s, tenantOf(principal), params.id) }),
   }),
   route({
     method: 'post', path: '/api/v1/vendors/:id/reject', operationId: 'rejectVendor', tags, access: 'sandbox', scope: 'vendors:write',
+    errors: { 409: refusedIn('vendor', vendorStatuses, ['applied']) },
     summary: 'applied → rejected (vendor.rejected).', params: idParam, body: VendorDecisionRequest, responses: { 200: Vendor },
     handler: async ({ params, body, principal }) => ({ body: await rejectVendor(s, tenantOf(principal), params.id, body.reason) }),
   }),
   route({
     method: 'post', path: '/api/v1/vendors/:id/suspend', operationId: 'suspendVendor', tags, access: 'sandbox', scope: 'vendors:write',
+    errors: { 409: refusedIn('vendor', vendorStatuses, ['approved']) },
     summary: 'approved → suspended: its offers leave the buybox (vendor.suspended, buybox.winner_changed).', params: idParam,
     body: VendorDecisionRequest, responses: { 200: Vendor },
     handler: async ({ params, body, principal }) => ({ body: await suspendVendor(s, tenantOf(principal), params.id, body.reason) }),
@@ -58,6 +63,7 @@ const vendorRoutes = (s: Services) => [
 const offerRoutes = (s: Services) => [
   route({
     method: 'post', path: '/api/v1/vendors/:id/offers', operationId: 'createOffer', tags, access: 'sandbox', scope: 'vendors:write',
+    errors: { 409: [...refusedIn('vendor', vendorStatuses, ['approved']), 'offer_exists'], 422: ['variant_not_found'] },
     summary: "An approved vendor's offer on a variant; the buybox is recomputed.", params: idParam, body: CreateOfferRequest, responses: { 201: Offer },
     handler: async ({ params, body, principal }) => ({
       status: 201,

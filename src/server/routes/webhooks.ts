@@ -12,6 +12,10 @@ import {
 import type { Services } from '../services.ts';
 import { seqPage } from './paging.ts';
 
+// service.assertAttemptable: why a delivery cannot be attempted right now.
+const notAttemptable = ['attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
+
+
 const tags = ['Webhooks'];
 
 export const webhookRoutes = (s: Services) => {
@@ -19,6 +23,7 @@ export const webhookRoutes = (s: Services) => {
   return [
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints', operationId: 'createWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 422: ['unknown_topic'] },
       summary: 'Register an endpoint; the response shows its secret in full (the only time besides rotation).',
       body: EndpointRequest, responses: { 201: Endpoint },
       handler: async ({ body, principal }) => ({ status: 201, body: await endpoints.create(tenantOf(principal), body) }),
@@ -39,6 +44,7 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'patch', path: '/api/v1/webhooks/endpoints/:id', operationId: 'updateWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 422: ['unknown_topic'] },
       summary: 'Change url, topics, description, enabled or allowInsecureTls; enabling sends what waited.',
       params: idParam, body: EndpointPatch, responses: { 200: Endpoint },
       handler: async ({ params, body, principal }) => ({ body: await service.updateEndpoint(tenantOf(principal), params.id, body) }),
@@ -64,6 +70,7 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'get', path: '/api/v1/webhooks/deliveries', operationId: 'listDeliveries', tags, access: 'sandbox', scope: 'webhooks:read',
+      errors: { 422: ['unknown_topic'] },
       summary: 'Deliveries, newest first; filter by status, topic, endpoint, event or search by delivery/order id.',
       query: listQuery.extend(DeliveriesQuery.shape), responses: { 200: listOf(DeliverySummary) },
       handler: async (input) => {
@@ -82,11 +89,13 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/deliveries/:id/retry', operationId: 'retryDelivery', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
+      errors: { 409: ['delivery_succeeded', 'delivery_dead', ...notAttemptable] },
       summary: 'Attempt a pending delivery now, in the next of its five slots.', params: idParam, responses: { 200: Delivery },
       handler: async ({ params, principal }) => ({ body: await service.retryNow(tenantOf(principal), params.id) }),
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/deliveries/:id/replay', operationId: 'replayDelivery', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
+      errors: { 409: ['delivery_pending', ...notAttemptable] },
       summary: 'One more attempt of a dead or succeeded delivery, outside the retry cycle.', params: idParam, responses: { 200: Delivery },
       handler: async ({ params, principal }) => ({ body: await service.replay(tenantOf(principal), params.id) }),
     }),
@@ -103,12 +112,14 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
+      errors: { 422: ['unknown_topic'] },
       summary: 'Replay every dead delivery (optionally of one topic or endpoint); returns when all attempts finished.',
       body: DlqReplayRequest, responses: { 200: DlqReplayResult },
       handler: async ({ body, principal }) => ({ body: await service.replayDeadLetters(tenantOf(principal), body) }),
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/test', operationId: 'sendTestWebhook', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 422: ['unknown_topic', 'endpoint_not_found', 'no_sample_data'] },
       summary: "Deliver a realistic sample of a topic (built from the sandbox's data) to an endpoint id or URL.",
       body: TestWebhookRequest, responses: { 202: TestWebhookResult },
       handler: async ({ body, principal }) => ({ status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint) }),
