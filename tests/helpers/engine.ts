@@ -1,4 +1,5 @@
 import { after, before } from 'node:test';
+import { assertDocumented } from './openapi-contract.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.ts';
 
 /**
@@ -33,7 +34,7 @@ export interface TestSandbox {
   refreshToken: string;
   webhookTestSecret: string;
   /** fetch against the engine with this sandbox's bearer token and JSON handling. */
-  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; faultInjected?: boolean }): Promise<ApiResponse>;
 }
 
 export interface ApiResponse {
@@ -42,7 +43,10 @@ export interface ApiResponse {
   body: any;
 }
 
-export async function call(url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string } = {}): Promise<ApiResponse> {
+/** One request to the engine; the response must be one its OpenAPI document describes (openapi-contract.ts). */
+export async function call(
+  url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string; faultInjected?: boolean } = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body: string | undefined;
@@ -50,10 +54,12 @@ export async function call(url: string, path: string, init: { method?: string; b
     body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(url + path, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+  const method = init.method ?? (body === undefined ? 'GET' : 'POST');
+  const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown = text;
   if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+  await assertDocumented(url, { method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed, faultInjected: init.faultInjected });
   return { status: res.status, headers: res.headers, body: parsed };
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiResponse, TestSandbox } from './engine.ts';
+import { assertDocumented } from './openapi-contract.ts';
 
 /** How to send a /oauth/token request: form body (default), JSON body, or HTTP Basic client auth. */
 export interface TokenRequestInit {
@@ -16,7 +17,9 @@ export async function tokenRequest(url: string, params: Record<string, string>, 
   const body = init.json ? JSON.stringify(params) : new URLSearchParams(params).toString();
   const res = await fetch(`${url}/oauth/token`, { method: 'POST', headers, body });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
+  const parsed = /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+  await assertDocumented(url, { method: 'POST', path: '/oauth/token', status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+  return { status: res.status, headers: res.headers, body: parsed };
 }
 
 /** A client_credentials access token for the sandbox, optionally with fewer scopes or a short life. */
@@ -58,13 +61,18 @@ export function consentFields(html: string): Record<string, string> {
  * Returns the redirect's Location (the client's redirect_uri with code or error, and state).
  */
 export async function authorize(url: string, params: Record<string, string>, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
-  const page = await fetch(`${url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
-  if (page.status !== 200) throw new Error(`consent page: ${page.status} ${await page.text()}`);
-  const form = new URLSearchParams({ ...consentFields(await page.text()), decision });
+  const pagePath = `/oauth/authorize?${new URLSearchParams(params)}`;
+  const page = await fetch(url + pagePath, { redirect: 'manual' });
+  const html = await page.text();
+  await assertDocumented(url, { method: 'GET', path: pagePath, status: page.status, contentType: page.headers.get('content-type'), body: html });
+  if (page.status !== 200) throw new Error(`consent page: ${page.status} ${html}`);
+  const form = new URLSearchParams({ ...consentFields(html), decision });
   const res = await fetch(`${url}/oauth/authorize`, {
     method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
+  const text = await res.text();
+  await assertDocumented(url, { method: 'POST', path: '/oauth/authorize', status: res.status, contentType: res.headers.get('content-type'), body: text });
   const location = res.headers.get('location');
-  if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${await res.text()}`);
+  if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${text}`);
   return new URL(location);
 }

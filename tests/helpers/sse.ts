@@ -1,3 +1,5 @@
+import { assertDocumented } from './openapi-contract.ts';
+
 /** A minimal SSE reader over fetch for tests: collects { id, event, data } messages. */
 export interface SseMessage {
   id?: string;
@@ -14,6 +16,10 @@ export class SseClient {
 
   async open(): Promise<Response> {
     const res = await fetch(this.url, { headers: { accept: 'text/event-stream', ...this.headers }, signal: this.controller.signal });
+    const { origin, pathname, search } = new URL(this.url);
+    // A stream is checked by its head; a refusal by its body too (read from a clone the caller can still read).
+    const body = res.ok ? undefined : await res.clone().json();
+    await assertDocumented(origin, { method: 'GET', path: pathname + search, status: res.status, contentType: res.headers.get('content-type'), body, streamed: res.ok });
     if (res.ok && res.body) this.done = this.pump(res.body).catch(() => {});
     return res;
   }

@@ -34,11 +34,11 @@ test('a failure after the order row is written rolls everything back: no order, 
     create trigger fail_for_test before insert on events for each row execute function fail_for_test();`);
   try {
     const stock = await stockOf(engine.running, sb.id, 'var_0001');
-    const res = problem(await sb.api('/api/v1/orders', { body: orderBody() }), 500, 'internal_error');
+    const res = problem(await sb.api('/api/v1/orders', { body: orderBody(), faultInjected: true }), 500, 'internal_error');
     assert.ok(!JSON.stringify(res).includes('simulated crash'), 'no internals or stack in the response');
     assert.equal(await orderCount(engine.running, sb.id), 200);
     assert.equal(await stockOf(engine.running, sb.id, 'var_0001'), stock);
-    problem(await sb.api('/api/v1/orders/ord_0001/cancel', { method: 'POST' }), 500, 'internal_error');
+    problem(await sb.api('/api/v1/orders/ord_0001/cancel', { method: 'POST', faultInjected: true }), 500, 'internal_error');
     assert.equal((await sb.api('/api/v1/orders/ord_0001')).body.status, 'placed', 'the cancel rolled back too');
   } finally {
     await db.exec('drop trigger fail_for_test on events; drop function fail_for_test();');

@@ -89,7 +89,10 @@ test('every $ref resolves, and errors are documented as problem details', async 
   for (const name of ['Problem', 'Order', 'CreateOrderRequest', 'CreatedSandbox', 'TokenResponse']) assert.ok(doc.components.schemas[name], name);
   assert.deepEqual([...doc.components.schemas.Problem.required].sort(), ['code', 'detail', 'status', 'title', 'type']);
   const getOrder = doc.paths['/api/v1/orders/{id}'].get;
-  assert.equal(getOrder.responses.default.content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
+  assert.equal(getOrder.responses.default, undefined, 'no catch-all: every status is listed');
+  const notFound = getOrder.responses['404'].content['application/problem+json'].schema;
+  assert.equal(notFound.allOf[0].$ref, '#/components/schemas/Problem');
+  assert.deepEqual(notFound.allOf[1].properties, { status: { const: 404 }, code: { enum: ['not_found'] } });
 });
 
 test('the top-level webhooks section describes all 33 topics', async () => {
@@ -103,4 +106,55 @@ test('the top-level webhooks section describes all 33 topics', async () => {
   const placed = doc.webhooks['order.placed'].post.requestBody.content['application/json'].schema.properties.data;
   const data = deref(doc, placed);
   for (const field of ['orderId', 'total', 'currency', 'customerId']) assert.ok(data.properties?.[field], `order.placed data documents ${field}`);
+});
+
+test('servers names the engine that serves the document; the license and the webhook signature are described', async () => {
+  const doc = await openapi();
+  assert.deepEqual(doc.servers.map((s: any) => s.url), [engine.url]);
+  assert.ok(doc.info.license.name && (doc.info.license.identifier || doc.info.license.url));
+  const scheme = doc.components.securitySchemes.webhookSignature;
+  assert.deepEqual([scheme.type, scheme.in, scheme.name], ['apiKey', 'header', 'X-Service-Signature']);
+  assert.match(scheme.description, /t=.*v1=.*HMAC-SHA256/);
+  for (const topic of topics) {
+    const op = doc.webhooks[topic].post;
+    assert.deepEqual(op.security, [{ webhookSignature: [] }], topic);
+    assert.ok(op.operationId && op.responses['2XX'] && op.responses['4XX'], topic);
+  }
+});
+
+const codesOf = (op: any, status: number) => op.responses[status]?.content?.['application/problem+json']?.schema.allOf[1].properties.code.enum;
+
+test('4xx responses are derived from each route definition, with the domain errors the route declares', async () => {
+  const doc = await openapi();
+  const create = doc.paths['/api/v1/orders'].post;
+  assert.deepEqual(codesOf(create, 400), ['malformed_json', 'unknown_field']);
+  assert.deepEqual(codesOf(create, 401), ['missing_token', 'invalid_token', 'token_expired']);
+  assert.deepEqual(codesOf(create, 403), ['host_not_allowed', 'origin_not_allowed', 'insufficient_scope']);
+  assert.deepEqual(codesOf(create, 409), ['idempotency_key_reused', 'idempotency_key_in_use']);
+  assert.deepEqual([codesOf(create, 413), codesOf(create, 415)], [['payload_too_large'], ['unsupported_media_type']]);
+  assert.deepEqual(codesOf(create, 422), ['sandbox_required', 'validation_failed', 'customer_not_found', 'variant_not_found', 'product_not_available', 'insufficient_stock']);
+  const cancel = doc.paths['/api/v1/orders/{id}/cancel'].post;
+  assert.deepEqual(codesOf(cancel, 409), ['idempotency_key_reused', 'idempotency_key_in_use', 'order_paid', 'order_cancelled', 'order_rejected']);
+  assert.deepEqual(codesOf(doc.paths['/api/v1/payments'].post, 402), ['card_declined']);
+  // No token, no body, no path: only the guards can refuse.
+  const health = doc.paths['/api/v1/health'].get;
+  assert.deepEqual(Object.keys(health.responses), ['200', '403']);
+  // The admin-only list: the admin key or nothing.
+  const sandboxes = doc.paths['/api/v1/sandboxes'].get;
+  assert.deepEqual([codesOf(sandboxes, 401), codesOf(sandboxes, 403)], [['missing_token'], ['host_not_allowed', 'origin_not_allowed', 'admin_key_required']]);
+});
+
+test('/oauth/token documents its RFC 6749 §5.2 errors as application/json, and the HTML pages as text/html', async () => {
+  const doc = await openapi();
+  const token = doc.paths['/oauth/token'].post;
+  for (const [status, errors] of [[400, ['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type']], [401, ['invalid_client']]] as const) {
+    const content = token.responses[status].content;
+    assert.deepEqual(Object.keys(content), ['application/json'], `${status}: no problem details`);
+    assert.deepEqual(content['application/json'].schema.properties.error.enum, errors);
+    assert.deepEqual([...content['application/json'].schema.required].sort(), ['error', 'error_description']);
+  }
+  assert.deepEqual(Object.keys(token.requestBody.content).sort(), ['application/json', 'application/x-www-form-urlencoded']);
+  assert.deepEqual(Object.keys(doc.paths['/oauth/authorize'].get.responses['200'].content), ['text/html']);
+  assert.deepEqual(Object.keys(doc.paths['/3ds/{id}'].post.responses['404'].content), ['text/html', 'application/problem+json']);
+  assert.deepEqual(Object.keys(doc.paths['/api/v1/events/stream'].get.responses['200'].content), ['text/event-stream']);
 });
