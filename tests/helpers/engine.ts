@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { assertDocumented } from './openapi-contract.ts';
+import { assertDocumented, bodyOf } from './openapi-contract.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.ts';
 
 /**
@@ -56,9 +56,7 @@ export async function call(
   }
   const method = init.method ?? (body === undefined ? 'GET' : 'POST');
   const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown = text;
-  if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+  const parsed = bodyOf(res.headers.get('content-type'), await res.text());
   await assertDocumented(url, { method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed, faultInjected: init.faultInjected });
   return { status: res.status, headers: res.headers, body: parsed };
 }

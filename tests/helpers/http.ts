@@ -1,5 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { assertDocumented } from './openapi-contract.ts';
+import { assertDocumented, bodyOf } from './openapi-contract.ts';
 
 export interface RawResponse {
   status: number;
@@ -37,15 +37,23 @@ export async function rawRequest(
 ): Promise<RawResponse> {
   const res = await unchecked(baseUrl, path, init);
   const contentType = (res.headers['content-type'] as string | undefined) ?? null;
-  let body: unknown = res.body;
-  if (/json/.test(contentType ?? '') && res.body) {
-    try {
-      body = JSON.parse(res.body);
-    } catch {
-      throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status} ${contentType} that is not JSON: ${res.body.slice(0, 200)}`);
-    }
+  await assertDocumented(baseUrl, { method: init.method ?? 'GET', path, status: res.status, contentType, body: bodyOf(contentType, res.body) });
+  return res;
+}
+
+/** fetch, and the response must be one the engine's OpenAPI document describes; the caller can still read the body. */
+export async function checkedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, init);
+  const asked = new URL(url);
+  // A followed redirect left the engine's 3xx unseen; the page it led to is checked if the engine served it.
+  const answered = new URL(res.url || url);
+  if (answered.origin === asked.origin) {
+    const contentType = res.headers.get('content-type');
+    await assertDocumented(asked.origin, {
+      method: res.redirected ? 'GET' : (init.method ?? 'GET'), path: answered.pathname + answered.search, status: res.status, contentType,
+      body: bodyOf(contentType, await res.clone().text()),
+    });
   }
-  await assertDocumented(baseUrl, { method: init.method ?? 'GET', path, status: res.status, contentType, body });
   return res;
 }
 

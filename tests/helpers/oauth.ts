@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiResponse, TestSandbox } from './engine.ts';
-import { assertDocumented } from './openapi-contract.ts';
+import { assertDocumented, bodyOf } from './openapi-contract.ts';
 
 /** How to send a /oauth/token request: form body (default), JSON body, or HTTP Basic client auth. */
 export interface TokenRequestInit {
@@ -17,7 +17,7 @@ export async function tokenRequest(url: string, params: Record<string, string>, 
   const body = init.json ? JSON.stringify(params) : new URLSearchParams(params).toString();
   const res = await fetch(`${url}/oauth/token`, { method: 'POST', headers, body });
   const text = await res.text();
-  const parsed = /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+  const parsed = bodyOf(res.headers.get('content-type'), text);
   await assertDocumented(url, { method: 'POST', path: '/oauth/token', status: res.status, contentType: res.headers.get('content-type'), body: parsed });
   return { status: res.status, headers: res.headers, body: parsed };
 }

@@ -103,6 +103,16 @@ function operationFor(contract: Contract, method: string, pathname: string): Ope
     .sort((a, b) => b.literalSegments - a.literalSegments)[0];
 }
 
+/** A response body as the validator wants it: parsed for JSON media types, else the text. */
+export function bodyOf(contentType: string | null, text: string): unknown {
+  if (!/json/.test(contentType ?? '') || !text) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`a ${contentType} body that is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
 const mediaOf = (contentType: string | null) => (contentType ?? '').split(';')[0].trim().toLowerCase();
 const isEmpty = (body: unknown) => body === undefined || body === null || body === '';
 

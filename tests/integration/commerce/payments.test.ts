@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, createSandbox, problem, useEngine } from '../../helpers/engine.ts';
+import { checkedFetch } from '../../helpers/http.ts';
 import { card, lastEvent, ok, order, pay, paths } from './helpers.ts';
 
 const engine = useEngine();
@@ -60,20 +61,20 @@ test('3-D Secure via the challenge page: the shopper approves in the browser and
   const sb = await createSandbox(engine.url);
   const o = await order(sb);
   const p = ok(await pay(sb, o.id, '4000000000003220', { returnUrl: 'http://localhost:3000/checkout/done' }), 201);
-  const page = await fetch(p.nextAction.url);
+  const page = await checkedFetch(p.nextAction.url);
   assert.equal(page.status, 200);
   const html = await page.text();
   assert.match(html, /card ending in <code>3220<\/code>/);
   const token = new URL(p.nextAction.url).searchParams.get('token')!;
-  assert.equal((await fetch(`${engine.url}/3ds/${p.id}?token=wrong`)).status, 404);
-  const decided = await fetch(`${engine.url}/3ds/${p.id}`, {
+  assert.equal((await checkedFetch(`${engine.url}/3ds/${p.id}?token=wrong`)).status, 404);
+  const decided = await checkedFetch(`${engine.url}/3ds/${p.id}`, {
     method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: engine.url },
     body: new URLSearchParams({ token, outcome: 'approve' }),
   });
   assert.equal(decided.status, 303);
   assert.equal(decided.headers.get('location'), `http://localhost:3000/checkout/done?payment_id=${p.id}&status=captured`);
   assert.equal(ok(await sb.api(`/api/v1/payments/${p.id}`)).status, 'captured');
-  assert.equal((await fetch(p.nextAction.url)).status, 404, 'a decided challenge is gone');
+  assert.equal((await checkedFetch(p.nextAction.url)).status, 404, 'a decided challenge is gone');
 });
 
 test('refunds: partial then the rest, exactly to the cent; more than what remains is 422; nothing negative', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { checkedFetch } from '../../helpers/http.ts';
 import { authorize, consentFields, oauthError, pkcePair, tokenRequest } from '../../helpers/oauth.ts';
 
 const engine = useEngine();
@@ -16,7 +17,7 @@ function authorizeParams(sb: TestSandbox, challenge: string, extra: Record<strin
 test('authorization_code + S256 PKCE: consent page, approve, redirect with code and state, exchange', async () => {
   const sb = await createSandbox(engine.url, 'Consent <demo>');
   const { verifier, challenge } = pkcePair();
-  const page = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, challenge))}`);
+  const page = await checkedFetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, challenge))}`);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   assert.equal(page.headers.get('cache-control'), 'no-store');
@@ -105,11 +106,11 @@ test('an unregistered non-loopback redirect_uri or unknown client shows an error
     authorizeParams(sb, challenge, { redirect_uri: 'http://127.0.0.1.evil.example/cb' }),
     authorizeParams(sb, challenge, { client_id: 'cli_unknown' }),
   ]) {
-    const res = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    const res = await checkedFetch(`${engine.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get('location'), null);
     assert.match(await res.text(), /cannot proceed/);
-    const post = await fetch(`${engine.url}/oauth/authorize`, {
+    const post = await checkedFetch(`${engine.url}/oauth/authorize`, {
       method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...params, decision: 'approve' }),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -127,7 +128,7 @@ test('bad authorize parameters with a good redirect_uri go back to the client as
     [{ scope: 'orders:read root' }, 'invalid_scope'],
   ];
   for (const [override, error] of cases) {
-    const res = await fetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, pkcePair().challenge, override))}`, { redirect: 'manual' });
+    const res = await checkedFetch(`${engine.url}/oauth/authorize?${new URLSearchParams(authorizeParams(sb, pkcePair().challenge, override))}`, { redirect: 'manual' });
     assert.equal(res.status, 302, JSON.stringify(override));
     const location = new URL(res.headers.get('location')!);
     assert.equal(`${location.origin}${location.pathname}`, redirectUri);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
+import { checkedFetch } from '../../helpers/http.ts';
 import { oauthError, tokenRequest } from '../../helpers/oauth.ts';
 
 const engine = useEngine();
 
 async function raw(body: string | Buffer, contentType?: string): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(`${engine.url}/oauth/token`, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+  const res = await checkedFetch(`${engine.url}/oauth/token`, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
@@ -42,7 +43,7 @@ test('unknown parameters are ignored (RFC 6749 §3.2) and numbers are accepted i
 });
 
 test('GET /oauth/token is a 405 problem, not a token', async () => {
-  const res = await fetch(`${engine.url}/oauth/token`);
+  const res = await checkedFetch(`${engine.url}/oauth/token`);
   assert.equal(res.status, 405);
   assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
 });
