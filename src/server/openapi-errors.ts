@@ -60,7 +60,7 @@ export function problemCodes(def: RouteDef): Codes {
 }
 
 /**
- * The 409 codes of a state machine's refusal (domain/errors.ts illegalTransition): `<object>_<status>`
+ * The 409 codes of a state machine's refusal (illegalTransition in shared/problem.ts): `<object>_<status>`
  * for every status the action is not allowed from.
  */
 export const refusedIn = (object: string, statuses: readonly string[], allowedFrom: readonly string[]) =>

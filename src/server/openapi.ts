@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from '../db/paths.ts';
+import { packageRoot } from '../shared/node/package-root.ts';
 import { errorMeanings, problemCodes } from './openapi-errors.ts';
 import type { ResponseSpec, RouteDef } from './route.ts';
 

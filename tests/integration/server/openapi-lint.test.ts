@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { packageRoot } from '../../../src/db/paths.ts';
+import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { call, useEngine } from '../../helpers/engine.ts';
 
 const engine = useEngine();
