@@ -15,7 +15,6 @@ import { orderRefusals } from './orders.ts';
 
 const approverRefusals = ['customer_not_found', 'approver_not_eligible'];
 
-
 const tags = ['B2B'];
 
 const approvalRoutes = (s: Services) => [

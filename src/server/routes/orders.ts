@@ -10,7 +10,6 @@ import { refusedIn } from '../openapi-errors.ts';
 // placeOrder's refusals (domain/orders/orders.ts), for every route that places an order.
 export const orderRefusals = ['customer_not_found', 'variant_not_found', 'product_not_available', 'insufficient_stock'];
 
-
 const tags = ['Orders'];
 
 export const orderRoutes = (s: Services) => [

@@ -15,7 +15,6 @@ import { seqPage } from './paging.ts';
 // service.assertAttemptable: why a delivery cannot be attempted right now.
 const notAttemptable = ['attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
 
-
 const tags = ['Webhooks'];
 
 export const webhookRoutes = (s: Services) => {
