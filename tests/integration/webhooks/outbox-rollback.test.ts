@@ -28,7 +28,7 @@ test('a transaction that emits and then fails sends nothing and leaves no delive
     begin if new.tenant_id = '${sb.id}' and new.status = 'converted' then raise exception 'simulated failure after emit'; end if; return new; end $$;
     create trigger fail_convert_for_test before update on quotes for each row execute function fail_convert_for_test();`);
   try {
-    problem(await sb.api(`/api/v1/quotes/${quote.id}/convert`, { method: 'POST' }), 500, 'internal_error');
+    problem(await sb.api(`/api/v1/quotes/${quote.id}/convert`, { method: 'POST', faultInjected: true }), 500, 'internal_error');
   } finally {
     await db.exec('drop trigger fail_convert_for_test on quotes; drop function fail_convert_for_test();');
   }
