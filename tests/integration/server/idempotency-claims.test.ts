@@ -58,7 +58,7 @@ test('the write and its stored response are one transaction: when the store fail
     create trigger refuse_store before update on idempotency_keys for each row
       when (new.key = 'store-fails' and new.response is not null) execute function refuse_store();`);
   try {
-    const failed = await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('store-fails') });
+    const failed = await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('store-fails'), faultInjected: true });
     problem(failed, 500, 'internal_error');
     assert.ok(errors.some((line) => line.includes('disk full (simulated)')), 'the failure is logged');
     assert.equal(await orderCount(engine.running, sb.id), 200, "the handler's order was rolled back with the store");
