@@ -30,6 +30,8 @@ const program = new Command('sandbay')
 
 // The engine is imported only by the verbs that run it, so the client verbs start fast.
 serverOptions(program.command('serve').description('run the engine headless and serve the inspector UI'))
+  .addOption(new Option('--database-url <url>', 'run on this PostgreSQL server (postgres://…) instead of the built-in PGlite').env('SANDBAY_DATABASE_URL'))
+  .addOption(new Option('--postgres', 'run on a PostgreSQL server Sandbay manages in its data dir').conflicts('databaseUrl'))
   .action(async (flags) => (await import('./commands/serve.ts')).serve(flags));
 
 serverOptions(program.command('start').description('open the desktop app, or run headless where Electron is not installed'))

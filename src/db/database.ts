@@ -1,5 +1,3 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
-
 /** The small query interface the rest of the code sees (plain PostgreSQL underneath). */
 export interface Queryable {
   query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -7,40 +5,48 @@ export interface Queryable {
 
 /** A transaction: queries run inside it; afterCommit callbacks run once it has committed. */
 export interface Tx extends Queryable {
+  /** Runs SQL without parameters (several statements allowed). */
   exec(sql: string): Promise<void>;
+  /** Runs fn after COMMIT succeeded; never on rollback. */
   afterCommit(fn: () => void): void;
+  /** Like PostgreSQL's NOTIFY inside a transaction: delivered at COMMIT, dropped on rollback. */
+  notify(channel: string, payload: string): Promise<void>;
 }
 
+/** Called with each notification's payload, on every engine listening on the database (this one included). */
+export type NotificationHandler = (payload: string) => void;
+
+/** Which adapter is underneath: the in-process PGlite, or a PostgreSQL server through node-postgres. */
+export type Driver = 'pglite' | 'postgres';
+
 export interface Db extends Queryable {
+  readonly driver: Driver;
+  /** One transaction on one connection: BEGIN … COMMIT, ROLLBACK when fn throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs SQL without parameters (several statements allowed: the simple protocol). */
   exec(sql: string): Promise<void>;
+  /**
+   * Subscribes this process to a channel (PostgreSQL LISTEN). Payloads are strings under 8,000 bytes.
+   * Resolves once listening; the returned function unsubscribes.
+   */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /** Sends a notification now (PostgreSQL NOTIFY outside a transaction). */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Runs fn while holding a session-level advisory lock named key: one holder at a time among every
+   * engine on this database. fn uses the Db as usual (its queries run on other connections).
+   */
+  withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Wraps a PGlite instance; the only place that knows the driver's result shapes. */
-export function wrapPglite(pg: PGlite, onClose: () => Promise<void> = async () => {}): Db {
-  const rowsOf = (source: PGlite | Transaction) => async <T>(sql: string, params?: unknown[]) =>
-    (await source.query<T>(sql, params as any[])).rows;
-  return {
-    query: rowsOf(pg),
-    async exec(sql) {
-      await pg.exec(sql);
-    },
-    async transaction(fn) {
-      const after: (() => void)[] = [];
-      const result = await pg.transaction((tx) =>
-        fn({
-          query: rowsOf(tx),
-          exec: async (sql) => void (await tx.exec(sql)),
-          afterCommit: (cb) => void after.push(cb),
-        }),
-      );
-      for (const cb of after) cb();
-      return result;
-    },
-    async close() {
-      await pg.close();
-      await onClose();
-    },
-  };
+/** Runs after-commit callbacks; one that throws is reported and does not stop the others. */
+export function runAfterCommit(callbacks: (() => void)[], onError: (err: unknown) => void): void {
+  for (const cb of callbacks) {
+    try {
+      cb();
+    } catch (err) {
+      onError(err);
+    }
+  }
 }

@@ -1,13 +1,27 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import { loadMigrations, migrate } from '../db/migrate.ts';
-import { openDatabase } from '../db/open.ts';
-import { migrationsDir, seedDir } from '../db/paths.ts';
+import { loadMigrations, migrate, type Migration } from '../db/migrate.ts';
+import { openPglite } from '../db/open-pglite.ts';
+import { migrationsDir, packageVersion, seedDir } from '../db/paths.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { startManagedPostgres, type ManagedPostgres } from '../db/managed-postgres.ts';
+import { makeScratchDir } from '../db/template.ts';
 import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
 
-async function prepareDatabase(db: Db): Promise<void> {
-  await migrate(db, loadMigrations(migrationsDir()));
-  await loadSeedTemplate(db, seedDir());
+/**
+ * The advisory lock every engine takes to change the database's shape or shared rows at start-up
+ * (migrations, seed template, per-install secrets): engines starting together on one server take turns.
+ */
+export const startupLockKey = 'sandbay:startup';
+
+/** Migrates and loads the seed template, under the start-up lock (a no-op check when already current). */
+export async function prepareDatabase(db: Db, migrations: Migration[] = loadMigrations(migrationsDir())): Promise<void> {
+  await db.withAdvisoryLock(startupLockKey, async () => {
+    await migrate(db, migrations, packageVersion());
+    await loadSeedTemplate(db, seedDir());
+  });
 }
 
 /** Changes whenever the migrations or the seed files do, so a stale template is never reused. */
@@ -17,7 +31,41 @@ function templateKey(): string {
   return `${hash.digest('hex')}:${seedHash(seedDir())}`;
 }
 
-/** Opens Sandbay's database (a PGlite dir, or scratch storage for --memory), migrated and seeded. */
-export function openSandboxDatabase(options: { dataDir?: string; memory?: boolean }): Promise<Db> {
-  return openDatabase({ ...options, prepare: prepareDatabase, templateKey: templateKey() });
+export interface DatabaseOptions {
+  /** A PGlite data dir (ignored with databaseUrl or memory). */
+  dataDir?: string;
+  /** PGlite in scratch storage, removed on close. */
+  memory?: boolean;
+  /** A PostgreSQL server instead of PGlite: postgres://user:password@host:port/database. */
+  databaseUrl?: string;
+  /** Connections per engine on PostgreSQL. */
+  poolSize?: number;
+  /** Where database connection trouble is reported. */
+  log?: (message: string) => void;
+}
+
+/** Opens Sandbay's database — a PostgreSQL server, a PGlite dir, or PGlite scratch storage — migrated and seeded. */
+export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db> {
+  if (!options.databaseUrl) return openPglite({ ...options, prepare: (db) => prepareDatabase(db), templateKey: templateKey() });
+  const db = openPostgres({ connectionString: options.databaseUrl, poolSize: options.poolSize, log: options.log });
+  try {
+    await prepareDatabase(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** `--postgres`: the server Sandbay manages in <dataDir>/postgres, or in scratch storage (removed on stop) without a data dir. */
+export async function startSandboxPostgres(dataDir: string | undefined): Promise<ManagedPostgres> {
+  const scratch = dataDir ? undefined : makeScratchDir();
+  const server = await startManagedPostgres(dataDir ? join(dataDir, 'postgres') : join(scratch!, 'postgres'));
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    },
+  };
 }

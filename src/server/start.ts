@@ -13,7 +13,7 @@ import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
 import { createApp } from './app.ts';
-import { openSandboxDatabase } from './database.ts';
+import { openSandboxDatabase, startSandboxPostgres, startupLockKey } from './database.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { acquireLock, writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -47,6 +47,12 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Scratch storage, removed on close. */
   memory?: boolean;
+  /** Run on this PostgreSQL server (postgres://…) instead of PGlite; the data dir then keeps only the lock and server.json. */
+  databaseUrl?: string;
+  /** Run on a PostgreSQL server Sandbay starts itself in <dataDir>/postgres (scratch storage with memory). */
+  postgres?: boolean;
+  /** Database connections of this engine on PostgreSQL (default 10). */
+  poolSize?: number;
   logger?: Logger;
   /** One log line per request (path only, never the query). Default true. */
   logRequests?: boolean;
@@ -103,11 +109,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       mkdirSync(dataDir, { recursive: true });
       cleanups.push(await acquireLock(dataDir, instanceId));
     }
-    const db = withAmbientTransactions(await openSandboxDatabase({ dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory }));
+    let databaseUrl = options.databaseUrl;
+    if (options.postgres && !databaseUrl) {
+      const server = await startSandboxPostgres(dataDir);
+      cleanups.push(() => server.stop());
+      databaseUrl = server.url;
+    }
+    // Until the admin key is known, a logger that redacts it cannot exist: database trouble goes to stderr.
+    let logError = (message: string) => console.error(`sandbay: ${message}`);
+    const db = withAmbientTransactions(await openSandboxDatabase({
+      dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, databaseUrl, poolSize: options.poolSize,
+      log: (message) => logError(message),
+    }));
     cleanups.push(() => db.close());
-    const adminKey = await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`);
-    const cursorSecret = await installSecret(db, 'cursor_secret', () => randomString(32));
+    const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
+      adminKey: await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`),
+      cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
+    }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
+    logError = (message) => logger.error(message);
 
     const clock = new SandboxClock();
     await clock.load(db);

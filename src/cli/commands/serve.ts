@@ -1,5 +1,6 @@
 import type { SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
+import { SchemaTooNewError } from '../../db/migrate.ts';
 import { CliError } from '../errors.ts';
 
 export interface ServeFlags {
@@ -9,6 +10,8 @@ export interface ServeFlags {
   dataDir?: string;
   memory?: boolean;
   quiet?: boolean;
+  databaseUrl?: string;
+  postgres?: boolean;
 }
 
 export function parsePort(value: string): number {
@@ -17,11 +20,31 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** A PostgreSQL connection URL, or a usage error saying what one looks like. */
+export function checkDatabaseUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol)) throw new CliError('--database-url must look like postgres://user:password@host:5432/database');
+  return value;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(value: string): string {
+  const url = new URL(value);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
     port: parsePort(flags.port), host: flags.host, allowHosts: flags.allowHost,
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
+    databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
   };
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop
   // window and every client verb stay free of it.
@@ -32,11 +55,14 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   } catch (err) {
     if (err instanceof DataDirLockedError) throw new CliError(err.message);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
+    if (err instanceof SchemaTooNewError) throw new CliError(err.message);
+    if (options.databaseUrl) throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
   if (note) process.stdout.write(`${note}\n`);
   // The one deliberate secret in the output (SPEC §7): the ready URL carries the admin key.
-  process.stdout.write(`Sandbay ready: ${running.readyUrl}  (data: ${running.dataDir ?? 'memory'})\n`);
+  const data = flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory');
+  process.stdout.write(`Sandbay ready: ${running.readyUrl}  (data: ${data})\n`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

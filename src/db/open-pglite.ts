@@ -1,7 +1,8 @@
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { wrapPglite, type Db } from './database.ts';
+import type { Db } from './database.ts';
+import { pgliteParsers, wrapPglite } from './pglite.ts';
 import { copyTemplate, ensureTemplate, makeScratchDir } from './template.ts';
 
 export interface OpenOptions {
@@ -17,19 +18,16 @@ export interface OpenOptions {
 
 const pgliteVersion = 'pglite-0.5.16';
 
-// Our amounts are minor units far below 2^53, so int8 columns come back as numbers.
-const parsers = { [types.INT8]: (value: string) => Number(value) };
-
 // Postgres' default 128 MB buffer pool is most of PGlite's resident memory; a sandbox's
 // working set is a few MB, and the OS page cache sits behind the pool anyway.
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 async function openDir(dir: string): Promise<PGlite> {
-  return PGlite.create(dir, { parsers, startParams });
+  return PGlite.create(dir, { parsers: pgliteParsers, startParams });
 }
 
-/** Opens (creating from the cached template when needed) and prepares the database. */
-export async function openDatabase(options: OpenOptions): Promise<Db> {
+/** Opens a PGlite database (creating it from the cached template when needed) and prepares it. */
+export async function openPglite(options: OpenOptions): Promise<Db> {
   const template = await ensureTemplate(`${pgliteVersion}:${options.templateKey}`, async (dir) => {
     const db = wrapPglite(await openDir(dir));
     await options.prepare(db);
@@ -39,8 +37,10 @@ export async function openDatabase(options: OpenOptions): Promise<Db> {
   const dir = scratch ?? options.dataDir;
   if (!dir) throw new Error('openDatabase needs a dataDir or memory: true');
   if (!existsSync(join(dir, 'PG_VERSION'))) copyTemplate(template, dir);
-  const db = wrapPglite(await openDir(dir), async () => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const db = wrapPglite(await openDir(dir), {
+    onClose: async () => {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    },
   });
   await options.prepare(db);
   return db;

@@ -1,0 +1,82 @@
+import pgListen, { type Subscriber } from 'pg-listen';
+import type { NotificationHandler } from './database.ts';
+
+/** The retry delay after the LISTEN connection drops: quick at first, then every 5 s until the server is back. */
+const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
+
+/**
+ * One dedicated LISTEN connection per engine (pg-listen): it reconnects after a drop (a restarted server,
+ * pg_terminate_backend, a network cut) and LISTENs again on every channel. Notifications sent while it
+ * was away are lost — PostgreSQL keeps none — so `onGap` subscribers are told to resynchronise.
+ */
+export class PgListener {
+  private readonly subscriber: Subscriber;
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private readonly gapHandlers = new Set<() => void>();
+  private connecting?: Promise<void>;
+
+  constructor(connectionString: string, private readonly log: (message: string) => void) {
+    // pg-listen is CommonJS with an `exports.default`.
+    this.subscriber = pgListen.default(
+      { connectionString, application_name: 'sandbay-listen' },
+      // Payloads stay strings; no retry deadline: a server down for a while is waited for, not given up on.
+      { parse: (s: string) => s, serialize: (s: string) => s, retryInterval: retryDelay, retryLimit: Infinity, retryTimeout: 0, paranoidChecking: 10_000 },
+    );
+    this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
+    this.subscriber.events.on('reconnect', (attempt) => {
+      if (attempt === 1) this.log('database listen connection lost; reconnecting');
+    });
+    this.subscriber.events.on('notification', ({ channel, payload }) => {
+      for (const handler of this.handlers.get(channel) ?? []) this.call(() => handler(String(payload ?? '')));
+    });
+  }
+
+  /** Subscribes handler to channel; the returned function unsubscribes it. */
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    // A failed first connect is not remembered: the next listen tries again.
+    await (this.connecting ??= this.connectOnce().catch((err) => {
+      this.connecting = undefined;
+      throw err;
+    }));
+    let set = this.handlers.get(channel);
+    if (!set) {
+      this.handlers.set(channel, (set = new Set()));
+      await this.subscriber.listenTo(channel);
+    }
+    const entry: NotificationHandler = (payload) => handler(payload);
+    set.add(entry);
+    return async () => {
+      set.delete(entry);
+      if (set.size > 0 || this.handlers.get(channel) !== set) return;
+      this.handlers.delete(channel);
+      await this.subscriber.unlisten(channel);
+    };
+  }
+
+  /** Calls fn whenever notifications may have been missed (after the connection came back). */
+  onGap(fn: () => void): () => void {
+    this.gapHandlers.add(fn);
+    return () => void this.gapHandlers.delete(fn);
+  }
+
+  async close(): Promise<void> {
+    if (this.connecting) await this.subscriber.close().catch(() => undefined);
+  }
+
+  private async connectOnce(): Promise<void> {
+    await this.subscriber.connect();
+    // 'connected' fires on the first connect too; only the later ones follow a gap.
+    this.subscriber.events.on('connected', () => {
+      this.log('database listen connection restored');
+      for (const fn of this.gapHandlers) this.call(fn);
+    });
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log(`notification handler failed: ${(err as Error)?.stack ?? err}`);
+    }
+  }
+}

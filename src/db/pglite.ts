@@ -1,0 +1,52 @@
+import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
+import { runAfterCommit, type Db } from './database.ts';
+import { LocalLocks, LocalNotifications } from './local-notifications.ts';
+
+/**
+ * Result parsers both adapters share in effect: our amounts are minor units far below 2^53, so int8
+ * comes back as a number; a date stays the 'YYYY-MM-DD' it is (a Date would be midnight in some zone).
+ */
+export const pgliteParsers = {
+  [types.INT8]: (value: string) => Number(value),
+  [types.DATE]: (value: string) => value,
+};
+
+/** Wraps a PGlite instance; the only place that knows that driver's result shapes. */
+export function wrapPglite(
+  pg: PGlite,
+  options: { onClose?: () => Promise<void>; onError?: (err: unknown) => void } = {},
+): Db {
+  const onError = options.onError ?? ((err) => console.error('sandbay: after-commit callback failed:', err));
+  const notifications = new LocalNotifications(onError);
+  const locks = new LocalLocks();
+  const rowsOf = (source: PGlite | Transaction) => async <T>(sql: string, params?: unknown[]) =>
+    (await source.query<T>(sql, params as any[])).rows;
+  return {
+    driver: 'pglite',
+    query: rowsOf(pg),
+    async exec(sql) {
+      await pg.exec(sql);
+    },
+    async transaction(fn) {
+      const after: (() => void)[] = [];
+      const result = await pg.transaction((tx) =>
+        fn({
+          query: rowsOf(tx),
+          exec: async (sql) => void (await tx.exec(sql)),
+          afterCommit: (cb) => void after.push(cb),
+          notify: async (channel, payload) => void after.push(() => notifications.notify(channel, payload)),
+        }),
+      );
+      runAfterCommit(after, onError);
+      return result;
+    },
+    listen: async (channel, handler) => notifications.listen(channel, handler),
+    notify: async (channel, payload) => notifications.notify(channel, payload),
+    // One process owns a PGlite dir, so an in-process lock excludes every other holder.
+    withAdvisoryLock: (key, fn) => locks.withLock(key, fn),
+    async close() {
+      await pg.close();
+      await options.onClose?.();
+    },
+  };
+}

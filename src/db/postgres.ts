@@ -1,0 +1,94 @@
+import pg from 'pg';
+import { runAfterCommit, type Db, type Queryable, type Tx } from './database.ts';
+import { PgListener } from './pg-listener.ts';
+import { sandbayTypes } from './pg-types.ts';
+
+export interface PostgresOptions {
+  /** postgres://user:password@host:port/database (never logged: it may carry a password). */
+  connectionString: string;
+  /** Connections per engine (default 10): several engines share the server's max_connections (100 by default). */
+  poolSize?: number;
+  /** Where connection trouble is reported; messages never carry the connection string. */
+  log?: (message: string) => void;
+}
+
+const advisoryLockSql = 'select pg_advisory_lock(hashtextextended($1, 0))';
+const advisoryUnlockSql = 'select pg_advisory_unlock(hashtextextended($1, 0))';
+
+/** A Db on a PostgreSQL server through a node-postgres pool (plus one LISTEN connection, opened on first listen). */
+export function openPostgres(options: PostgresOptions): Db {
+  const log = options.log ?? ((message) => console.error(`sandbay: ${message}`));
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+    types: sandbayTypes(),
+    application_name: 'sandbay',
+    // A server that does not answer is an error to report, not a hang.
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client whose connection dies (server restart, pg_terminate_backend) emits 'error' on the
+  // pool; unhandled, that would crash the process. The pool drops the client and opens a new one later.
+  pool.on('error', (err) => log(`idle database connection lost: ${err.message}`));
+  let listener: PgListener | undefined;
+  const listenerOf = () => (listener ??= new PgListener(options.connectionString, log));
+  const rowsOf = (source: pg.Pool | pg.PoolClient): Queryable['query'] => async (sql, params) =>
+    (await source.query(sql, params as unknown[])).rows;
+
+  return {
+    driver: 'postgres',
+    query: rowsOf(pool),
+    async exec(sql) {
+      await pool.query(sql); // no parameters: the simple protocol, so several statements may run
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      const after: (() => void)[] = [];
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const tx: Tx = {
+          query: rowsOf(client),
+          exec: async (sql) => void (await client.query(sql)),
+          afterCommit: (cb) => void after.push(cb),
+          notify: async (channel, payload) => void (await client.query('select pg_notify($1, $2)', [channel, payload])),
+        };
+        const result = await fn(tx);
+        // COMMIT of a transaction in which a statement failed (and fn caught it) answers ROLLBACK, not an error.
+        const commit = await client.query('commit');
+        if (commit.command !== 'COMMIT') throw new Error('transaction rolled back: a statement in it had failed');
+        runAfterCommit(after, (err) => log(`after-commit callback failed: ${(err as Error)?.stack ?? err}`));
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+        throw err;
+      } finally {
+        // A client whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
+        client.release(broken);
+      }
+    },
+    listen: (channel, handler) => listenerOf().listen(channel, handler),
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async withAdvisoryLock(key, fn) {
+      // Session-level, so the lock is held on this one client for as long as fn runs, across its transactions.
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(advisoryLockSql, [key]);
+        try {
+          return await fn();
+        } finally {
+          await client.query(advisoryUnlockSql, [key]).catch((err: Error) => (broken = err));
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
+    async close() {
+      await listener?.close();
+      await pool.end();
+    },
+  };
+}
