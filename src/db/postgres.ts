@@ -12,15 +12,36 @@ export interface PostgresOptions {
   log?: (message: string) => void;
 }
 
+// admin_shutdown, crash_shutdown: the server ended this connection's backend (pg_terminate_backend,
+// a restart) before the statement ran, so running it again on another connection runs it once.
+const deadConnectionCodes = new Set(['57P01', '57P02']);
+
+const isDeadConnection = (err: unknown) => deadConnectionCodes.has((err as { code?: string })?.code ?? '');
+
+/**
+ * Runs fn again while its connection turns out to be dead: idle clients the pool has not yet dropped
+ * (each failure destroys one, so at most the pool's size of them).
+ */
+async function onLiveConnection<T>(attempts: number, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= attempts || !isDeadConnection(err)) throw err;
+    }
+  }
+}
+
 const advisoryLockSql = 'select pg_advisory_lock(hashtextextended($1, 0))';
 const advisoryUnlockSql = 'select pg_advisory_unlock(hashtextextended($1, 0))';
 
 /** A Db on a PostgreSQL server through a node-postgres pool (plus one LISTEN connection, opened on first listen). */
 export function openPostgres(options: PostgresOptions): Db {
   const log = options.log ?? ((message) => console.error(`sandbay: ${message}`));
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     types: sandbayTypes(),
     application_name: 'sandbay',
     // A server that does not answer is an error to report, not a hang.
@@ -37,16 +58,24 @@ export function openPostgres(options: PostgresOptions): Db {
 
   return {
     driver: 'postgres',
-    query: rowsOf(pool),
+    query: (sql, params) => onLiveConnection(poolSize + 1, () => rowsOf(pool)(sql, params)),
     async exec(sql) {
       await pool.query(sql); // no parameters: the simple protocol, so several statements may run
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await onLiveConnection(poolSize + 1, async () => {
+        const candidate = await pool.connect();
+        try {
+          await candidate.query('begin');
+          return candidate;
+        } catch (err) {
+          candidate.release(err as Error);
+          throw err;
+        }
+      });
       const after: (() => void)[] = [];
       let broken: Error | undefined;
       try {
-        await client.query('begin');
         const tx: Tx = {
           query: rowsOf(client),
           exec: async (sql) => void (await client.query(sql)),
@@ -68,6 +97,7 @@ export function openPostgres(options: PostgresOptions): Db {
       }
     },
     listen: (channel, handler) => listenerOf().listen(channel, handler),
+    onNotificationsMissed: (fn) => listenerOf().onGap(fn),
     async notify(channel, payload) {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },

@@ -1,18 +1,23 @@
 import { after, before } from 'node:test';
 import { assertDocumented, bodyOf } from './openapi-contract.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.ts';
+import { createTestDatabase, testDriver, type TestDatabase } from './postgres.ts';
 
 /**
- * Starts one engine for the test file (port 0, --memory) and closes it after.
+ * Starts one engine for the test file (port 0, --memory) and closes it after. With
+ * SANDBAY_TEST_DRIVER=pg it runs on a database of its own on the test run's PostgreSQL server.
  * Use inside a test file at top level: `const engine = useEngine();` then `engine.url`.
  */
 export function useEngine(options: SandboxOptions = {}): { readonly url: string; readonly running: RunningSandbox } {
   let running: RunningSandbox | undefined;
+  let database: TestDatabase | undefined;
   before(async () => {
-    running = await startSandbox({ memory: true, port: 0, logRequests: false, ...options });
+    if (testDriver() === 'pg') database = await createTestDatabase();
+    running = await startSandbox({ memory: true, port: 0, logRequests: false, databaseUrl: database?.url, ...options });
   });
   after(async () => {
     await running?.close();
+    await database?.drop();
   });
   return {
     get url() {

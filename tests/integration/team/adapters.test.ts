@@ -1,0 +1,112 @@
+// The contract of src/db's Db, held by both adapters: PGlite and node-postgres on a PostgreSQL server.
+// Runs under a TZ east of UTC, where a date read as a local-midnight Date would shift a day.
+process.env.TZ = 'Pacific/Kiritimati';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Db } from '../../../src/db/database.ts';
+import { openPostgres } from '../../../src/db/postgres.ts';
+import { openSandboxDatabase } from '../../../src/server/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
+
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const drivers: Record<string, () => Promise<{ db: Db; done: () => Promise<void> }>> = {
+  PGlite: async () => {
+    const db = await openSandboxDatabase({ memory: true });
+    return { db, done: () => db.close() };
+  },
+  PostgreSQL: async () => {
+    const database: TestDatabase = await createTestDatabase();
+    const db = openPostgres({ connectionString: database.url, log: () => undefined });
+    return { db, done: async () => { await db.close(); await database.drop(); } };
+  },
+};
+
+for (const [name, open] of Object.entries(drivers)) {
+  describe(`Db contract on ${name}`, () => {
+    let db: Db;
+    let done: () => Promise<void>;
+    before(async () => ({ db, done } = await open()));
+    after(() => done());
+
+    test('int8 and int8[] come back as numbers, date as YYYY-MM-DD, timestamptz and timestamp as Dates in UTC, numeric as text', async () => {
+      const [row] = await db.query(
+        `select 9007199254740991::int8 as big, array[1, 2]::int8[] as bigs, count(*) as n, '2024-03-01'::date as day,
+                '2024-03-01T10:00:00Z'::timestamptz as at, '2024-03-01 10:00:00'::timestamp as naive, 12.50::numeric as amount`,
+      );
+      assert.deepEqual(row, {
+        big: 9007199254740991, bigs: [1, 2], n: 1, day: '2024-03-01',
+        at: new Date('2024-03-01T10:00:00Z'), naive: new Date('2024-03-01T10:00:00Z'), amount: '12.50',
+      });
+    });
+
+    test('exec runs several statements; a transaction runs on one connection', async () => {
+      await db.exec('create table if not exists contract_t (id int primary key, v text); truncate contract_t');
+      const pids = await db.transaction(async (tx) => {
+        await tx.exec(`set local application_name = 'contract'`);
+        const [a] = await tx.query<{ pid: number; app: string }>(`select pg_backend_pid() as pid, current_setting('application_name') as app`);
+        await tx.query('insert into contract_t values (1, $1)', ['one']);
+        const [b] = await tx.query<{ pid: number }>('select pg_backend_pid() as pid');
+        return { a, b };
+      });
+      assert.equal(pids.a.pid, pids.b.pid);
+      assert.equal(pids.a.app, 'contract');
+      assert.deepEqual(await db.query('select v from contract_t'), [{ v: 'one' }]);
+    });
+
+    test('afterCommit and tx.notify happen after COMMIT, and never after a rollback', async () => {
+      const heard: string[] = [];
+      const calls: string[] = [];
+      const stop = await db.listen('contract_channel', (payload) => heard.push(payload));
+      await db.transaction(async (tx) => {
+        tx.afterCommit(() => calls.push('committed'));
+        await tx.notify('contract_channel', 'from-tx');
+        await settle();
+        assert.deepEqual(heard, [], 'nothing is delivered before COMMIT');
+        assert.deepEqual(calls, []);
+      });
+      assert.deepEqual(calls, ['committed']);
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          tx.afterCommit(() => calls.push('rolled back'));
+          await tx.notify('contract_channel', 'lost');
+          await tx.query('insert into contract_t values (2, $1)', ['two']);
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      await db.notify('contract_channel', 'direct');
+      await until(() => heard.length >= 2, 'two notifications');
+      await settle();
+      assert.deepEqual(heard, ['from-tx', 'direct']);
+      assert.deepEqual(calls, ['committed']);
+      assert.deepEqual(await db.query('select id from contract_t order by id'), [{ id: 1 }], 'the rolled-back insert is gone');
+      await stop();
+      await db.notify('contract_channel', 'after unlisten');
+      await settle();
+      assert.equal(heard.length, 2);
+    });
+
+    test('withAdvisoryLock admits one holder at a time', async () => {
+      const trace: string[] = [];
+      const hold = (id: string) =>
+        db.withAdvisoryLock('contract-lock', async () => {
+          trace.push(`${id} in`);
+          await new Promise((r) => setTimeout(r, 50));
+          trace.push(`${id} out`);
+        });
+      await Promise.all([hold('a'), hold('b'), hold('c')]);
+      for (let i = 0; i < trace.length; i += 2) assert.equal(trace[i].split(' ')[0], trace[i + 1].split(' ')[0], trace.join(', '));
+      await assert.rejects(db.withAdvisoryLock('contract-lock', async () => { throw new Error('inside'); }), /inside/);
+      assert.equal(await db.withAdvisoryLock('contract-lock', async () => 'free again'), 'free again');
+    });
+  });
+}
