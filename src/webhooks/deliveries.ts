@@ -48,22 +48,21 @@ export async function listDeliveries(
   return rows.map(toSummary);
 }
 
+// The attempts ride along in the same statement, so the delivery's status and its attempts come from one
+// snapshot: with several connections, a second query could see an attempt whose status update it missed.
+const attemptsJson = `(select coalesce(json_agg(json_build_object(
+    'number', a.number, 'trigger', a.trigger, 'url', a.url,
+    'startedAt', to_char(a.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
+    'signatureHeader', a.signature_header, 'responseStatus', a.response_status, 'responseHeaders', a.response_headers,
+    'responseBody', a.response_body, 'error', a.error) order by a.number), '[]')
+  from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
+
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
-  const [row] = await q.query<Row & { body: string }>(`${summarySelect.replace('select d.id,', 'select d.body, d.id,')} where d.tenant_id = $1 and d.id = $2`, [tenantId, id]);
+  const [row] = await q.query<Row & { body: string; attempts: Attempt[] }>(
+    `${summarySelect.replace('select d.id,', `select d.body, ${attemptsJson}, d.id,`)} where d.tenant_id = $1 and d.id = $2`,
+    [tenantId, id],
+  );
   if (!row) throw notFound('delivery');
-  const attempts = await q.query<{
-    number: number; trigger: Attempt['trigger']; url: string; started_at: Date; duration_ms: number; signature_header: string;
-    response_status: number | null; response_headers: Record<string, string>; response_body: string; error: string | null;
-  }>('select * from attempts where tenant_id = $1 and delivery_id = $2 order by number', [tenantId, id]);
   const { seq: _seq, ...summary } = toSummary(row);
-  return {
-    ...summary,
-    envelope: JSON.parse(row.body),
-    rawBody: row.body,
-    attempts: attempts.map((a) => ({
-      number: a.number, trigger: a.trigger, url: a.url, startedAt: a.started_at.toISOString(), durationMs: a.duration_ms,
-      signatureHeader: a.signature_header, responseStatus: a.response_status, responseHeaders: a.response_headers,
-      responseBody: a.response_body, error: a.error,
-    })),
-  };
+  return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };
 }

@@ -1,0 +1,79 @@
+// `serve --postgres`: a PostgreSQL server Sandbay runs itself in <dataDir>/postgres.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { scratchBase } from '../../../src/db/template.ts';
+import { call, createSandbox } from '../../helpers/engine.ts';
+import { runCli, waitForReady, type ServeProcess } from '../../helpers/process.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sandbay-managed-pg-'));
+// As root the server runs as the postgres user, which must be able to enter the data dir (mkdtemp makes it 0700).
+chmodSync(dataDir, 0o755);
+const processes: ServeProcess[] = [];
+after(async () => {
+  for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+  await Promise.all(processes.map((p) => p.exited));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const postmasterPid = () => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `sandbay serve` with args, once ready (killed after the file if a test fails before it stops it). */
+async function serve(args: string[]): Promise<ServeProcess & { url: string }> {
+  const proc = runCli(['serve', '--quiet', ...args]);
+  processes.push(proc);
+  return Object.assign(proc, await waitForReady(proc, 120_000));
+}
+
+test('--postgres keeps its data across restarts, stops its server with Sandbay, and takes over a server a killed Sandbay left', async () => {
+  let engine = await serve(['--postgres', '--data-dir', dataDir, '--port', '0']);
+  assert.match(engine.stdout, new RegExp(`data: PostgreSQL in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.doesNotMatch(engine.stdout + engine.stderr, /postgres:\/\/|sandbay-password/, 'the server password is never printed');
+  const sandbox = await createSandbox(engine.url, 'kept');
+  const server = postmasterPid();
+  assert.ok(isAlive(server));
+
+  engine.child.kill('SIGTERM');
+  assert.equal((await engine.exited).code, 0);
+  assert.ok(!isAlive(server), 'stopping Sandbay stops its PostgreSQL server');
+  assert.ok(!existsSync(join(dataDir, 'postgres', 'postmaster.pid')));
+
+  engine = await serve(['--postgres', '--data-dir', dataDir, '--port', '0']);
+  const kept = await call(engine.url, '/api/v1/sandbox', { token: sandbox.token });
+  assert.equal(kept.status, 200);
+  assert.equal(kept.body.name, 'kept');
+
+  // SIGKILL leaves the server running; the next start stops that orphan and starts afresh on the same data.
+  const orphan = postmasterPid();
+  engine.child.kill('SIGKILL');
+  await engine.exited;
+  assert.ok(isAlive(orphan));
+  engine = await serve(['--postgres', '--data-dir', dataDir, '--port', '0']);
+  assert.ok(!isAlive(orphan), 'the orphaned server was stopped');
+  assert.equal((await call(engine.url, '/api/v1/sandbox', { token: sandbox.token })).status, 200);
+  engine.child.kill('SIGTERM');
+  assert.equal((await engine.exited).code, 0);
+});
+
+test('--postgres --memory runs on a scratch server that leaves nothing behind', async () => {
+  const engine = await serve(['--postgres', '--memory', '--port', '0']);
+  assert.match(engine.stdout, /data: PostgreSQL in memory/);
+  const sandbox = await createSandbox(engine.url);
+  assert.equal((await call(engine.url, '/api/v1/sandbox', { token: sandbox.token })).status, 200);
+  const scratch = readdirSync(scratchBase()).filter((name) => name.startsWith(`sandbay-mem-${engine.child.pid}-`));
+  assert.equal(scratch.length, 1, 'one scratch dir holds the server');
+  assert.ok(existsSync(join(scratchBase(), scratch[0], 'postgres', 'PG_VERSION')));
+  engine.child.kill('SIGTERM');
+  assert.equal((await engine.exited).code, 0);
+  assert.ok(!existsSync(join(scratchBase(), scratch[0])), 'the scratch dir was removed');
+});
