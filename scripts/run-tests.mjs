@@ -22,11 +22,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The second pass: integration and CLI tests whose engine comes from useEngine() (which follows
-// SANDBAY_TEST_DRIVER). Files that start engines on PGlite data dirs on purpose run once.
+// The second pass: integration and CLI tests whose engine follows SANDBAY_TEST_DRIVER (through useEngine()
+// or testDriver()). Files that start engines on PGlite data dirs on purpose run once.
 const twice = (file) =>
   [`tests${sep}integration${sep}`, `tests${sep}cli${sep}`].some((dir) => file.startsWith(dir)) &&
-  /\buseEngine\(/.test(readFileSync(file, 'utf8'));
+  /\b(useEngine|testDriver)\(/.test(readFileSync(file, 'utf8'));
 const only = process.env.SANDBAY_TEST_DRIVER;
 const passes = [
   { driver: 'pglite', files: only === 'pg' ? [] : files },

@@ -13,7 +13,8 @@ export interface ServeProcess {
 
 /** Spawns a command, collecting its output as it comes. */
 export function spawnCollecting(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ServeProcess {
-  const child = spawn(command, args, { cwd: options.cwd ?? packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1' } });
+  // SANDBAY_DATABASE_URL dropped: a developer's own must not send every test engine to their database.
+  const child = spawn(command, args, { cwd: options.cwd ?? packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1', SANDBAY_DATABASE_URL: undefined } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

@@ -69,7 +69,7 @@ test('with a data dir: discovery file and lock while running; a second process e
   assert.ok(!existsSync(join(dataDir, 'sandbay.lock')), 'lock released');
 });
 
-test('data survives a restart on the same data dir: the sandbox, its order, its token and the admin key', async () => {
+test('PGlite data dir: data survives a restart on the same data dir: the sandbox, its order, its token and the admin key', async () => {
   const dataDir = tempDir();
   const first = await serve(['--port', '0', '--data-dir', dataDir]);
   const created = await call(first.url, '/api/v1/sandboxes', { method: 'POST' });

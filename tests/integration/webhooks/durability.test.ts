@@ -8,7 +8,7 @@ import { serveReady } from '../../helpers/process.ts';
 import { Receiver } from '../../helpers/receiver.ts';
 
 // SPEC §5.3: deliveries are stored before the API call returns and survive a crash.
-test('kill -9 with attempts pending and in flight: after a restart every delivery is attempted', async () => {
+test('PGlite data dir: kill -9 with attempts pending and in flight: after a restart every delivery is attempted', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sandbay-crash-'));
   const hanging = await new Receiver().start();
   const failing = await new Receiver().start();
