@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../shared/node/process-alive.ts';
 
 /**
  * A Sandbay killed with SIGKILL leaves its PostgreSQL server running, holding the cluster dir
@@ -13,24 +14,15 @@ export async function stopOrphanedServer(dir: string, timeoutMs = 15_000): Promi
   if (!Number.isInteger(pid) || pid <= 0 || !isPostgres(pid)) return; // stale file: postgres itself copes
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
+  while (processAlive(pid)) {
     if (Date.now() > deadline) throw new Error(`a PostgreSQL server left running on ${dir} (pid ${pid}) did not stop`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether pid is a PostgreSQL server (on Linux by its command line; elsewhere, any live process). */
 function isPostgres(pid: number): boolean {
-  if (!isAlive(pid)) return false;
+  if (!processAlive(pid)) return false;
   try {
     return /postgres/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
   } catch {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../shared/node/package-root.ts';
 

@@ -1,6 +1,5 @@
 import type { SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
-import { SchemaTooNewError } from '../../db/migrate.ts';
 import { CliError } from '../errors.ts';
 
 export interface ServeFlags {
@@ -55,7 +54,8 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   } catch (err) {
     if (err instanceof DataDirLockedError) throw new CliError(err.message);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
-    if (err instanceof SchemaTooNewError) throw new CliError(err.message);
+    // By name: an import of the database module would load the engine before it is needed.
+    if ((err as Error)?.name === 'SchemaTooNewError') throw new CliError((err as Error).message);
     if (options.databaseUrl) throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
