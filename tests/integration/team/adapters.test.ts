@@ -95,6 +95,21 @@ for (const [name, open] of Object.entries(drivers)) {
       assert.equal(heard.length, 2);
     });
 
+    test('a transaction whose failed statement was caught is rolled back, reported as an error, and runs no afterCommit', async () => {
+      await db.exec('create table caught_t (id int primary key)');
+      let committed = false;
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          tx.afterCommit(() => (committed = true));
+          await tx.query('insert into caught_t values (1)');
+          await tx.query('insert into caught_t values (1)').catch(() => undefined); // duplicate key, swallowed
+        }),
+        /rolled back/i,
+      );
+      assert.equal(committed, false);
+      assert.deepEqual(await db.query('select * from caught_t'), []);
+    });
+
     test('withAdvisoryLock admits one holder at a time', async () => {
       const trace: string[] = [];
       const hold = (id: string) =>
