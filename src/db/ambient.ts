@@ -35,10 +35,19 @@ function serial<T>(frame: Frame, op: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const txOf = (frame: Frame): Tx => ({
+/**
+ * A notification from inside an ambient transaction is sent once it commits, and not at all when its
+ * level (a savepoint) rolls back: it rides this level's afterCommit list, which a rollback discards.
+ * A send that fails after the commit loses one wake-up, which the listeners' slow poll makes up for.
+ */
+const notifyAfterCommit = (frame: Frame, db: Db) => (channel: string, payload: string) =>
+  void frame.after.push(() => void db.notify(channel, payload).catch(() => undefined));
+
+const txOf = (frame: Frame, db: Db): Tx => ({
   query: (sql, params) => serial(frame, () => frame.tx.query(sql, params)),
   exec: (sql) => serial(frame, () => frame.tx.exec(sql)),
   afterCommit: (cb) => void frame.after.push(cb),
+  notify: async (channel, payload) => notifyAfterCommit(frame, db)(channel, payload),
 });
 
 /**
@@ -58,7 +67,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     await parent.tx.query(`savepoint ${name}`);
     const child: Frame = { tx: parent.tx, joinable: true, after: [], queue: Promise.resolve() };
     try {
-      const result = await frames.run(child, () => fn(txOf(child)));
+      const result = await frames.run(child, () => fn(txOf(child, db)));
       child.joinable = false;
       await child.queue;
       await parent.tx.query(`release savepoint ${name}`);
@@ -85,6 +94,15 @@ export function withAmbientTransactions(db: Db): AmbientDb {
       const frame = joined();
       return frame ? savepoint(frame, fn) : db.transaction(fn);
     },
+    notify: async (channel, payload) => {
+      const frame = joined();
+      if (frame) notifyAfterCommit(frame, db)(channel, payload);
+      else await db.notify(channel, payload);
+    },
+    driver: db.driver,
+    listen: (channel, handler) => db.listen(channel, handler),
+    onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
+    withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
     close: () => db.close(),
     async ambient(work, finish) {
       const after: (() => void)[] = [];
@@ -99,7 +117,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
             root.joinable = false;
             await root.queue;
           }
-          return finish(txOf(root), outcome);
+          return finish(txOf(root, db), outcome);
         });
         for (const cb of after) cb();
         return result;

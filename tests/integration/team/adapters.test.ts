@@ -3,6 +3,7 @@
 process.env.TZ = 'Pacific/Kiritimati';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { withAmbientTransactions } from '../../../src/db/ambient.ts';
 import type { Db } from '../../../src/db/database.ts';
 import { openPostgres } from '../../../src/db/postgres.ts';
 import { openSandboxDatabase } from '../../../src/server/database.ts';
@@ -108,6 +109,31 @@ for (const [name, open] of Object.entries(drivers)) {
       );
       assert.equal(committed, false);
       assert.deepEqual(await db.query('select * from caught_t'), []);
+    });
+
+    test('an ambient transaction: its work joins it, and notifications wait for COMMIT and die with a rolled-back savepoint', async () => {
+      const ambient = withAmbientTransactions(db);
+      await db.exec('create table ambient_t (v text)');
+      const heard: string[] = [];
+      const stop = await ambient.listen('ambient_channel', (p) => heard.push(p));
+      await ambient.ambient(async () => {
+        await ambient.query(`insert into ambient_t values ('work')`);
+        await ambient.notify('ambient_channel', 'from-work');
+        await assert.rejects(ambient.transaction(async (tx) => {
+          await tx.notify('ambient_channel', 'from-rolled-back-savepoint');
+          throw new Error('savepoint fails');
+        }), /savepoint fails/);
+        await ambient.transaction((tx) => tx.notify('ambient_channel', 'from-savepoint'));
+        await settle();
+        assert.deepEqual(heard, [], 'nothing before COMMIT');
+      }, async (tx) => {
+        await tx.query(`insert into ambient_t values ('finish')`);
+      });
+      await until(() => heard.length >= 2, 'the notifications after COMMIT');
+      await settle();
+      assert.deepEqual(heard.sort(), ['from-savepoint', 'from-work']);
+      assert.deepEqual(await db.query('select v from ambient_t order by v'), [{ v: 'finish' }, { v: 'work' }]);
+      await stop();
     });
 
     test('withAdvisoryLock admits one holder at a time', async () => {

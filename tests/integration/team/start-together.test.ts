@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { loadMigrations } from '../../../src/db/migrate.ts';
-import { migrationsDir, packageVersion } from '../../../src/db/paths.ts';
+import { migrationsDir } from '../../../src/db/paths.ts';
+import { packageVersion } from '../../../src/shared/node/package-root.ts';
 import { openPostgres } from '../../../src/db/postgres.ts';
 import { prepareDatabase } from '../../../src/server/database.ts';
 import { call, createSandbox } from '../../helpers/engine.ts';
