@@ -43,6 +43,9 @@ export interface IdempotencyOptions {
 
 type Outcome = { result: RouteResult } | { error: ApiError };
 
+/** How long a request waits for a racing atomic request on the same key before answering 409 in use. */
+const atomicWaitMs = 2_000;
+
 const inUse = () => new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.');
 
 /**
@@ -70,7 +73,7 @@ export class IdempotencyKeys {
       });
     }
     const bodyHash = createHash('sha256').update(canonicalJson(req.body)).digest('hex');
-    const claim = await this.claim(req, bodyHash);
+    const claim = await this.claim(req, bodyHash, mode.atomic);
     if ('replay' in claim) return claim.replay;
     const outcome = await (mode.atomic ? this.runInOneTransaction(req, claim.token, handler, mode) : this.runThenStore(req, claim.token, handler, mode));
     if ('error' in outcome) throw outcome.error;
@@ -89,8 +92,11 @@ export class IdempotencyKeys {
     return () => clearInterval(timer);
   }
 
-  private async claim(req: IdempotencyRequest, bodyHash: string): Promise<{ token: string } | { replay: RouteResult }> {
+  private async claim(req: IdempotencyRequest, bodyHash: string, atomic: boolean): Promise<{ token: string } | { replay: RouteResult }> {
     const token = randomString(16);
+    // An atomic handler is one short transaction: a racer waits for its answer and replays it, as it
+    // did behind PGlite's one connection; on PostgreSQL (several connections) it polls for it, briefly.
+    const waitUntil = atomic ? Date.now() + atomicWaitMs : 0;
     // A claim released between our insert and our read is claimed again (twice at most).
     for (let tries = 0; tries < 3; tries++) {
       const now = this.realNow();
@@ -101,7 +107,12 @@ export class IdempotencyKeys {
       if (row.body_hash !== bodyHash) {
         throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different body.');
       }
-      if (row.status === null || row.response === null) throw inUse();
+      if (row.status === null || row.response === null) {
+        if (Date.now() >= waitUntil) throw inUse();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        tries--;
+        continue;
+      }
       return { replay: replayOf(row) };
     }
     throw inUse();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { scratchBase } from '../../../src/db/template.ts';
+import { processAlive } from '../../../src/shared/node/process-alive.ts';
 import { call, createSandbox } from '../../helpers/engine.ts';
 import { runCli, waitForReady, type ServeProcess } from '../../helpers/process.ts';
 
@@ -19,14 +20,8 @@ after(async () => {
 });
 
 const postmasterPid = () => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// Zombie-aware: a server whose Sandbay was killed is re-parented, and once stopped may linger unreaped.
+const isAlive = processAlive;
 
 /** `sandbay serve` with args, once ready (killed after the file if a test fails before it stops it). */
 async function serve(args: string[]): Promise<ServeProcess & { url: string }> {
