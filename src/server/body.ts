@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../shared/problem.ts';
+import { describeJsonSyntaxError } from './json-syntax.ts';
 import { refuseUnstorable } from './validate.ts';
 
 export const maxBodyBytes = 1024 * 1024;
@@ -49,11 +50,12 @@ export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly 
     const expected = accepts.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');
     throw new ApiError(415, 'unsupported_media_type', `Send the body as ${expected}${type ? `, not ${type}` : ' (Content-Type is missing)'}.`);
   }
+  const text = raw.toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${(err as Error).message}.`);
+    throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${describeJsonSyntaxError(text, (err as Error).message)}.`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');

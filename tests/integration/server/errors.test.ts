@@ -15,6 +15,23 @@ test('malformed JSON is 400 malformed_json; so is a JSON array, number, string o
   assert.equal(await orderCount(engine.running, sb.id), 200);
 });
 
+test('malformed JSON says where (line and column) in its own words, without echoing the body', async () => {
+  const sb = await createSandbox(engine.url);
+  const cases: [string, string][] = [
+    ['{"customerId":', 'The body is not valid JSON: it ends early (line 1, column 15).'],
+    ['{\n  "customerId": "cus_0001",\n  "items": [}\n', 'The body is not valid JSON: expected a value at line 3, column 13.'],
+    ['{"customerId": "secret-looking-value" "items": []}', 'The body is not valid JSON: expected a comma at line 1, column 39.'],
+    ["{\n  'a': 1\n}", "The body is not valid JSON: unexpected character \"'\" (JSON strings take double quotes) at line 2, column 3."],
+    ['{"a":1,}', 'The body is not valid JSON: expected a double-quoted property name at line 1, column 8.'],
+    ['{"a":"x\u0001"}', 'The body is not valid JSON: unescaped control character in a string at line 1, column 6.'],
+  ];
+  for (const [body, detail] of cases) {
+    const res = problem(await sb.api('/api/v1/orders', { body }), 400, 'malformed_json');
+    assert.equal(res.detail, detail, body);
+    assert.ok(!res.detail.includes('secret-looking') && !/is not valid JSON"|position/.test(res.detail), res.detail);
+  }
+});
+
 test('JSON nested deeper than 64 levels is 400 malformed_json, with or without an Idempotency-Key', async () => {
   const sb = await createSandbox(engine.url);
   const deep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
