@@ -7,10 +7,16 @@ import { listenCommand } from './commands/listen.ts';
 import { resendCommand } from './commands/resend.ts';
 import { resetCommand } from './commands/reset.ts';
 import { tokenCommand } from './commands/token.ts';
+import { topicsCommand } from './commands/topics.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { collect } from './options.ts';
 import { packageVersion } from '../shared/node/package-root.ts';
+
+/** Commander's usage error on one line: "unknown command 'trigerr' — did you mean trigger?". */
+function oneLineUsageError(text: string): string {
+  return text.replace(/^error: /, '').trimEnd().replace(/\s*\n\(Did you mean (.+)\?\)$/, ' — did you mean $1?').replace(/\s*\n\s*/g, ' ');
+}
 
 function serverOptions(cmd: Command): Command {
   return cmd
@@ -25,8 +31,8 @@ function serverOptions(cmd: Command): Command {
 const program = new Command('sandbay')
   .description('Sandbay: a local commerce sandbox with signed webhooks and a live delivery inspector.')
   .version(packageVersion(), '-v, --version', 'print the Sandbay version')
-  // Usage errors are one line too, like every other failure.
-  .configureOutput({ outputError: (text, write) => write(`sandbay: ${text.replace(/^error: /, '').trimEnd()} (--help for usage)\n`) });
+  // Usage errors are one line too, like every other failure; commander's "(Did you mean …?)" joins it.
+  .configureOutput({ outputError: (text, write) => write(`sandbay: ${oneLineUsageError(text)} (--help for usage)\n`) });
 
 // The engine is imported only by the verbs that run it, so the client verbs start fast.
 serverOptions(program.command('serve').description('run the engine headless and serve the inspector UI'))
@@ -38,7 +44,7 @@ serverOptions(program.command('start').description('open the desktop app, or run
   .addOption(new Option('--headless', 'never open the desktop window'))
   .action(async (flags) => (await import('./commands/start.ts')).start(flags));
 
-for (const register of [listenCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand]) {
+for (const register of [listenCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand]) {
   register(program);
 }
 

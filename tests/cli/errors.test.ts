@@ -38,7 +38,18 @@ test('an unknown topic, a bad URL and a usage error are one line each', async ()
   assertOneLineFailure(await runCli(['trigger', 'order.placed', '--to', 'not a url', ...as]), /validation_failed/);
   assertOneLineFailure(await runCli(['deliveries', '--url', 'not a url', '--token', 't']), /^sandbay: not a URL: not a url$/);
   assertOneLineFailure(await runCli(['trigger', 'order.placed', ...as]), /required option '--to <target>' not specified \(--help for usage\)$/);
-  assertOneLineFailure(await runCli(['frobnicate']), /unknown command 'frobnicate'/);
+  assertOneLineFailure(await runCli(['frobnicate']), /unknown command 'frobnicate' \(--help for usage\)$/);
+});
+
+test('a typo gets a "did you mean": a topic names the CLI verb that lists them, a command or option its right spelling', async () => {
+  const sb = await createSandbox(engine.url);
+  const as = ['--url', engine.url, '--token', sb.token];
+  assertOneLineFailure(await runCli(['trigger', 'order.plcaed', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /^sandbay: Unknown topic order\.plcaed\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/);
+  assertOneLineFailure(await runCli(['deliveries', '--topic', 'paymnet.captured', ...as]), /Did you mean payment\.captured\? `sandbay topics` lists all 33/);
+  assertOneLineFailure(await runCli(['trigerr', 'order.placed']), /^sandbay: unknown command 'trigerr' — did you mean trigger\? \(--help for usage\)$/);
+  assertOneLineFailure(await runCli(['dlq', 'replya']), /^sandbay: unknown command 'replya' — did you mean replay\? \(--help for usage\)$/);
+  assertOneLineFailure(await runCli(['deliveries', '--stauts', 'dead']), /^sandbay: unknown option '--stauts' — did you mean --status\? \(--help for usage\)$/);
 });
 
 test('a server that is not Sandbay is named as such', async () => {

@@ -61,3 +61,18 @@ test('a sandbox whose sample rows were deleted answers 422 no_sample_data, never
   problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'saved_report.due', endpoint: receiver.url } }), 422, 'no_sample_data');
   problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'nope.nope', endpoint: receiver.url } }), 422, 'unknown_topic');
 });
+
+test('an unknown topic says which of the 33 it most likely meant, wherever a topic is named', async () => {
+  const sb = await createSandbox(engine.url);
+  const sent = problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.plcaed', endpoint: receiver.url } }), 422, 'unknown_topic');
+  assert.equal(sent.detail, 'Unknown topic order.plcaed. Did you mean order.placed? See GET /api/v1/webhooks/topics.');
+  assert.deepEqual(sent.errors, [{ path: '/topic', message: 'Not one of the 33 topics. Did you mean order.placed?' }]);
+  const listed = problem(await sb.api('/api/v1/webhooks/deliveries?topic=Payment.Captured'), 422, 'unknown_topic');
+  assert.match(listed.detail, /Did you mean payment\.captured\?/);
+  const far = problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'nope.nope', endpoint: receiver.url } }), 422, 'unknown_topic');
+  assert.doesNotMatch(far.detail, /Did you mean/, 'no guess when nothing is close');
+  const subscribed = problem(await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['ordr.*', 'order.placed', 'winner_changed'] } }), 422, 'unknown_topic');
+  assert.match(subscribed.detail, /^Unknown topics: ordr\.\*, winner_changed\. Did you mean order\.\*, buybox\.winner_changed\?/);
+  assert.deepEqual(subscribed.errors.map((e: { path: string }) => e.path), ['/topics/0', '/topics/2']);
+  assert.match(subscribed.errors[1].message, /Did you mean buybox\.winner_changed\?$/);
+});

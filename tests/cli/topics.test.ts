@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { topicCategories, topics } from '../../src/shared/topics.ts';
+import { runCli, runCliJson } from '../helpers/cli.ts';
+
+test('sandbay topics lists the 33 topics by category, with no running Sandbay and no token', async () => {
+  const result = await runCli(['topics']);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.match(lines[0], /^CATEGORY\s+TOPICS$/);
+  for (const [category, names] of Object.entries(topicCategories)) {
+    assert.ok(lines.includes(`${category.padEnd('saved_report'.length)}  ${names.join(', ')}`), `${category} line in\n${result.stdout}`);
+  }
+  assert.match(lines.at(-1)!, /^33 topics\. /);
+});
+
+test('sandbay topics --json is the API list shape: { data: [{ topic, category }] }', async () => {
+  const { data } = await runCliJson(['topics']);
+  assert.equal(data.length, 33);
+  assert.deepEqual(data.map((t: { topic: string }) => t.topic), topics);
+  assert.deepEqual(data.find((t: { topic: string }) => t.topic === 'consent.iys.push_due'), { topic: 'consent.iys.push_due', category: 'security' });
+});
