@@ -10,6 +10,8 @@ export interface ConnectionFlags {
   token?: string;
   sandbox?: string;
   json?: boolean;
+  /** Seconds to wait for each answer (SANDBAY_TIMEOUT; default 30). */
+  timeout?: string;
 }
 
 export interface Connection {
@@ -19,6 +21,17 @@ export interface Connection {
   sandbox?: string;
   /** The token is the admin key from the discovery file. */
   admin: boolean;
+  /** How long one request may take, answer included, before the CLI gives up. */
+  timeoutMs: number;
+}
+
+export const defaultTimeoutSeconds = 30;
+
+function timeoutMsOf(value: string | undefined): number {
+  if (value === undefined) return defaultTimeoutSeconds * 1000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new CliError(`--timeout takes seconds between 0 and 86400, not ${value}`);
+  return Math.round(seconds * 1000);
 }
 
 const originOf = (url: string) => {
@@ -38,9 +51,10 @@ export function resolveConnection(flags: ConnectionFlags, env = process.env, dis
   const origin = originOf(url);
   const sandbox = flags.sandbox ?? (env.SANDBAY_SANDBOX || undefined);
   const token = flags.token ?? (env.SANDBAY_TOKEN || undefined);
-  if (token) return { url, token, sandbox, admin: false };
+  const timeoutMs = timeoutMsOf(flags.timeout ?? (env.SANDBAY_TIMEOUT || undefined));
+  if (token) return { url, token, sandbox, admin: false, timeoutMs };
   const adminKey = discovery?.adminKey && originOf(discovery.url) === origin ? discovery.adminKey : undefined;
-  return { url, token: adminKey, sandbox, admin: Boolean(adminKey) };
+  return { url, token: adminKey, sandbox, admin: Boolean(adminKey), timeoutMs };
 }
 
 /** Problems whose API wording (headers, endpoints) has a better CLI equivalent. */
@@ -95,8 +109,12 @@ export class Client {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const res = await this.fetch(path, { method, headers, body });
-    const text = await res.text();
+    // One deadline for the whole exchange: a server may send its headers and then stall.
+    const signal = AbortSignal.timeout(this.connection.timeoutMs);
+    const res = await this.fetch(path, { method, headers, body, signal });
+    const text = await res.text().catch((err: Error) => {
+      throw err.name === 'TimeoutError' ? this.timedOut(method, path) : new CliError(`the connection to ${this.url} broke while reading the answer`);
+    });
     let parsed: unknown;
     if (text && /json/.test(res.headers.get('content-type') ?? '')) {
       try {
@@ -111,14 +129,21 @@ export class Client {
     return parsed as T;
   }
 
-  /** fetch against the server, with a connection failure turned into the one-line hint. */
+  /** fetch against the server, with a connection failure or a timeout turned into a one-line hint. */
   async fetch(path: string, init: RequestInit): Promise<Response> {
     try {
       return await fetch(this.url + path, { ...init, redirect: 'manual' });
     } catch (err) {
+      if ((err as Error).name === 'TimeoutError') throw this.timedOut(init.method ?? 'GET', path);
       if ((err as Error).name === 'AbortError') throw err;
       throw new CliError(`cannot reach Sandbay at ${this.url} — is it running? (sandbay serve)`);
     }
+  }
+
+  /** The one-line error for a request that got no (complete) answer in time. */
+  timedOut(method: string, path: string): CliError {
+    const seconds = this.connection.timeoutMs / 1000;
+    return new CliError(`no answer from ${this.url} to ${method} ${path.split('?')[0]} within ${seconds} s — is Sandbay stuck? (--timeout SECONDS waits longer)`);
   }
 
   /**

@@ -42,7 +42,13 @@ export function openLiveFeed(client: Client, onMessage: (m: FeedMessage) => void
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   let everOpened = false;
+  // Reconnects may take as long as they like; the first connection has the CLI's request timeout.
+  const openTimer = setTimeout(() => {
+    source.close();
+    fail(client.timedOut('GET', '/api/v1/events/stream'));
+  }, client.connection.timeoutMs);
   source.onopen = () => {
+    clearTimeout(openTimer);
     up = true;
     if (everOpened) onConnectionChange(true);
     everOpened = true;
@@ -50,17 +56,24 @@ export function openLiveFeed(client: Client, onMessage: (m: FeedMessage) => void
   };
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {
+      clearTimeout(openTimer);
       fail(new CliError(refusal ?? `the event stream at ${client.url} closed`));
     } else if (up) {
       up = false;
       onConnectionChange(false);
     } else if (!refusal) {
       // Never connected: report it the way every other command does, rather than retry silently.
+      clearTimeout(openTimer);
       fail(new CliError(`cannot reach Sandbay at ${client.url} — is it running? (sandbay serve)`));
     }
   };
   for (const event of events) {
     source.addEventListener(event, (e) => onMessage({ id: e.lastEventId, event, data: JSON.parse(e.data) }));
   }
-  return { opened, failed, close: () => source.close() };
+  return {
+    opened, failed, close: () => {
+      clearTimeout(openTimer);
+      source.close();
+    },
+  };
 }

@@ -11,5 +11,6 @@ export function apiCommand(parent: Command, nameAndArgs: string, description: st
     .option('--url <url>', 'the Sandbay to talk to (SANDBAY_URL; default: the running app, else http://127.0.0.1:4400)')
     .option('--token <token>', 'a sandbox access token, or the admin key (SANDBAY_TOKEN; default: the running app\'s admin key)')
     .option('--sandbox <id>', 'with the admin key, the sandbox to act on (SANDBAY_SANDBOX; default: the only one)')
+    .option('--timeout <seconds>', 'give up on a request after this long (SANDBAY_TIMEOUT; default 30)')
     .option('--json', 'print machine-readable JSON');
 }
