@@ -93,12 +93,26 @@ export interface LiveSecret {
   expiresAt: string | null;
 }
 
-export interface DlqReplayResult {
-  replayed: number;
+/** Where a DLQ replay job stands; only `running` changes. */
+export type DlqReplayState = 'running' | 'completed' | 'cancelled' | 'interrupted';
+
+/** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq/replays/{id}). */
+export interface DlqReplayJob {
+  id: string;
+  state: DlqReplayState;
+  topic: string | null;
+  endpointId: string | null;
+  /** Dead deliveries matching the filters when the job started. */
+  total: number;
+  /** succeeded + failed + skipped. */
+  done: number;
   succeeded: number;
   failed: number;
+  /** No longer dead when their turn came, in flight already, or their endpoint deleted or disabled. */
   skipped: number;
-  deliveryIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
 }
 
 /** One row of seed/test-cards.json: a well-known test number and what paying with it does. */

@@ -5,6 +5,7 @@ import type { Scheduler } from '../schedule/scheduler.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
 import { DeliveryStream } from './delivery-stream.ts';
 import { attemptJob, Dispatcher } from './dispatcher.ts';
+import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
@@ -27,6 +28,7 @@ export interface WebhookEngine {
   dispatcher: Dispatcher;
   endpoints: Endpoints;
   service: WebhookService;
+  replays: DlqReplays;
   stream: DeliveryStream;
   recorder: AttemptRecorder;
   lifecycle: TenantLifecycle;
@@ -61,9 +63,13 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     pruner.created(deliveries[0].tenantId, deliveries.length);
   });
   const service = new WebhookService(db, clock, scheduler, endpoints, dispatcher, outbox);
+  const replays = new DlqReplays(db, clock, dispatcher, options.onError);
 
   const lifecycle: TenantLifecycle = {
-    before: (tenantId) => dispatcher.forgetTenant(tenantId),
+    before: (tenantId) => {
+      dispatcher.forgetTenant(tenantId);
+      replays.forgetTenant(tenantId);
+    },
     after: (tenantId, change) => {
       dispatcher.forgetTenant(tenantId);
       if (change.all) endpoints.forget(tenantId);
@@ -73,8 +79,9 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
 
   return {
-    outbox, dispatcher, endpoints, service, stream, recorder, lifecycle,
+    outbox, dispatcher, endpoints, service, replays, stream, recorder, lifecycle,
     async close() {
+      await replays.close();
       await recorder.drain();
       stream.close();
       await sender.close();

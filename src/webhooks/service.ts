@@ -4,7 +4,7 @@ import type { Scheduler } from '../schedule/scheduler.ts';
 import { ApiError, illegalTransition } from '../shared/problem.ts';
 import { didYouMean, suggestTopic } from '../shared/suggest.ts';
 import { isTopic, type Topic } from '../shared/topics.ts';
-import { getDelivery, listDeliveries, type DeliveryDetail } from './deliveries.ts';
+import { getDelivery, type DeliveryDetail } from './deliveries.ts';
 import { attemptJob, type Dispatcher } from './dispatcher.ts';
 import type { EndpointInput, Endpoints } from './endpoints.ts';
 import type { Outbox } from './outbox.ts';
@@ -51,6 +51,22 @@ export class WebhookService {
     return getDelivery(this.db, tenantId, id);
   }
 
+  /**
+   * Replays a delivery from the DLQ: dead ones only, so replaying "from the DLQ" never
+   * re-sends a delivery that already succeeded by mistake (409 delivery_not_dead says how to).
+   */
+  async replayDead(tenantId: string, id: string): Promise<DeliveryDetail> {
+    const state = await this.dispatcher.loadState(tenantId, id);
+    if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
+    if (state.status !== 'dead') {
+      const route = state.status === 'pending' ? 'retry' : 'replay';
+      throw new ApiError(409, 'delivery_not_dead', `Delivery ${id} is ${state.status}, not in the DLQ. To attempt it anyway: POST /api/v1/webhooks/deliveries/${id}/${route} (sandbay resend ${id}).`, {
+        extra: { currentStatus: state.status },
+      });
+    }
+    return this.replay(tenantId, id);
+  }
+
   /** One extra attempt of a dead or succeeded delivery, outside the retry cycle. */
   async replay(tenantId: string, id: string): Promise<DeliveryDetail> {
     const state = await this.dispatcher.loadState(tenantId, id);
@@ -63,34 +79,6 @@ export class WebhookService {
     await this.assertAttemptable(tenantId, id, state.endpointId);
     await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
     return getDelivery(this.db, tenantId, id);
-  }
-
-  /** Replays every dead delivery matching the filters; returns once all attempts finished. */
-  async replayDeadLetters(tenantId: string, filter: { topic?: string; endpointId?: string }) {
-    if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic);
-    const ids: string[] = [];
-    for (let afterSeq: number | undefined; ;) {
-      const page = await listDeliveries(this.db, tenantId, { ...filter, status: 'dead' }, 100, afterSeq);
-      ids.push(...page.map((d) => d.id));
-      if (page.length < 100) break;
-      afterSeq = page[page.length - 1].seq;
-    }
-    const results = await Promise.all(ids.map(async (id) => {
-      const state = await this.dispatcher.loadState(tenantId, id);
-      if (!state || state.status !== 'dead') return { id, status: state?.status ?? 'gone', skipped: true };
-      const endpointGone = state.endpointId && !(await this.endpoints.target(tenantId, state.endpointId));
-      if (endpointGone) return { id, status: 'dead', skipped: true };
-      const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
-      return { id, status: result.status, skipped: Boolean(result.skipped) };
-    }));
-    const attempted = results.filter((r) => !r.skipped);
-    return {
-      replayed: attempted.length,
-      succeeded: attempted.filter((r) => r.status === 'succeeded').length,
-      failed: attempted.filter((r) => r.status !== 'succeeded').length,
-      skipped: results.length - attempted.length,
-      deliveryIds: attempted.map((r) => r.id),
-    };
   }
 
   /**

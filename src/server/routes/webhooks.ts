@@ -6,7 +6,7 @@ import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import {
-  DeliveriesQuery, Delivery, DeliverySummary, DlqReplayRequest, DlqReplayResult, Endpoint, EndpointPatch, EndpointRequest, LiveSecrets,
+  DeliveriesQuery, Delivery, DeliverySummary, DlqReplayJob, DlqReplayRequest, Endpoint, EndpointPatch, EndpointRequest, LiveSecrets,
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
@@ -18,7 +18,7 @@ const notAttemptable = ['attempt_in_flight', 'endpoint_deleted', 'endpoint_disab
 const tags = ['Webhooks'];
 
 export const webhookRoutes = (s: Services) => {
-  const { service, endpoints } = s.webhooks;
+  const { service, endpoints, replays } = s.webhooks;
   return [
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints', operationId: 'createWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
@@ -110,11 +110,41 @@ export const webhookRoutes = (s: Services) => {
       },
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
-      errors: { 422: ['unknown_topic'] },
-      summary: 'Replay every dead delivery (optionally of one topic or endpoint); returns when all attempts finished.',
-      body: DlqReplayRequest, responses: { 200: DlqReplayResult },
-      handler: async ({ body, principal }) => ({ body: await service.replayDeadLetters(tenantOf(principal), body) }),
+      method: 'post', path: '/api/v1/webhooks/dlq/:id/replay', operationId: 'replayDeadLetter', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
+      errors: { 409: ['delivery_not_dead', ...notAttemptable] },
+      summary: 'Replay one dead delivery (one attempt, outside the retry cycle); 409 delivery_not_dead for any other, whose detail says how to attempt it anyway.',
+      params: idParam, responses: { 200: Delivery },
+      handler: async ({ params, principal }) => ({ body: await service.replayDead(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/dlq/replay', operationId: 'replayDeadLetters', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 409: ['replay_in_progress'], 422: ['unknown_topic'] },
+      summary: 'Start replaying every dead delivery (optionally of one topic or endpoint) as a job, ten at a time; answers at once. 409 replay_in_progress while one runs.',
+      body: DlqReplayRequest, responses: { 202: DlqReplayJob },
+      handler: async ({ body, principal }) => {
+        const job = await replays.start(tenantOf(principal), body);
+        return { status: 202, body: job, headers: { location: `/api/v1/webhooks/dlq/replays/${job.id}` } };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/dlq/replays', operationId: 'listDeadLetterReplays', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'DLQ replay jobs, newest first.', query: listQuery, responses: { 200: listOf(DlqReplayJob) },
+      handler: async ({ query, principal }) => {
+        const rows = await replays.list(tenantOf(principal), query.limit + 1, s.cursors.decode(query.cursor));
+        return { body: s.cursors.page(rows, query.limit) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/dlq/replays/:id', operationId: 'getDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'A DLQ replay job and its progress (any engine answers).', params: idParam, responses: { 200: DlqReplayJob },
+      handler: async ({ params, principal }) => ({ body: await replays.get(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/dlq/replays/:id/cancel', operationId: 'cancelDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 409: ['replay_not_running'] },
+      summary: 'Cancel a running DLQ replay: no further replays start; those in flight finish and are counted. 409 replay_not_running once it ended.',
+      params: idParam, responses: { 200: DlqReplayJob },
+      handler: async ({ params, principal }) => ({ body: await replays.cancel(tenantOf(principal), params.id) }),
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/test', operationId: 'sendTestWebhook', tags, access: 'sandbox', scope: 'webhooks:write',

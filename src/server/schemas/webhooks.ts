@@ -76,9 +76,19 @@ export const DlqReplayRequest = z
   .strict()
   .meta({ id: 'DlqReplayRequest' });
 
-export const DlqReplayResult = z
-  .object({ replayed: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), skipped: z.number().int(), deliveryIds: z.array(z.string()) })
-  .meta({ id: 'DlqReplayResult' });
+export const DlqReplayJob = z
+  .object({
+    id: z.string(),
+    state: z.enum(['running', 'completed', 'cancelled', 'interrupted'])
+      .describe('interrupted: the engine running it stopped (shut down or crashed); what it did not replay is still dead.'),
+    topic: z.string().nullable(), endpointId: z.string().nullable(),
+    total: z.number().int().describe('Dead deliveries matching the filters when the job started.'),
+    done: z.number().int().describe('succeeded + failed + skipped'),
+    succeeded: z.number().int(), failed: z.number().int(),
+    skipped: z.number().int().describe('No longer dead when their turn came, already in flight, or their endpoint deleted or disabled.'),
+    createdAt: Timestamp.describe('Real time, not sandbox time'), updatedAt: Timestamp, finishedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'DlqReplayJob' });
 
 export const TestWebhookRequest = z
   .object({

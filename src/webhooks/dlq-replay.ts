@@ -1,0 +1,155 @@
+import type { Db } from '../db/database.ts';
+import type { SandboxClock } from '../schedule/clock.ts';
+import { ApiError, notFound } from '../shared/problem.ts';
+import { isTopic } from '../shared/topics.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import {
+  cancelJob, finishJob, getJob, insertJob, listJobs, recordProgress, runningJob, type DlqReplayJob, type ReplayCounts,
+} from './dlq-replay-jobs.ts';
+import { unknownTopic } from './service.ts';
+
+export type { DlqReplayJob } from './dlq-replay-jobs.ts';
+
+export interface DlqReplayOptions {
+  /** Replays in flight at once per job: SPEC §5.2's ten attempts per endpoint, so one endpoint's DLQ runs at full width. */
+  concurrency: number;
+  /** How often the worker writes its counts (its heartbeat). */
+  progressEveryMs: number;
+}
+
+interface LocalRun {
+  tenantId: string;
+  id: string;
+  counts: ReplayCounts;
+  stopped: boolean;
+  finished: Promise<void>;
+}
+
+type Outcome = keyof ReplayCounts;
+
+/**
+ * Replays of the whole dead-letter queue as jobs: POST answers at once, the replays run here
+ * with bounded concurrency, and the progress lives in dlq_replay_jobs so any engine can report
+ * or cancel it. A job whose worker dies mid-way reads as `interrupted` (it is not resumed: what
+ * it did not replay is still dead, and another replay picks it up).
+ */
+export class DlqReplays {
+  private readonly local = new Map<string, LocalRun>();
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly dispatcher: Dispatcher,
+    private readonly onError: (message: string) => void,
+    private readonly options: DlqReplayOptions = { concurrency: 10, progressEveryMs: 500 },
+  ) {}
+
+  /** Starts replaying every dead delivery matching the filters; 409 while another replay of this sandbox runs. */
+  async start(tenantId: string, filter: { topic?: string; endpointId?: string }): Promise<DlqReplayJob> {
+    if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic);
+    const rows = await this.db.query<{ id: string }>(
+      `select id from deliveries where tenant_id = $1 and status = 'dead' and ($2::text is null or topic = $2)
+          and ($3::text is null or endpoint_id = $3) order by seq`,
+      [tenantId, filter.topic ?? null, filter.endpointId ?? null],
+    );
+    const job = await insertJob(this.db, tenantId, filter, rows.length);
+    if (!job) {
+      const running = await runningJob(this.db, tenantId);
+      throw new ApiError(409, 'replay_in_progress', `A replay of this sandbox's DLQ is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`, {
+        extra: { jobId: running?.id ?? null },
+      });
+    }
+    this.run(tenantId, job.id, rows.map((r) => r.id));
+    return job;
+  }
+
+  async get(tenantId: string, id: string): Promise<DlqReplayJob> {
+    return (await getJob(this.db, tenantId, id)) ?? throwNotFound();
+  }
+
+  list(tenantId: string, limit: number, after?: { key: string | number; id: string }): Promise<DlqReplayJob[]> {
+    return listJobs(this.db, tenantId, limit, after);
+  }
+
+  /** Stops a running job: no new replays start; those in flight finish and are counted. Cancelling twice is fine. */
+  async cancel(tenantId: string, id: string): Promise<DlqReplayJob> {
+    const cancelled = await cancelJob(this.db, tenantId, id);
+    const run = this.local.get(key(tenantId, id));
+    if (cancelled && run) run.stopped = true;
+    if (cancelled) return cancelled;
+    const job = await this.get(tenantId, id);
+    if (job.state === 'cancelled') return job;
+    throw new ApiError(409, 'replay_not_running', `Replay ${id} is ${job.state}; only a running replay can be cancelled.`, { extra: { currentState: job.state } });
+  }
+
+  /** A reset or delete of the sandbox removed its jobs: stop working on them here. */
+  forgetTenant(tenantId: string): void {
+    for (const run of this.local.values()) if (run.tenantId === tenantId) run.stopped = true;
+  }
+
+  /** Engine shutdown: the jobs running here stop and say so (interrupted) while the database is still open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const runs = [...this.local.values()];
+    for (const run of runs) run.stopped = true;
+    await Promise.all(runs.map((run) => finishJob(this.db, run.tenantId, run.id, run.counts, 'interrupted').catch(() => {})));
+  }
+
+  /** Resolves once the job running here (if any) has finished: for tests and shutdown ordering. */
+  async settled(tenantId: string, id: string): Promise<void> {
+    await this.local.get(key(tenantId, id))?.finished;
+  }
+
+  private run(tenantId: string, id: string, ids: string[]): void {
+    const run: LocalRun = { tenantId, id, counts: { succeeded: 0, failed: 0, skipped: 0 }, stopped: false, finished: Promise.resolve() };
+    this.local.set(key(tenantId, id), run);
+    let writing = false;
+    const heartbeat = setInterval(async () => {
+      if (writing) return;
+      writing = true;
+      try {
+        // Cancelled on another engine, interrupted, or removed by a reset: stop starting replays.
+        if ((await recordProgress(this.db, tenantId, id, run.counts)) !== 'running') run.stopped = true;
+      } catch (err) {
+        if (!this.closed) this.onError(`DLQ replay ${id}: recording progress failed: ${err}`);
+      } finally {
+        writing = false;
+      }
+    }, this.options.progressEveryMs);
+    let next = 0;
+    const worker = async () => {
+      while (!run.stopped && next < ids.length) {
+        const outcome = await this.replayOne(tenantId, ids[next++]).catch((err): Outcome => {
+          if (!this.closed) this.onError(`DLQ replay ${id}: ${err}`);
+          return 'failed';
+        });
+        run.counts[outcome]++;
+      }
+    };
+    run.finished = Promise.all(Array.from({ length: Math.min(this.options.concurrency, ids.length) }, worker))
+      .then(async () => {
+        clearInterval(heartbeat);
+        if (!this.closed) await finishJob(this.db, tenantId, id, run.counts, 'completed');
+      })
+      .catch((err) => this.onError(`DLQ replay ${id} failed: ${err}`))
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.local.delete(key(tenantId, id));
+      });
+  }
+
+  private async replayOne(tenantId: string, id: string): Promise<Outcome> {
+    const state = await this.dispatcher.loadState(tenantId, id);
+    if (!state || state.status !== 'dead' || this.dispatcher.isInFlight(tenantId, id)) return 'skipped';
+    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
+    if (result.skipped) return 'skipped';
+    return result.status === 'succeeded' ? 'succeeded' : 'failed';
+  }
+}
+
+const key = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
+
+function throwNotFound(): never {
+  throw notFound('DLQ replay');
+}
