@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DeliverySummary, Page, StreamMessage } from '../../src/shared/api-types.ts';
-import { applyMessages, mergeHead } from '../../src/renderer/store/list-merge.ts';
+import { applyMessages, capRows, mergeHead } from '../../src/renderer/store/list-merge.ts';
 
 const row = (id: string, extra: Partial<DeliverySummary> = {}): DeliverySummary => ({
   id, eventId: `evt_${id}`, topic: 'order.placed', endpointId: 'whe_1', url: 'http://x/hook', status: 'pending', attemptCount: 0,
@@ -72,4 +72,18 @@ test('stand-ins newer than the fetch stay on top; a gap too wide restarts the li
   const restarted = await mergeHead([row('dlv_old')], null, far.fetchPage);
   assert.equal(restarted.rows.length, 20, 'ten pages, then it starts over from the newest');
   assert.equal(restarted.nextCursor, '20');
+});
+
+test('a list grown past its cap is cut at the last page boundary within it, resuming from that page\'s cursor', () => {
+  const rows = Array.from({ length: 12 }, (_, i) => row(`dlv_${12 - i}`));
+  // Pages of four ended at dlv_9 (cursor c1), dlv_5 (c2) and dlv_1 (end of the list).
+  const boundaries = new Map<string, string | null>([['dlv_9', 'c1'], ['dlv_5', 'c2'], ['dlv_1', null]]);
+  const cut = capRows(rows, null, boundaries, 10);
+  assert.deepEqual(cut.rows.map((r) => r.id), rows.slice(0, 8).map((r) => r.id), 'up to dlv_5, the last boundary within ten rows');
+  assert.equal(cut.nextCursor, 'c2', 'scrolling fetches dlv_4 onwards again');
+  const within = capRows(rows, 'keep', boundaries, 12);
+  assert.equal(within.rows, rows, 'at or under the cap nothing changes');
+  assert.equal(within.nextCursor, 'keep');
+  const noBoundary = capRows(rows, 'keep', new Map([['dlv_1', null]]), 10);
+  assert.equal(noBoundary.rows, rows, 'without a boundary to resume from, nothing is cut yet');
 });

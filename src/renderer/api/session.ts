@@ -39,3 +39,16 @@ export function loadSession(): Session {
 export function signInWithKey(key: string): void {
   window.location.replace(`${window.location.pathname}?key=${encodeURIComponent(key.trim())}`);
 }
+
+/** Whether the server takes this admin key (asked before reloading with it, so a typo is told at once). */
+export async function keyAccepted(key: string): Promise<boolean> {
+  const res = await fetch(`${window.sandbay?.apiBase || window.location.origin}/api/v1/sandboxes?limit=1`, {
+    headers: { authorization: `Bearer ${key.trim()}`, accept: 'application/json' }, credentials: 'omit',
+  });
+  return res.ok;
+}
+
+/** Drops a refused key from this tab's storage, so a reload does not try it again. */
+export function forgetKey(): void {
+  sessionStorage.removeItem(keyStorage);
+}

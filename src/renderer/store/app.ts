@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiProblem, configureApi, query } from '../api/client.ts';
-import type { Session } from '../api/session.ts';
+import { forgetKey, type Session } from '../api/session.ts';
 import type { StreamStatus } from '../api/stream.ts';
 import type { Clock, CreatedSandbox, Page, Sandbox } from '../../shared/api-types.ts';
 import { rememberToken } from './tokens.ts';
@@ -10,6 +10,8 @@ export interface Toast {
   kind: 'info' | 'success' | 'error';
   text: string;
   link?: { href: string; label: string };
+  /** Fading out; removed a moment later. */
+  leaving?: boolean;
 }
 
 interface AppState {
@@ -32,10 +34,21 @@ interface AppState {
   setConnection(status: StreamStatus): void;
   toast(kind: Toast['kind'], text: string, link?: Toast['link']): void;
   dismiss(id: number): void;
+  /** Hovering the toasts holds them; leaving lets their time run on. */
+  holdToasts(held: boolean): void;
 }
 
 const lastSandboxKey = 'sandbay.lastSandbox';
 let toastIds = 0;
+
+/** How long a toast shows: errors stay longer, to be read and acted on. */
+export const toastMs = { info: 5000, success: 5000, error: 10_000 } as const;
+/** The fade-out (the CSS transition of .toast.leaving). */
+export const toastFadeMs = 300;
+
+// Each toast's remaining time; paused while the pointer is over the toasts.
+const toastTimers = new Map<number, { timer?: ReturnType<typeof setTimeout>; remaining: number; since: number; expire: () => void }>();
+let toastsHeld = false;
 
 export const useApp = create<AppState>()((set, get) => ({
   session: { apiBase: '', adminKey: null, cookieFresh: false },
@@ -57,7 +70,10 @@ export const useApp = create<AppState>()((set, get) => ({
       const page = await api.get<Page<Sandbox>>(`/api/v1/sandboxes${query({ limit: 100 })}`, { sandbox: false });
       set({ sandboxes: page.data, sandboxesLoaded: true, authNeeded: false });
     } catch (err) {
-      if (err instanceof ApiProblem && (err.status === 401 || err.status === 403)) set({ authNeeded: true });
+      if (err instanceof ApiProblem && (err.status === 401 || err.status === 403)) {
+        forgetKey();
+        set({ authNeeded: true });
+      }
       else get().toast('error', `Cannot list sandboxes: ${(err as Error).message}`);
       set({ sandboxesLoaded: true });
     }
@@ -99,12 +115,39 @@ export const useApp = create<AppState>()((set, get) => ({
 
   toast(kind, text, link) {
     const id = ++toastIds;
-    set({ toasts: [...get().toasts.slice(-2), { id, kind, text, link }] });
-    setTimeout(() => get().dismiss(id), kind === 'error' ? 9000 : 5000);
+    const kept = get().toasts.slice(-2);
+    for (const gone of get().toasts.filter((t) => !kept.includes(t))) clearTimeout(toastTimers.get(gone.id)?.timer);
+    set({ toasts: [...kept, { id, kind, text, link }] });
+    const expire = () => {
+      toastTimers.delete(id);
+      set({ toasts: get().toasts.map((t) => (t.id === id ? { ...t, leaving: true } : t)) });
+      setTimeout(() => get().dismiss(id), toastFadeMs);
+    };
+    const entry = { remaining: toastMs[kind], since: Date.now(), timer: undefined as ReturnType<typeof setTimeout> | undefined, expire };
+    toastTimers.set(id, entry);
+    if (!toastsHeld) entry.timer = setTimeout(expire, entry.remaining);
   },
 
   dismiss(id) {
+    clearTimeout(toastTimers.get(id)?.timer);
+    toastTimers.delete(id);
     set({ toasts: get().toasts.filter((t) => t.id !== id) });
+  },
+
+  holdToasts(held) {
+    if (held === toastsHeld) return;
+    toastsHeld = held;
+    const now = Date.now();
+    for (const entry of toastTimers.values()) {
+      if (held) {
+        clearTimeout(entry.timer);
+        entry.remaining = Math.max(0, entry.remaining - (now - entry.since));
+      } else {
+        entry.since = now;
+        // A toast that was nearly gone gets a moment to be read after the pointer leaves.
+        entry.timer = setTimeout(entry.expire, Math.max(entry.remaining, 1500));
+      }
+    }
   },
 }));
 

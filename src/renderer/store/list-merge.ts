@@ -14,6 +14,28 @@ export interface ListFilters {
 
 const maxGapPages = 10;
 
+/**
+ * Live inserts never grow a list past this many rows (or past what the user scrolled to): the
+ * oldest rows are cut at a page boundary, and scrolling down fetches them again.
+ */
+export const liveRowCap = 1000;
+
+/**
+ * Cuts rows beyond `cap` at the last page boundary within it. `boundaries` maps a row that
+ * ended a fetched page to that page's nextCursor, which lists what is older than the row: the
+ * only cursors a client may hold, since the server signs them.
+ */
+export function capRows(
+  rows: DeliverySummary[], nextCursor: string | null, boundaries: ReadonlyMap<string, string | null>, cap: number,
+): { rows: DeliverySummary[]; nextCursor: string | null } {
+  if (rows.length <= cap) return { rows, nextCursor };
+  for (let i = cap - 1; i >= 0; i--) {
+    const cursor = boundaries.get(rows[i].id);
+    if (cursor !== undefined) return { rows: rows.slice(0, i + 1), nextCursor: cursor };
+  }
+  return { rows, nextCursor }; // no page ended within the cap yet: the next head refresh brings one
+}
+
 /** Whether a new delivery (as the stream describes it) belongs in a list with these filters. */
 function admits(kind: 'deliveries' | 'dlq', filters: ListFilters, data: StreamMessage['data']): boolean {
   if (kind === 'dlq' || filters.search) return false; // DLQ rows arrive dead; searches are exact lookups

@@ -2,7 +2,7 @@ import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { api, ApiProblem, query } from '../api/client.ts';
 import type { DeliverySummary, Page, StreamMessage } from '../../shared/api-types.ts';
 import { sandboxNow } from './app.ts';
-import { applyMessages, mergeHead, type ListFilters } from './list-merge.ts';
+import { applyMessages, capRows, liveRowCap, mergeHead, type ListFilters } from './list-merge.ts';
 
 export type { ListFilters };
 
@@ -35,9 +35,18 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
   let generation = 0;
   let headTimer: ReturnType<typeof setTimeout> | undefined;
   let headRunning = false;
+  // Where fetched pages ended (row id → the cursor for what is older), so a capped list can resume.
+  const boundaries = new Map<string, string | null>();
+  // Rows the user loaded by scrolling: live inserts do not cut below that.
+  let scrolledTo = 0;
   const path = kind === 'dlq' ? '/api/v1/webhooks/dlq' : '/api/v1/webhooks/deliveries';
-  const fetchPage = (filters: ListFilters, cursor?: string | null) =>
-    api.get<Page<DeliverySummary>>(`${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, limit: pageSize, cursor })}`);
+  const fetchPage = async (filters: ListFilters, cursor?: string | null) => {
+    const gen = generation;
+    const page = await api.get<Page<DeliverySummary>>(`${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, limit: pageSize, cursor })}`);
+    const last = page.data.at(-1);
+    if (last && gen === generation) boundaries.set(last.id, page.nextCursor);
+    return page;
+  };
 
   const store: ListStore = create<ListState>()((set, get) => {
     const refreshHead = async () => {
@@ -47,7 +56,7 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
       const gen = generation;
       try {
         const merged = await mergeHead(get().rows, get().nextCursor, (cursor) => fetchPage(get().filters, cursor));
-        if (gen === generation) set(merged);
+        if (gen === generation) set(capped(merged.rows, merged.nextCursor));
       } catch {
         // the next message or a reload tries again
       } finally {
@@ -57,12 +66,23 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
     const scheduleHead = () => {
       headTimer ??= setTimeout(() => void refreshHead(), headRefreshMs);
     };
+    /** Keeps a list that live rows grew within its cap (memory stays flat however long the tab stays open). */
+    const capped = (rows: DeliverySummary[], nextCursor: string | null) => {
+      const cut = capRows(rows, nextCursor, boundaries, Math.max(liveRowCap, scrolledTo));
+      if (cut.rows !== rows) {
+        const kept = new Set(cut.rows.map((r) => r.id));
+        for (const id of boundaries.keys()) if (!kept.has(id)) boundaries.delete(id);
+      }
+      return cut;
+    };
 
     return {
       rows: [], filters: kind === 'dlq' ? { status: 'dead' } : {}, nextCursor: null, loaded: false, loading: false, loadingMore: false, error: null,
 
       async load() {
         const gen = ++generation;
+        boundaries.clear();
+        scrolledTo = 0;
         set({ loading: true, error: null });
         try {
           const page = await fetchPage(get().filters);
@@ -84,6 +104,7 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
           if (gen !== generation) return;
           const known = new Set(get().rows.map((r) => r.id));
           set({ rows: [...get().rows, ...page.data.filter((r) => !known.has(r.id))], nextCursor: page.nextCursor });
+          scrolledTo = get().rows.length;
         } catch (err) {
           if (gen === generation) set({ error: (err as ApiProblem).message });
         } finally {
@@ -98,7 +119,7 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
 
       applyLive(messages) {
         const { rows, needsHead } = applyMessages(get().rows, messages, kind, get().filters, new Date(sandboxNow()).toISOString());
-        if (rows !== get().rows) set({ rows });
+        if (rows !== get().rows) set(rows.length > get().rows.length ? capped(rows, get().nextCursor) : { rows });
         if (needsHead) scheduleHead();
       },
 
@@ -106,6 +127,8 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
         generation++;
         clearTimeout(headTimer);
         headTimer = undefined;
+        boundaries.clear();
+        scrolledTo = 0;
         set({ rows: [], nextCursor: null, loaded: false, error: null });
       },
     };

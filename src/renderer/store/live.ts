@@ -2,6 +2,7 @@ import { LiveStream } from '../api/stream.ts';
 import { useApp } from './app.ts';
 import { useCatchers } from './catchers.ts';
 import { useDetail } from './detail.ts';
+import { useDlqReplay } from './dlq-replay.ts';
 import { useEndpoints } from './endpoints.ts';
 import { useDeliveryList, useDlqList } from './list.ts';
 
@@ -19,6 +20,7 @@ export function reloadSandboxData(): void {
 function clearSandboxData(): void {
   useDeliveryList.getState().clear();
   useDlqList.getState().clear();
+  useDlqReplay.getState().clear();
   useDetail.getState().open(null);
   useDetail.getState().forgetSecrets();
   useEndpoints.getState().clear();

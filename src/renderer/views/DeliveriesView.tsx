@@ -1,15 +1,17 @@
 import { useCallback, useEffect } from 'react';
 import { api, ApiProblem } from '../api/client.ts';
-import type { Delivery, DlqReplayResult } from '../../shared/api-types.ts';
+import type { Delivery } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
 import { EmptyState, Link } from '../components/Misc.tsx';
 import { navigate, pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { useDetail } from '../store/detail.ts';
 import { useEndpoints } from '../store/endpoints.ts';
+import { useDlqReplay } from '../store/dlq-replay.ts';
 import { useDeliveryList, useDlqList, type ListFilters } from '../store/list.ts';
 import { DeliveryDetail } from './detail/DeliveryDetail.tsx';
 import { DeliveryGrid } from './DeliveryGrid.tsx';
+import { DlqReplayProgress } from './DlqReplayProgress.tsx';
 import { FilterBar } from './FilterBar.tsx';
 
 const hasFilters = (f: ListFilters, mode: 'deliveries' | 'dlq') => Boolean(f.topic || f.endpointId || f.search || (mode === 'deliveries' && f.status));
@@ -33,13 +35,6 @@ function ListEmpty({ mode, sandboxId, filtered, onClear }: { mode: 'deliveries' 
   );
 }
 
-async function replayAll(filters: ListFilters) {
-  const result = await api.post<DlqReplayResult>('/api/v1/webhooks/dlq/replay', { topic: filters.topic, endpointId: filters.endpointId });
-  const { toast } = useApp.getState();
-  toast(result.failed ? 'error' : 'success', `Replayed ${result.replayed}: ${result.succeeded} succeeded, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}.`);
-  void useDlqList.getState().load();
-}
-
 /** Deliveries and the DLQ: a live list with filters, and the selected delivery beside it. */
 export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliveries' | 'dlq'; sandboxId: string; deliveryId?: string }) {
   const list = mode === 'dlq' ? useDlqList : useDeliveryList;
@@ -56,7 +51,8 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
   const nearEnd = useCallback(() => void list.getState().loadMore(), [list]);
   const replayOne = useCallback(async (id: string) => {
     try {
-      const d = await api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/replay`);
+      // The DLQ's own route: it refuses a delivery that is no longer dead (409 delivery_not_dead).
+      const d = await api.post<Delivery>(`/api/v1/webhooks/dlq/${id}/replay`);
       useApp.getState().toast(d.status === 'succeeded' ? 'success' : 'error', `Replay of ${id}: ${d.status}.`);
     } catch (err) {
       useApp.getState().toast('error', (err as ApiProblem).message);
@@ -64,6 +60,7 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
   }, []);
 
   const filtered = hasFilters(filters, mode);
+  const replayRunning = useDlqReplay((s) => s.job?.state === 'running');
   return (
     <div className={`split${deliveryId ? ' with-detail' : ''}`}>
       <section className="list-pane" aria-labelledby="list-title">
@@ -75,14 +72,15 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
             <ConfirmButton
               label={`Replay all${filtered ? ' matching' : ''}`}
               className="primary"
-              disabled={rows.length === 0}
+              disabled={rows.length === 0 || replayRunning}
               title="Replay dead deliveries?"
-              message={<p>Each dead delivery{filtered ? ' matching the topic and endpoint filters' : ''} gets one immediate attempt, signed afresh. Successes leave the DLQ; failures stay in it.</p>}
+              message={<p>Each dead delivery{filtered ? ' matching the topic and endpoint filters' : ''} gets one attempt, signed afresh, ten at a time; progress shows here and you can cancel. Successes leave the DLQ; failures stay in it.</p>}
               confirmLabel="Replay all"
-              onConfirm={() => replayAll(filters)}
+              onConfirm={() => useDlqReplay.getState().start(filters)}
             />
           )}
         </div>
+        {mode === 'dlq' && <DlqReplayProgress />}
         <FilterBar filters={filters} onChange={(f) => list.getState().setFilters(f)} showStatus={mode === 'deliveries'} />
         {error && <div className="callout bad" role="alert">{error} <button type="button" className="small" onClick={() => void list.getState().load()}>Retry</button></div>}
         {loaded && rows.length === 0 && !loading && !error ? (
