@@ -2,12 +2,12 @@
 // never grow it past its cap, and what the cap cut is fetched again on scroll.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configureApi } from '../../../src/renderer/api/client.ts';
-import type { StreamMessage } from '../../../src/renderer/api/types.ts';
-import { createListStore } from '../../../src/renderer/store/list.ts';
-import { liveRowCap } from '../../../src/renderer/store/list-merge.ts';
-import { createSandbox, useEngine } from '../../helpers/engine.ts';
-import { insertDeliveries } from '../../e2e/bulk.ts';
+import { configureApi } from '../../src/renderer/api/client.ts';
+import type { StreamMessage } from '../../src/renderer/api/types.ts';
+import { createListStore } from '../../src/renderer/store/list.ts';
+import { liveRowCap } from '../../src/renderer/store/list-merge.ts';
+import { createSandbox, useEngine } from '../helpers/engine.ts';
+import { insertDeliveries } from '../e2e/bulk.ts';
 
 const engine = useEngine();
 const newId = (batch: number, n: number) => `dlv_new${String(batch).padStart(2, '0')}${String(n).padStart(6, '0')}`;
