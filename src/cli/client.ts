@@ -68,6 +68,8 @@ export function describeFailure(status: number, body: unknown): string {
   const b = body as { detail?: string; code?: string; error?: string; error_description?: string } | undefined;
   if (b?.code && cliHints[b.code]) return cliHints[b.code];
   // The API points at its own route; on the command line the list is one verb away.
+  // The DLQ replays dead deliveries only; the API names its route, the CLI its verb.
+  if (b?.code === 'delivery_not_dead' && b.detail) return `${b.detail.replace(/ To attempt it anyway: POST \S+ \((sandbay resend \S+)\)\.$/, ' `$1` attempts it anyway.')} (delivery_not_dead)`;
   if (b?.code === 'unknown_topic' && b.detail) return `${b.detail.replace(/\s*See GET \/api\/v1\/webhooks\/topics\.$/, '')} \`sandbay topics\` lists all 33. (unknown_topic)`;
   if (b?.detail) return b.code ? `${b.detail} (${b.code})` : b.detail;
   if (b?.error) return `${b.error_description ?? b.error} (${b.error})`;

@@ -1,14 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
-import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+import { assertOneLineFailure, CliProcess, runCli, runCliJson } from '../helpers/cli.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { delivery, placeOrder } from '../helpers/webhooks.ts';
 
-const engine = useEngine();
+// Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
+const engine = useEngine({ attemptTimeoutMs: 120_000 });
 const receiver = new Receiver();
 before(() => receiver.start());
 after(() => receiver.close());
+
+async function waitUntil(done: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const as = (sb: TestSandbox) => ['--url', engine.url, '--token', sb.token];
 
@@ -36,6 +45,9 @@ test('dlq list shows dead deliveries; dlq replay <id> sends one again', async ()
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.match(replayed.stdout, /\[200\] \d+ ms, attempt 6 \(replay\)\s+· succeeded/);
   assert.equal((await runCli(['dlq', 'list', ...as(sb)])).stdout, 'No deliveries.\n');
+  assertOneLineFailure(await runCli(['dlq', 'replay', id, ...as(sb)]),
+    new RegExp(`^sandbay: Delivery ${id} is succeeded, not in the DLQ\\. \`sandbay resend ${id}\` attempts it anyway\\. \\(delivery_not_dead\\)$`));
+  assert.equal((await delivery(sb, id)).attempts.length, 6, 'and nothing was sent');
 });
 
 test('dlq replay --all replays every dead delivery, narrowed by --topic', async () => {
@@ -43,12 +55,44 @@ test('dlq replay --all replays every dead delivery, narrowed by --topic', async 
   const placed = await deadDelivery(sb, 'order.placed');
   const cancelled = await deadDelivery(sb, 'order.cancelled');
   receiver.behaviour = { kind: 'status', status: 200 };
-  assert.deepEqual(await runCliJson(['dlq', 'replay', '--all', '--topic', 'order.cancelled', ...as(sb)]), {
-    replayed: 1, succeeded: 1, failed: 0, skipped: 0, deliveryIds: [cancelled],
-  });
+  const byTopic = await runCliJson(['dlq', 'replay', '--all', '--topic', 'order.cancelled', ...as(sb)]);
+  assert.deepEqual([byTopic.state, byTopic.topic, byTopic.total, byTopic.succeeded, byTopic.failed], ['completed', 'order.cancelled', 1, 1, 0]);
+  assert.equal((await delivery(sb, cancelled)).status, 'succeeded');
   const all = await runCli(['dlq', 'replay', '--all', ...as(sb)]);
   assert.equal(all.stdout, 'Replayed 1: 1 succeeded, 0 failed\n');
+  assert.match(all.stderr, /^Replaying 0\/1 — 0 succeeded, 0 failed\n/, 'progress goes to stderr');
   assert.equal((await delivery(sb, placed)).status, 'succeeded');
+});
+
+test('dlq replay --all --no-wait returns the job; dlq status follows it; Ctrl-C while following cancels it', async () => {
+  const sb = await createSandbox(engine.url);
+  await deadDelivery(sb);
+  await deadDelivery(sb, 'order.cancelled');
+  receiver.behaviour = { kind: 'hang' };
+  const started = await runCli(['dlq', 'replay', '--all', '--no-wait', ...as(sb)]);
+  assert.equal(started.code, 0, started.stderr);
+  const jobId = /^Started (dlr_\w+): replaying 2 dead deliveries\. Follow it: sandbay dlq status dlr_\w+\n$/.exec(started.stdout)?.[1];
+  assert.ok(jobId, started.stdout);
+  assert.match((await runCli(['dlq', 'status', ...as(sb)])).stdout, new RegExp(`^${jobId} running: 0 of 2 replayed — 0 succeeded, 0 failed\n$`));
+  assert.equal((await runCliJson(['dlq', 'status', jobId, ...as(sb)])).state, 'running');
+  assertOneLineFailure(await runCli(['dlq', 'replay', '--all', ...as(sb)]), new RegExp(`already running \\(${jobId}\\).*\\(replay_in_progress\\)$`));
+  const cancelled = await runCli(['dlq', 'cancel', jobId, ...as(sb)]);
+  assert.match(cancelled.stdout, new RegExp(`^${jobId} cancelled after 0 of 2`), cancelled.stderr);
+  assertOneLineFailure(await runCli(['dlq', 'cancel', 'dlr_missing', ...as(sb)]), /not_found/);
+
+  // Another sandbox: this one's deliveries are still in flight (hung), so a new job would skip them.
+  const other = await createSandbox(engine.url);
+  await deadDelivery(other);
+  await deadDelivery(other, 'order.cancelled');
+  receiver.behaviour = { kind: 'hang' };
+  const following = new CliProcess(['dlq', 'replay', '--all', ...as(other)]);
+  await waitUntil(() => /^Replaying 0\/2/.test(following.stderr));
+  const stopped = await following.stop('SIGINT');
+  assert.equal(stopped.code, 1);
+  assert.match(stopped.stderr, /Cancelling dlr_\w+…\nsandbay: dlr_\w+ cancelled after \d of 2: /);
+  const [latest] = (await other.api('/api/v1/webhooks/dlq/replays?limit=1')).body.data;
+  assert.equal(latest.state, 'cancelled');
+  receiver.behaviour = { kind: 'status', status: 200 };
 });
 
 test('dlq replay needs exactly one of an id and --all', async () => {

@@ -9,12 +9,13 @@ const deliveryPath = (id: string) => `/api/v1/webhooks/deliveries/${encodeURICom
 
 /** Replays one delivery now (an extra attempt) and prints the attempt's outcome. */
 export async function replayOne(client: Client, id: string, json?: boolean): Promise<void> {
-  printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/replay`), json, await sandboxNowMs(client));
+  await printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/replay`), json);
 }
 
-function printAttempt(client: Client, delivery: DeliveryDetail, json: boolean | undefined, nowMs: number): void {
+/** Prints a delivery's latest attempt and its inspector link, or the delivery as JSON. */
+export async function printAttempt(client: Client, delivery: DeliveryDetail, json: boolean | undefined): Promise<void> {
   if (json) return printJson(delivery);
-  say(latestAttemptLine(delivery, nowMs));
+  say(latestAttemptLine(delivery, await sandboxNowMs(client)));
   say(`Inspect: ${inspectorLink(client, delivery)}`);
 }
 
@@ -25,6 +26,6 @@ export function resendCommand(program: Command): void {
       const client = await sandboxClient(flags);
       const { status } = await client.request<DeliveryDetail>('GET', deliveryPath(id));
       if (status !== 'pending') return replayOne(client, id, flags.json);
-      printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/retry`), flags.json, await sandboxNowMs(client));
+      await printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/retry`), flags.json);
     });
 }
