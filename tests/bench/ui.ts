@@ -71,7 +71,7 @@ async function liveLatency(browser: Browser, engine: RunningSandbox, sandboxId: 
 export async function run(): Promise<BenchRow[]> {
   await buildOnce();
   const engine = await startSandbox({ memory: true, port: 0, logRequests: false });
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
   try {
     const rows: BenchRow[] = [];
     const paint = await firstPaint(browser, engine, await createSandbox(engine), 10);

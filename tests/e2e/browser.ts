@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { buildOnce } from '../../scripts/build-ui.ts';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { requireTool, tools } from '../helpers/tools.ts';
 
 export { buildOnce };
 
-/** Debian's Chromium (installed by .ci/run), headless and quiet. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Chromium (Debian's, installed by .ci/run; or CHROMIUM_PATH), found when a browser test starts. */
+export const chromiumPath = () => requireTool(tools.chromium);
 export const chromiumArgs = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',
@@ -23,9 +24,9 @@ export const screenshotDir = join(packageRoot(), 'docs', 'screenshots');
 export function useBrowser(): { newPage(options?: BrowserContextOptions): Promise<Page & { errors: string[] }> } {
   let browser: Browser | undefined;
   before(async () => {
-    if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`);
+    const executablePath = chromiumPath(); // a one-line failure naming what to install, before any build
     await buildOnce();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await chromium.launch({ executablePath, args: chromiumArgs });
   });
   after(async () => {
     await browser?.close();
@@ -42,8 +43,12 @@ export function useBrowser(): { newPage(options?: BrowserContextOptions): Promis
   };
 }
 
-/** Saves a screenshot for the README (docs/screenshots/<name>.png), without passing toasts in the way. */
+/** Whether this run refreshes the README's screenshots (UPDATE_SCREENSHOTS=1); a plain `npm test` leaves them alone. */
+export const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
+
+/** Saves a screenshot for the README (docs/screenshots/<name>.png) when asked, without passing toasts in the way. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!updatingScreenshots) return;
   mkdirSync(screenshotDir, { recursive: true });
   for (const dismiss of await page.getByRole('button', { name: 'Dismiss' }).all()) await dismiss.click().catch(() => {});
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });

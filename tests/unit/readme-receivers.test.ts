@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { requireTool, tools } from '../helpers/tools.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -64,8 +65,9 @@ function check(run: (casesFile: string) => string) {
   );
 }
 
-// Go needs a build cache; a CI shell may have no $HOME to put it under.
-const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache') };
+// Go needs a build cache (a CI shell may have no $HOME to put it under), and must never try to
+// download a toolchain or a module: the README's receiver uses the standard library only.
+const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
 const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
 test('the README Python receiver verifies the vectors, rotation and both-way tolerance', () => {
@@ -81,7 +83,7 @@ for c in json.load(open(sys.argv[1], encoding="utf-8")):
         results.append(str(e))
 print(json.dumps(results))
 `);
-  check((file) => exec('python3', [script, file]));
+  check((file) => exec(requireTool(tools.python), [script, file]));
 });
 
 test('the README Go receiver verifies the vectors, rotation and both-way tolerance', () => {
@@ -124,7 +126,7 @@ func main() {
 	fmt.Println(string(out))
 }
 `);
-  check((file) => exec('go', ['run', program, file]));
+  check((file) => exec(requireTool(tools.go), ['run', program, file]));
 });
 
 test('the README PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
@@ -142,5 +144,5 @@ foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
 }
 echo json_encode($results);
 `);
-  check((file) => exec('php', [script, file]));
+  check((file) => exec(requireTool(tools.php), [script, file]));
 });

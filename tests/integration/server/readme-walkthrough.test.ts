@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { call, useEngine } from '../../helpers/engine.ts';
+import { requireTool, tools } from '../../helpers/tools.ts';
 
 const engine = useEngine();
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -37,7 +38,8 @@ async function runBlocks(...headings: string[]): Promise<{ output: string; sandb
   const script = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', ...headings.map(shellBlockAfter)]
     .join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
   // Asynchronous: the engine answering curl runs on this very event loop.
-  const { stdout: output } = await promisify(execFile)('bash', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  requireTool(tools.curl);
+  const { stdout: output } = await promisify(execFile)(requireTool(tools.bash), ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   const created = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
   return { output, sandbox: created.sandbox, token: created.credentials.accessToken };
 }
