@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../shared/node/process-alive.ts';
@@ -21,15 +21,20 @@ export function scratchBase(): string {
   return tmpdir();
 }
 
-export function templateDir(key: string): string {
+/** Where the cached templates live: one dir per template key, plus builds in progress. */
+export const templateCache = () => join(scratchBase(), 'sandbay-cache');
+
+export function templateDir(key: string, cache = templateCache()): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 16);
-  return join(scratchBase(), 'sandbay-cache', `template-${hash}`);
+  return join(cache, `template-${hash}`);
 }
 
 /** Builds the template once (atomically, so parallel processes never see half of one). */
-export async function ensureTemplate(key: string, build: (dir: string) => Promise<void>): Promise<string> {
-  const dir = templateDir(key);
-  if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+export async function ensureTemplate(key: string, build: (dir: string) => Promise<void>, cache = templateCache()): Promise<string> {
+  const dir = templateDir(key, cache);
+  sweepTemplates(cache, dir);
+  // Touched before it is read: a sweep in another process spares what was used in the last half hour.
+  if (touch(dir) && existsSync(join(dir, 'PG_VERSION'))) return dir;
   const work = `${dir}.build-${process.pid}-${randomBytes(4).toString('hex')}`;
   mkdirSync(work, { recursive: true });
   try {
@@ -42,7 +47,65 @@ export async function ensureTemplate(key: string, build: (dir: string) => Promis
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  touch(dir);
   return dir;
+}
+
+/** A template nobody opened for this long belongs to code no longer run here (another migration set). */
+export const templateKeepMs = 30 * 60_000;
+
+/** Marks a template as in use now; false when it is not there. */
+function touch(dir: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Frees the cache of what no process needs (each template is ~41 MB of tmpfs): other keys'
+ * templates unused for templateKeepMs, and the leftovers of builds and sweeps whose process
+ * died. A template is renamed away before it is deleted, so a process that opens it at that
+ * moment finds nothing and builds its own, instead of copying half of one.
+ */
+export function sweepTemplates(cache: string, keep: string, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(cache);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const remove = (name: string, as = name) => {
+    try {
+      rmSync(join(cache, name), { recursive: true, force: true });
+      removed.push(as);
+    } catch {
+      // another sweeper got there first
+    }
+  };
+  for (const name of names) {
+    const path = join(cache, name);
+    if (path === keep) continue;
+    const leftover = /\.(?:build|trash)-(\d+)-\w+$/.exec(name);
+    if (leftover) {
+      if (!isAlive(Number(leftover[1]))) remove(name);
+      continue;
+    }
+    if (!/^template-[0-9a-f]{16}$/.test(name)) continue;
+    try {
+      if (now - statSync(path).mtimeMs < templateKeepMs) continue;
+      const trash = `${name}.trash-${process.pid}-${randomBytes(4).toString('hex')}`;
+      renameSync(path, join(cache, trash));
+      remove(trash, name);
+    } catch {
+      // gone already, or renamed by another sweeper
+    }
+  }
+  return removed;
 }
 
 export function copyTemplate(template: string, target: string): void {
