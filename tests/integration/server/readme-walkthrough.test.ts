@@ -1,5 +1,5 @@
 // The README's one-minute walkthrough and commerce tour, run verbatim with bash and curl against
-// a real engine (only the address changes), every curl failing the script on an HTTP error.
+// a real engine (only the address changes); their own curl flags fail the script on an HTTP error.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,13 +33,19 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return read();
 }
 
-/** Runs README blocks with bash, every curl failing the script on an HTTP error; returns stdout and the sandbox it created. */
+/** Runs README blocks verbatim with bash; returns stdout and the sandbox it created. */
 async function runBlocks(...headings: string[]): Promise<{ output: string; sandbox: { id: string }; token: string }> {
-  const script = ['set -euo pipefail', 'curl() { command curl --fail-with-body "$@"; }', ...headings.map(shellBlockAfter)]
-    .join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
+  const blocks = headings.map(shellBlockAfter);
+  // As a reader copies them: errors are shown and stop the script, and every answer ends its line.
+  for (const command of blocks.join('\n').match(/\bcurl [^\n]*/g) ?? []) {
+    assert.match(command, /^curl -sS --fail-with-body /, command);
+    if (!/> \S+\.json/.test(command)) assert.match(command, /-w '\\n'/, command);
+  }
+  const script = ['set -euo pipefail', ...blocks].join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
   // Asynchronous: the engine answering curl runs on this very event loop.
   requireTool(tools.curl);
   const { stdout: output } = await promisify(execFile)(requireTool(tools.bash), ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  for (const line of output.trimEnd().split('\n').filter((l) => l.startsWith('{'))) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 80));
   const created = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
   return { output, sandbox: created.sandbox, token: created.credentials.accessToken };
 }
@@ -66,7 +72,7 @@ const walkthrough = '## One minute: token → endpoint → delivery → inspecto
 
 test('the README walkthrough and commerce tour run as written and do what they say', async () => {
   const run = await runBlocks(walkthrough, '## Commerce tour');
-  assert.match(run.output, /"access_token":"sat_/, 'the OAuth simulator issued a token');
+  assert.match(run.output, /^\{"access_token":"sat_[^\n]*\}$/m, 'the OAuth simulator issued a token, on a line of its own');
   assert.ok(run.output.includes(`${engine.url}/sandboxes/${run.sandbox.id}/deliveries`), 'the inspector link is printed');
   await assertDelivered(run);
 
