@@ -92,7 +92,7 @@ export function sweepTemplates(cache: string, keep: string, now = Date.now()): s
     if (path === keep) continue;
     const leftover = /\.(?:build|trash)-(\d+)-\w+$/.exec(name);
     if (leftover) {
-      if (!isAlive(Number(leftover[1]))) remove(name);
+      if (!processAlive(Number(leftover[1]))) remove(name);
       continue;
     }
     if (!/^template-[0-9a-f]{16}$/.test(name)) continue;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configureApi } from '../../src/renderer/api/client.ts';
-import type { StreamMessage } from '../../src/renderer/api/types.ts';
+import type { StreamMessage } from '../../src/shared/api-types.ts';
 import { createListStore } from '../../src/renderer/store/list.ts';
 import { liveRowCap } from '../../src/renderer/store/list-merge.ts';
 import { createSandbox, useEngine } from '../helpers/engine.ts';
