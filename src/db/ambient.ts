@@ -82,9 +82,9 @@ export function withAmbientTransactions(db: Db): AmbientDb {
   });
 
   return {
-    query: (sql, params) => {
+    query: (sql, params, options) => {
       const frame = joined();
-      return frame ? serial(frame, () => frame.tx.query(sql, params)) : db.query(sql, params);
+      return frame ? serial(frame, () => frame.tx.query(sql, params)) : db.query(sql, params, options);
     },
     exec: (sql) => {
       const frame = joined();

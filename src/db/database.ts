@@ -1,6 +1,14 @@
+export interface QueryOptions {
+  /**
+   * A hot read outside a transaction: the driver may prepare the statement once and reuse its
+   * plan (PGlite: one trip instead of six; PostgreSQL: a named statement). A hint a transaction may ignore.
+   */
+  prepare?: boolean;
+}
+
 /** The small query interface the rest of the code sees (plain PostgreSQL underneath). */
 export interface Queryable {
-  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, any>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 /** A transaction: queries run inside it; afterCommit callbacks run once it has committed. */

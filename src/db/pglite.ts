@@ -1,5 +1,6 @@
 import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
-import { runAfterCommit, type Db } from './database.ts';
+import { runAfterCommit, type Db, type QueryOptions } from './database.ts';
+import { preparedReads } from './prepared.ts';
 import { LocalLocks, LocalNotifications } from './local-notifications.ts';
 
 /**
@@ -23,9 +24,11 @@ export function wrapPglite(
   const locks = new LocalLocks();
   const rowsOf = (source: PGlite | Transaction) => async <T>(sql: string, params?: unknown[]) =>
     (await source.query<T>(sql, params as any[])).rows;
+  const plain = rowsOf(pg);
+  const prepared = preparedReads(pg);
   return {
     driver: 'pglite',
-    query: rowsOf(pg),
+    query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared<T>(sql, params ?? []) : plain<T>(sql, params)),
     async exec(sql) {
       await pg.exec(sql);
     },

@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { runAfterCommit, type Db, type Queryable, type Tx } from './database.ts';
 import { PgListener } from './pg-listener.ts';
 import { sandbayTypes } from './pg-types.ts';
+
+/** A prepared statement's name, the same for the same SQL on every connection. */
+const statementName = (sql: string) => `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database (never logged: it may carry a password). */
@@ -55,10 +59,13 @@ export function openPostgres(options: PostgresOptions): Db {
   const listenerOf = () => (listener ??= new PgListener(options.connectionString, log));
   const rowsOf = (source: pg.Pool | pg.PoolClient): Queryable['query'] => async (sql, params) =>
     (await source.query(sql, params as unknown[])).rows;
+  // A hot read is a named statement: each pooled connection prepares it once and keeps its plan.
+  const preparedRows: Queryable['query'] = async (sql, params) =>
+    (await pool.query({ name: statementName(sql), text: sql, values: params as unknown[] })).rows;
 
   return {
     driver: 'postgres',
-    query: (sql, params) => onLiveConnection(poolSize + 1, () => rowsOf(pool)(sql, params)),
+    query: (sql, params, opts) => onLiveConnection(poolSize + 1, () => (opts?.prepare ? preparedRows : rowsOf(pool))(sql, params)),
     async exec(sql) {
       await pool.query(sql); // no parameters: the simple protocol, so several statements may run
     },

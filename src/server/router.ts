@@ -11,6 +11,7 @@ import { parseInput } from './validate.ts';
 // Built once: zod compiles a schema on its first parse, so a schema made per request costs
 // far more than the validation itself.
 const emptyObject = z.object({});
+const noQuery = Object.freeze({});
 const noBody = z.object({}).strict();
 const anyParams = z.record(z.string(), z.string());
 const writeMethods = new Set(['post', 'patch', 'put', 'delete']);
@@ -25,7 +26,8 @@ function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
   return async (ctx) => {
     const principal = await authenticate(ctx, def.access, def.scope, deps.auth);
     const params = parseInput(def.params ?? anyParams, ctx.params, 'path');
-    const query = parseInput(def.query ?? emptyObject, ctx.query, 'query');
+    // Most reads have no query string and no query schema: nothing to parse.
+    const query = def.query || ctx.querystring ? parseInput(def.query ?? emptyObject, ctx.query, 'query') : noQuery;
     const isWrite = writeMethods.has(def.method);
     const rawBody = isWrite && !def.raw ? await readRawBody(ctx.req) : Buffer.alloc(0);
     const input = isWrite && !def.raw ? decodeBody(rawBody, ctx.req, def.accepts ?? ['json']) : {};
@@ -63,10 +65,34 @@ function respond(ctx: Context, result: RouteResult): void {
   }
 }
 
+/**
+ * The routing bucket of a path: /api/v1/<resource>, or the first segment elsewhere (/oauth,
+ * /catch). Lower-cased, as route matching ignores case.
+ */
+function bucketOf(path: string): string {
+  const parts = path.toLowerCase().split('/', 4);
+  return parts[1] === 'api' ? parts.join('/') : `/${parts[1] ?? ''}`;
+}
+
 /** Mounts route definitions; unknown paths and methods answer problem+json too. */
 export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
-  const router = new Router();
-  for (const def of defs) router[def.method](def.path, pipeline(def, deps));
+  // One router per bucket: a request is matched against its resource's few routes, not all
+  // hundred-odd (@koa/router tries every route's pattern in turn, which the hottest reads felt).
+  const routers = new Map<string, Router>();
+  for (const def of defs) {
+    const bucket = bucketOf(def.path);
+    if (!routers.has(bucket)) routers.set(bucket, new Router());
+    routers.get(bucket)![def.method](def.path, pipeline(def, deps));
+  }
+  const buckets = new Map<string, Middleware>([...routers].map(([bucket, router]) => {
+    const routes = router.routes() as Middleware;
+    const allowed = router.allowedMethods() as Middleware;
+    return [bucket, (ctx, next) => routes(ctx, () => allowed(ctx, next))];
+  }));
+  const dispatch: Middleware = (ctx, next) => {
+    const bucket = buckets.get(bucketOf(ctx.path));
+    return bucket ? bucket(ctx, next) : next();
+  };
   const fallbacks: Middleware = async (ctx, next) => {
     await next();
     // A raw route that took over the response (SSE) leaves Koa's default 404 status behind.
@@ -78,5 +104,5 @@ export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
       throw new ApiError(405, 'method_not_allowed', allow ? `${ctx.method} is not supported here; use ${allow}.` : 'This method is not supported.');
     }
   };
-  return [fallbacks, router.routes() as Middleware, router.allowedMethods() as Middleware];
+  return [fallbacks, dispatch];
 }

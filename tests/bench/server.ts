@@ -33,6 +33,31 @@ async function readiness(): Promise<BenchRow[]> {
   }
 }
 
+/**
+ * GET order against the Koa + one PGlite lookup ceiling, both running, in alternating
+ * 3-second rounds: on a shared box whose speed drifts by a third within a minute, only
+ * figures taken side by side compare. Each round's ratio is GET order over the ceiling
+ * measured right after it; the median round is reported.
+ */
+async function againstLookupCeiling(url: string, headers: Record<string, string>, rounds = 5) {
+  const lookup = await startCeiling('koa-pglite');
+  try {
+    await requestsPerSecond(url, { headers, seconds: 2 }); // warm both up (JIT, caches)
+    await requestsPerSecond(lookup.url, { seconds: 2 });
+    const route: number[] = [];
+    const ceiling: number[] = [];
+    const ratios: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      route.push(await requestsPerSecond(url, { headers, seconds: 3 }));
+      ceiling.push(await requestsPerSecond(lookup.url, { seconds: 3 }));
+      ratios.push((100 * route[i]) / ceiling[i]);
+    }
+    return { rps: percentile(route, 50), lookupRps: percentile(ceiling, 50), ratio: percentile(ratios, 50), worst: Math.min(...ratios) };
+  } finally {
+    await lookup.stop();
+  }
+}
+
 async function sandboxesAndOrders(): Promise<BenchRow[]> {
   const sandbay = await startSandbay();
   try {
@@ -54,13 +79,11 @@ async function sandboxesAndOrders(): Promise<BenchRow[]> {
     const post = await sequentialLatency(300, () => api.request('POST', '/api/v1/orders', order));
     await api.request('POST', '/api/v1/sandbox/reset');
 
-    const rps = await requestsPerSecond(`${sandbay.url}/api/v1/orders/ord_0042`, { headers: { authorization: `Bearer ${token}` } });
     await Promise.all([anon.close(), api.close()]);
+    const { rps, lookupRps, ratio, worst } = await againstLookupCeiling(`${sandbay.url}/api/v1/orders/ord_0042`, { authorization: `Bearer ${token}` });
 
     const constant = await startCeiling('koa-constant');
     const koaRps = await requestsPerSecond(constant.url).finally(() => constant.stop());
-    const lookup = await startCeiling('koa-pglite');
-    const lookupRps = await requestsPerSecond(lookup.url).finally(() => lookup.stop());
 
     const createMed = percentile(createMs.slice(3), 50);
     const resetMed = percentile(resetMs, 50);
@@ -71,9 +94,10 @@ async function sandboxesAndOrders(): Promise<BenchRow[]> {
       row('GET order p99 (sequential)', get.p99, 'ms', '≤ 5 ms', get.p99 <= 5),
       row('POST order p50 (sequential)', post.p50, 'ms'),
       row('POST order p99 (sequential)', post.p99, 'ms'),
-      row('GET order, 10 connections', rps, 'req/s', '≥ 3,000 req/s', rps >= 3000),
-      row('ceiling: Koa + one PGlite lookup', lookupRps, 'req/s'),
-      row('GET order / that ceiling', (100 * rps) / lookupRps, '%'),
+      row('GET order, 10 connections (median of 5 rounds)', rps, 'req/s', '≥ 3,000 req/s', rps >= 3000),
+      row('ceiling: Koa + one PGlite lookup (interleaved)', lookupRps, 'req/s'),
+      row('GET order / that ceiling (median round)', ratio, '%', '≥ 95 %', ratio >= 95),
+      row('GET order / that ceiling (worst round)', worst, '%'),
       row('ceiling: bare Koa constant route', koaRps, 'req/s'),
     ];
   } finally {
