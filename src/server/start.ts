@@ -158,6 +158,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());
+    // Runs first (cleanups run in reverse): a DLQ replay job stops taking its next deliveries, or the
+    // scheduler's wait for attempts in flight would last until the whole job had run.
+    cleanups.push(() => webhooks.replays.close());
 
     // Listen first: the admin cookie's name carries the port, which --port 0 only knows now.
     const server = createServer();
