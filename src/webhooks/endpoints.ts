@@ -49,7 +49,7 @@ export function checkTopics(topics: string[]): void {
     const hints = bad.map(({ t }) => suggestPattern(t)).filter(Boolean);
     const hint = hints.length ? ` Did you mean ${hints.join(', ')}?` : '';
     throw new ApiError(422, 'unknown_topic', `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${hint} See GET /api/v1/webhooks/topics.`, {
-      errors: bad.map(({ t, i }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*.${didYouMean(suggestPattern(t))}` })),
+      errors: bad.map(({ t, i }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*${didYouMean(suggestPattern(t)).replace(' Did', '; did')}` })),
     });
   }
 }

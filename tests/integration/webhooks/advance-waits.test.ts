@@ -68,7 +68,14 @@ test('an advance issued while a DLQ replay is in flight waits for the replay to 
     const d = await delivery(sb, id);
     assert.equal(d.attempts.length, 6, 'the replay was recorded before the advance returned');
     assert.deepEqual([d.attempts[5].trigger, d.status, d.nextAttemptAt], ['replay', 'dead', null]);
-    assert.equal((await replay).body.replayed, 1);
+    const job = (await replay).body; // the replay-all job answered at once (202); its one replay is done
+    assert.equal(job.total, 1);
+    let progress = job;
+    for (let i = 0; i < 100 && progress.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await sb.api(`/api/v1/webhooks/dlq/replays/${job.id}`)).body;
+    }
+    assert.deepEqual([progress.state, progress.done, progress.failed], ['completed', 1, 1]);
   } finally {
     await rx.close();
   }
