@@ -12,7 +12,8 @@ create table dlq_replay_jobs (
   succeeded int not null default 0,
   failed int not null default 0,
   skipped int not null default 0,
-  created_at timestamptz not null default now(),
+  -- milliseconds, as the API shows it: a list cursor carries it and must compare equal
+  created_at timestamptz not null default date_trunc('milliseconds', now()),
   updated_at timestamptz not null default now(),
   finished_at timestamptz,
   primary key (tenant_id, id)

@@ -129,9 +129,10 @@ export const webhookRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/dlq/replays', operationId: 'listDeadLetterReplays', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'DLQ replay jobs, newest first.', query: listQuery, responses: { 200: listOf(DlqReplayJob) },
-      handler: async ({ query, principal }) => {
-        const rows = await replays.list(tenantOf(principal), query.limit + 1, s.cursors.decode(query.cursor));
-        return { body: s.cursors.page(rows, query.limit) };
+      handler: async (input) => {
+        const cursors = s.cursors.of(input, 'time');
+        const rows = await replays.list(tenantOf(input.principal), input.query.limit + 1, cursors.decode(input.query.cursor));
+        return { body: cursors.page(rows, input.query.limit) };
       },
     }),
     route({

@@ -67,6 +67,10 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   const empty = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(empty.body.total, 0);
   assert.equal((await waitForJob(sb, empty.body.id, (j) => j.state !== 'running')).state, 'completed');
+  const firstPage = await sb.api('/api/v1/webhooks/dlq/replays?limit=2');
+  const secondPage = await sb.api(`/api/v1/webhooks/dlq/replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`);
+  assert.deepEqual([...firstPage.body.data, ...secondPage.body.data].map((j: { id: string }) => j.id), [empty.body.id, rest.body.id, started.body.id]);
+  assert.equal(secondPage.body.nextCursor, null);
   problem(await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'order.plced' } }), 422, 'unknown_topic');
 });
 
