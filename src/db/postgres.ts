@@ -4,8 +4,8 @@ import { runAfterCommit, type Db, type Queryable, type Tx } from './database.ts'
 import { PgListener } from './pg-listener.ts';
 import { sandbayTypes } from './pg-types.ts';
 
-/** A prepared statement's name, the same for the same SQL on every connection. */
-const statementName = (sql: string) => `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+/** A prepared statement's name: the same for the same SQL (and plan generation) on every connection. */
+const statementName = (sql: string, generation: number) => `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}_${generation}`;
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database (never logged: it may carry a password). */
@@ -59,9 +59,19 @@ export function openPostgres(options: PostgresOptions): Db {
   const listenerOf = () => (listener ??= new PgListener(options.connectionString, log));
   const rowsOf = (source: pg.Pool | pg.PoolClient): Queryable['query'] => async (sql, params) =>
     (await source.query(sql, params as unknown[])).rows;
-  // A hot read is a named statement: each pooled connection prepares it once and keeps its plan.
-  const preparedRows: Queryable['query'] = async (sql, params) =>
-    (await pool.query({ name: statementName(sql), text: sql, values: params as unknown[] })).rows;
+  // A hot read is a named statement: each pooled connection prepares it once and keeps its plan. A table
+  // that changed shape makes the server refuse the kept plan (0A000): the next generation's name prepares it anew.
+  const generations = new Map<string, number>();
+  const preparedRows: Queryable['query'] = async (sql, params) => {
+    const run = async () => (await pool.query({ name: statementName(sql, generations.get(sql) ?? 0), text: sql, values: params as unknown[] })).rows;
+    try {
+      return await run();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '0A000') throw err;
+      generations.set(sql, (generations.get(sql) ?? 0) + 1);
+      return run();
+    }
+  };
 
   return {
     driver: 'postgres',

@@ -49,6 +49,16 @@ for (const [name, open] of Object.entries(drivers)) {
       });
     });
 
+    test('a prepared read returns what a plain query returns, and is prepared again when its table changes shape', async () => {
+      await db.exec('create table if not exists prepared_t (id text primary key, n int8, at timestamptz, tags text[]); truncate prepared_t');
+      await db.query('insert into prepared_t values ($1, $2, $3, $4)', ['a', 42, new Date('2024-03-01T10:00:00Z'), ['x', 'y']]);
+      const sql = 'select * from prepared_t where id = $1 and tags && $2';
+      for (let i = 0; i < 3; i++) assert.deepEqual(await db.query(sql, ['a', ['y']], { prepare: true }), await db.query(sql, ['a', ['y']]));
+      await db.exec('alter table prepared_t add column extra text default \'e\'');
+      for (let i = 0; i < 2; i++) assert.equal((await db.query<{ extra: string }>(sql, ['a', ['x']], { prepare: true }))[0].extra, 'e');
+      await assert.rejects(db.query('select * from prepared_t where n = $1', ['nan'], { prepare: true }), (err: { code?: string }) => err.code === '22P02');
+    });
+
     test('exec runs several statements; a transaction runs on one connection', async () => {
       await db.exec('create table if not exists contract_t (id int primary key, v text); truncate contract_t');
       const pids = await db.transaction(async (tx) => {
