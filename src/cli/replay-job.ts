@@ -23,7 +23,7 @@ export function describeJob(job: DlqReplayJob): string {
   }
 }
 
-export const jobPath = (id: string) => `/api/v1/webhooks/dlq/replays/${encodeURIComponent(id)}`;
+export const jobPath = (id: string) => `/api/v1/webhooks/dlq-replays/${encodeURIComponent(id)}`;
 
 /**
  * Follows a replay job until it ends, showing progress on stderr (rewritten in place on a

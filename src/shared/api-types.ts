@@ -96,7 +96,7 @@ export interface LiveSecret {
 /** Where a DLQ replay job stands; only `running` changes. */
 export type DlqReplayState = 'running' | 'completed' | 'cancelled' | 'interrupted';
 
-/** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq/replays/{id}). */
+/** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
 export interface DlqReplayJob {
   id: string;
   state: DlqReplayState;

@@ -90,7 +90,7 @@ test('dlq replay --all --no-wait returns the job; dlq status follows it; Ctrl-C 
   const stopped = await following.stop('SIGINT');
   assert.equal(stopped.code, 1);
   assert.match(stopped.stderr, /Cancelling dlr_\w+…\nsandbay: dlr_\w+ cancelled after \d of 2: /);
-  const [latest] = (await other.api('/api/v1/webhooks/dlq/replays?limit=1')).body.data;
+  const [latest] = (await other.api('/api/v1/webhooks/dlq-replays?limit=1')).body.data;
   assert.equal(latest.state, 'cancelled');
   receiver.behaviour = { kind: 'status', status: 200 };
 });

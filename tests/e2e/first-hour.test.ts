@@ -75,7 +75,7 @@ test('replaying a large DLQ shows progress and can be cancelled; a replay starte
   await receiver.waitFor(10);
   await progress.getByRole('button', { name: 'Cancel replay' }).click();
   await expect(progress).text(/^Replay cancelled after 0 of 40: 0 succeeded, 0 failed\.\s*×$/);
-  const [job] = (await sb.api('/api/v1/webhooks/dlq/replays')).body.data;
+  const [job] = (await sb.api('/api/v1/webhooks/dlq-replays')).body.data;
   assert.equal(job.state, 'cancelled');
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(receiver.received.length, 10, 'ten were in flight; none started after Cancel');

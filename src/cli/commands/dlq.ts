@@ -49,7 +49,7 @@ export function dlqCommand(program: Command): void {
     const client = await sandboxClient(flags);
     const job = id
       ? await client.request<DlqReplayJob>('GET', jobPath(id))
-      : (await client.request<{ data: DlqReplayJob[] }>('GET', '/api/v1/webhooks/dlq/replays?limit=1')).data[0];
+      : (await client.request<{ data: DlqReplayJob[] }>('GET', '/api/v1/webhooks/dlq-replays?limit=1')).data[0];
     if (!job) throw new CliError('no DLQ replay yet: sandbay dlq replay --all starts one');
     if (flags.json) return printJson(job);
     say(describeJob(job));

@@ -44,7 +44,7 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
     timer = setTimeout(async () => {
       if (watching !== job.id) return;
       try {
-        const next = await api.get<DlqReplayJob>(`/api/v1/webhooks/dlq/replays/${job.id}`);
+        const next = await api.get<DlqReplayJob>(`/api/v1/webhooks/dlq-replays/${job.id}`);
         if (watching === job.id) watch(next);
       } catch {
         if (watching === job.id) watch(job); // try again; the stream banner says when the engine is gone
@@ -71,7 +71,7 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
       const { job } = get();
       if (!job) return;
       try {
-        watch(await api.post<DlqReplayJob>(`/api/v1/webhooks/dlq/replays/${job.id}/cancel`));
+        watch(await api.post<DlqReplayJob>(`/api/v1/webhooks/dlq-replays/${job.id}/cancel`));
       } catch (err) {
         useApp.getState().toast('error', (err as ApiProblem).message);
       }
@@ -80,7 +80,7 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
     async resume() {
       if (get().job?.state === 'running') return;
       try {
-        const page = await api.get<Page<DlqReplayJob>>(`/api/v1/webhooks/dlq/replays${query({ limit: 1 })}`);
+        const page = await api.get<Page<DlqReplayJob>>(`/api/v1/webhooks/dlq-replays${query({ limit: 1 })}`);
         const [latest] = page.data;
         if (latest?.state === 'running') {
           watching = latest.id;

@@ -123,11 +123,11 @@ export const webhookRoutes = (s: Services) => {
       body: DlqReplayRequest, responses: { 202: DlqReplayJob },
       handler: async ({ body, principal }) => {
         const job = await replays.start(tenantOf(principal), body);
-        return { status: 202, body: job, headers: { location: `/api/v1/webhooks/dlq/replays/${job.id}` } };
+        return { status: 202, body: job, headers: { location: `/api/v1/webhooks/dlq-replays/${job.id}` } };
       },
     }),
     route({
-      method: 'get', path: '/api/v1/webhooks/dlq/replays', operationId: 'listDeadLetterReplays', tags, access: 'sandbox', scope: 'webhooks:read',
+      method: 'get', path: '/api/v1/webhooks/dlq-replays', operationId: 'listDeadLetterReplays', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'DLQ replay jobs, newest first.', query: listQuery, responses: { 200: listOf(DlqReplayJob) },
       handler: async (input) => {
         const cursors = s.cursors.of(input, 'time');
@@ -136,12 +136,12 @@ export const webhookRoutes = (s: Services) => {
       },
     }),
     route({
-      method: 'get', path: '/api/v1/webhooks/dlq/replays/:id', operationId: 'getDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:read',
+      method: 'get', path: '/api/v1/webhooks/dlq-replays/:id', operationId: 'getDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'A DLQ replay job and its progress (any engine answers).', params: idParam, responses: { 200: DlqReplayJob },
       handler: async ({ params, principal }) => ({ body: await replays.get(tenantOf(principal), params.id) }),
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/dlq/replays/:id/cancel', operationId: 'cancelDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/dlq-replays/:id/cancel', operationId: 'cancelDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:write',
       errors: { 409: ['replay_not_running'] },
       summary: 'Cancel a running DLQ replay: no further replays start; those in flight finish and are counted. 409 replay_not_running once it ended.',
       params: idParam, responses: { 200: DlqReplayJob },

@@ -73,7 +73,7 @@ test('an advance issued while a DLQ replay is in flight waits for the replay to 
     let progress = job;
     for (let i = 0; i < 100 && progress.state === 'running'; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      progress = (await sb.api(`/api/v1/webhooks/dlq/replays/${job.id}`)).body;
+      progress = (await sb.api(`/api/v1/webhooks/dlq-replays/${job.id}`)).body;
     }
     assert.deepEqual([progress.state, progress.done, progress.failed], ['completed', 1, 1]);
   } finally {

@@ -36,7 +36,7 @@ async function deadLetters(count: number, topics = ['order.placed'], url = engin
 async function waitForJob(sb: TestSandbox, id: string, done: (job: any) => boolean, timeoutMs = 15_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await sb.api(`/api/v1/webhooks/dlq/replays/${id}`);
+    const res = await sb.api(`/api/v1/webhooks/dlq-replays/${id}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     if (done(res.body)) return res.body;
     if (Date.now() > deadline) throw new Error(`job never got there: ${JSON.stringify(res.body)}`);
@@ -50,7 +50,7 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   const started = await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'payment.captured', endpointId: endpoint.id } });
   assert.equal(started.status, 202);
   assert.match(started.body.id, /^dlr_/);
-  assert.equal(started.headers.get('location'), `/api/v1/webhooks/dlq/replays/${started.body.id}`);
+  assert.equal(started.headers.get('location'), `/api/v1/webhooks/dlq-replays/${started.body.id}`);
   assert.deepEqual(
     { state: started.body.state, total: started.body.total, done: started.body.done, topic: started.body.topic, endpointId: started.body.endpointId },
     { state: 'running', total: 3, done: 0, topic: 'payment.captured', endpointId: endpoint.id },
@@ -62,13 +62,13 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   assert.equal(rest.body.total, 3);
   await waitForJob(sb, rest.body.id, (j) => j.state === 'completed' && j.succeeded === 3);
   assert.deepEqual((await sb.api('/api/v1/webhooks/dlq')).body.data, []);
-  const list = await sb.api('/api/v1/webhooks/dlq/replays');
+  const list = await sb.api('/api/v1/webhooks/dlq-replays');
   assert.deepEqual(list.body.data.map((j: { id: string }) => j.id), [rest.body.id, started.body.id], 'newest first');
   const empty = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(empty.body.total, 0);
   assert.equal((await waitForJob(sb, empty.body.id, (j) => j.state !== 'running')).state, 'completed');
-  const firstPage = await sb.api('/api/v1/webhooks/dlq/replays?limit=2');
-  const secondPage = await sb.api(`/api/v1/webhooks/dlq/replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`);
+  const firstPage = await sb.api('/api/v1/webhooks/dlq-replays?limit=2');
+  const secondPage = await sb.api(`/api/v1/webhooks/dlq-replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`);
   assert.deepEqual([...firstPage.body.data, ...secondPage.body.data].map((j: { id: string }) => j.id), [empty.body.id, rest.body.id, started.body.id]);
   assert.equal(secondPage.body.nextCursor, null);
   problem(await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'order.plced' } }), 422, 'unknown_topic');
@@ -83,13 +83,13 @@ test('a hung receiver: ten replays at a time, one job per sandbox, and cancel st
   await rx.waitFor(before + 10);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(rx.received.length - before, 10, 'bounded: ten in flight, the other fifteen wait');
-  const running = await sb.api(`/api/v1/webhooks/dlq/replays/${started.body.id}`);
+  const running = await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}`);
   assert.deepEqual([running.body.state, running.body.total, running.body.done], ['running', 25, 0]);
 
   const second = problem(await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' }), 409, 'replay_in_progress');
   assert.equal(second.jobId, started.body.id);
 
-  const cancelled = await sb.api(`/api/v1/webhooks/dlq/replays/${started.body.id}/cancel`, { method: 'POST' });
+  const cancelled = await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}/cancel`, { method: 'POST' });
   assert.equal(cancelled.status, 200);
   assert.equal(cancelled.body.state, 'cancelled');
   // The ten in flight time out (2 s here) and are counted; none of the fifteen others starts.
@@ -97,14 +97,14 @@ test('a hung receiver: ten replays at a time, one job per sandbox, and cancel st
   assert.deepEqual([drained.state, drained.failed], ['cancelled', 10]);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(rx.received.length - before, 10);
-  assert.equal((await sb.api(`/api/v1/webhooks/dlq/replays/${started.body.id}/cancel`, { method: 'POST' })).body.state, 'cancelled', 'cancelling twice is fine');
+  assert.equal((await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}/cancel`, { method: 'POST' })).body.state, 'cancelled', 'cancelling twice is fine');
 
   rx.behaviour = { kind: 'status', status: 200 };
   const again = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(again.status, 202, 'a cancelled job no longer blocks a new one');
   assert.equal(again.body.total, 25, 'what was not replayed is still dead');
   await waitForJob(sb, again.body.id, (j) => j.state === 'completed' && j.succeeded === 25);
-  const late = problem(await sb.api(`/api/v1/webhooks/dlq/replays/${again.body.id}/cancel`, { method: 'POST' }), 409, 'replay_not_running');
+  const late = problem(await sb.api(`/api/v1/webhooks/dlq-replays/${again.body.id}/cancel`, { method: 'POST' }), 409, 'replay_not_running');
   assert.equal(late.currentState, 'completed');
 });
 
@@ -115,21 +115,21 @@ test("a job whose engine went silent reads as interrupted and does not block the
     `insert into dlq_replay_jobs (tenant_id, id, state, total, succeeded, created_at, updated_at)
      values ($1, 'dlr_crashed', 'running', 2, 1, now() - interval '2 minutes', now() - interval '1 minute')`, [sb.id],
   );
-  const orphan = await sb.api('/api/v1/webhooks/dlq/replays/dlr_crashed');
+  const orphan = await sb.api('/api/v1/webhooks/dlq-replays/dlr_crashed');
   assert.deepEqual([orphan.body.state, orphan.body.done], ['interrupted', 1]);
   assert.equal(orphan.body.finishedAt, orphan.body.updatedAt, 'it stopped when it last wrote');
-  problem(await sb.api('/api/v1/webhooks/dlq/replays/dlr_crashed/cancel', { method: 'POST' }), 409, 'replay_not_running');
+  problem(await sb.api('/api/v1/webhooks/dlq-replays/dlr_crashed/cancel', { method: 'POST' }), 409, 'replay_not_running');
   rx.behaviour = { kind: 'status', status: 200 };
   const next = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(next.status, 202);
   await waitForJob(sb, next.body.id, (j) => j.state === 'completed');
 
   const other = await createSandbox(engine.url);
-  problem(await other.api(`/api/v1/webhooks/dlq/replays/${next.body.id}`), 404, 'not_found');
-  problem(await other.api(`/api/v1/webhooks/dlq/replays/${next.body.id}/cancel`, { method: 'POST' }), 404, 'not_found');
-  assert.deepEqual((await other.api('/api/v1/webhooks/dlq/replays')).body.data, []);
+  problem(await other.api(`/api/v1/webhooks/dlq-replays/${next.body.id}`), 404, 'not_found');
+  problem(await other.api(`/api/v1/webhooks/dlq-replays/${next.body.id}/cancel`, { method: 'POST' }), 404, 'not_found');
+  assert.deepEqual((await other.api('/api/v1/webhooks/dlq-replays')).body.data, []);
   assert.equal((await sb.api('/api/v1/sandbox/reset', { method: 'POST' })).status, 200);
-  assert.deepEqual((await sb.api('/api/v1/webhooks/dlq/replays')).body.data, [], 'a reset clears them with the delivery log');
+  assert.deepEqual((await sb.api('/api/v1/webhooks/dlq-replays')).body.data, [], 'a reset clears them with the delivery log');
 });
 
 test('an engine shut down mid-job leaves it interrupted, and the next engine on that data dir says so', async () => {
@@ -143,7 +143,7 @@ test('an engine shut down mid-job leaves it interrupted, and the next engine on 
     await running.close();
     running = await startSandbox({ dataDir, port: 0, logRequests: false });
     try {
-      const res = await fetch(`${running.url}/api/v1/webhooks/dlq/replays/${started.body.id}`, { headers: { authorization: `Bearer ${sb.token}` } });
+      const res = await fetch(`${running.url}/api/v1/webhooks/dlq-replays/${started.body.id}`, { headers: { authorization: `Bearer ${sb.token}` } });
       const job: any = await res.json();
       assert.deepEqual([job.state, job.total], ['interrupted', 3]);
       assert.ok(job.finishedAt);

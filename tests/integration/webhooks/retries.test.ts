@@ -25,7 +25,7 @@ async function failingDelivery(status = 500) {
 /** Polls a DLQ replay job until it stops running. */
 async function finishedJob(sb: Awaited<ReturnType<typeof createSandbox>>, id: string): Promise<any> {
   for (let i = 0; i < 500; i++) {
-    const job = (await sb.api(`/api/v1/webhooks/dlq/replays/${id}`)).body;
+    const job = (await sb.api(`/api/v1/webhooks/dlq-replays/${id}`)).body;
     if (job.state !== 'running') return job;
     await new Promise((r) => setTimeout(r, 20));
   }
