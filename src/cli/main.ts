@@ -23,6 +23,8 @@ function serverOptions(cmd: Command): Command {
     .option('--port <n>', 'port to listen on (0 = any free port)', '4400')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--allow-host <name>', 'extra Host name to accept, e.g. host.docker.internal (repeatable)', collect, [])
+    .addOption(new Option('--public-url <url>', 'the URL users and receivers see, e.g. behind a load balancer').env('SANDBAY_PUBLIC_URL'))
+    .addOption(new Option('--admin-key <key>', 'the admin key (required beyond loopback; at least 32 characters)').env('SANDBAY_ADMIN_KEY'))
     .option('--data-dir <dir>', 'data directory (default: the platform data dir)')
     .option('--memory', 'keep no files (tests and demos)')
     .option('--quiet', 'do not log each request');

@@ -1,5 +1,5 @@
 import Koa, { type Context, type Middleware } from 'koa';
-import { carriesAdminKey, type AuthConfig } from './auth/authenticate.ts';
+import { carriesAdminKey, sessionCookieToken, type AuthConfig } from './auth/authenticate.ts';
 import type { Logger } from './log.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { hostGuard } from './middleware/host-guard.ts';
@@ -11,6 +11,8 @@ import { buildRouter } from './router.ts';
 export interface AppConfig {
   host: string;
   allowHosts: string[];
+  /** The origin users see (--public-url): its host passes the Host guard, its origin is the app's own. */
+  publicUrl?: string;
   auth: AuthConfig;
   idempotency: IdempotencyKeys;
   routes: RouteDef[];
@@ -20,9 +22,12 @@ export interface AppConfig {
   before?: Middleware[];
 }
 
-// Dashboard-only requests: the admin key (header or cookie), sandbox creation, OAuth consent.
+// Dashboard-only requests: the admin key (header or cookie), the inspector's session cookie (a
+// page on localhost:3000 is same-site, so SameSite alone would let it ride along), signing in
+// and out, sandbox creation, OAuth consent.
 const privileged = (auth: AuthConfig) => (ctx: Context) =>
-  carriesAdminKey(ctx, auth) ||
+  carriesAdminKey(ctx, auth) || sessionCookieToken(ctx, auth) !== undefined ||
+  (ctx.path === '/api/v1/session' && ctx.method !== 'GET') ||
   (ctx.method === 'POST' && (ctx.path === '/api/v1/sandboxes' || ctx.path === '/oauth/authorize'));
 
 function requestLog(logger: Logger): Middleware {
@@ -45,8 +50,9 @@ export function createApp(config: AppConfig): Koa {
   app.silent = true; // errorHandler renders and logs; Koa's default would print stacks
   if (config.logRequests) app.use(requestLog(config.logger));
   app.use(errorHandler(config.logger));
-  app.use(hostGuard(config.host, config.allowHosts));
-  app.use(originPolicy({ isPrivileged: privileged(config.auth) }));
+  const publicHost = config.publicUrl ? [new URL(config.publicUrl).host] : [];
+  app.use(hostGuard(config.host, [...config.allowHosts, ...publicHost]));
+  app.use(originPolicy({ isPrivileged: privileged(config.auth), publicOrigin: config.publicUrl }));
   for (const mw of config.before ?? []) app.use(mw);
   for (const mw of buildRouter(config.routes, { auth: config.auth, idempotency: config.idempotency })) app.use(mw);
   return app;

@@ -11,7 +11,10 @@ export const discoveryFile = (dataDir: string) => join(dataDir, 'server.json');
 
 /** What the discovery file holds, so the CLI finds the running app without --url. */
 export interface Discovery {
+  /** This engine's own address: the CLI on this machine and the lock's liveness probe reach it directly. */
   url: string;
+  /** What users see (--public-url), when it differs: behind a load balancer `url` may reach another engine. */
+  publicUrl?: string;
   pid: number;
   /** The engine's id for this run; its lock and GET /api/v1/health say the same. */
   instanceId?: string;

@@ -35,6 +35,10 @@ import { catcherRoutes } from './routes/catcher.ts';
 import { Catchers } from '../webhooks/catcher/catchers.ts';
 import type { Services } from './services.ts';
 import { staticUi } from './static-ui.ts';
+import { resolveExposure } from './auth/shared-server.ts';
+import { cookiePort } from './auth/session-cookie.ts';
+import type { AuthConfig } from './auth/authenticate.ts';
+import { sessionRoutes } from './routes/session.ts';
 
 export interface SandboxOptions {
   /** Default 4400; 0 picks a free port. */
@@ -43,6 +47,17 @@ export interface SandboxOptions {
   host?: string;
   /** Extra Host names to accept (e.g. host.docker.internal). */
   allowHosts?: string[];
+  /**
+   * The URL users and receivers see (behind a load balancer or proxy): catchers, the OpenAPI
+   * `servers` entry, the ready line, the discovery file and the inspector's links use it, and
+   * the Host/Origin guards accept it. An origin: http(s)://host[:port], no path.
+   */
+  publicUrl?: string;
+  /**
+   * The admin key, given by the operator instead of the one generated per install. Required when
+   * the server is shared (a --host beyond loopback, or a non-loopback publicUrl); at least 32 characters.
+   */
+  adminKey?: string;
   /** Default: the platform data dir (SPEC §1). */
   dataDir?: string;
   /** Scratch storage, removed on close. */
@@ -63,10 +78,14 @@ export interface SandboxOptions {
 }
 
 export interface RunningSandbox {
-  /** http://127.0.0.1:<port> */
+  /** This process's own address, http://127.0.0.1:<port> */
   url: string;
-  /** The URL to open: carries the admin key (SPEC §8). */
+  /** What users and receivers see: the publicUrl option, else `url`. */
+  publicUrl: string;
+  /** The URL to open: carries the admin key on loopback (SPEC §8), never on a shared server (§9). */
   readyUrl: string;
+  /** Listening beyond loopback (or published beyond it): browsers sign in with a sandbox's credentials. */
+  shared: boolean;
   adminKey: string;
   /** This engine run's id (its lock, discovery file and health route name it). */
   instanceId: string;
@@ -96,6 +115,8 @@ async function installSecret(db: Db, key: string, make: () => string): Promise<s
 /** The one engine factory: headless command, Electron main process and every test use it. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
+  // Checked before anything opens: a refusal leaves no data dir lock or database behind.
+  const exposure = resolveExposure({ host, publicUrl: options.publicUrl, adminKey: options.adminKey });
   const dataDir = options.memory ? undefined : (options.dataDir ?? defaultDataDir());
   const cleanups: (() => void | Promise<void>)[] = [];
   const cleanup = async () => {
@@ -123,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }));
     cleanups.push(() => db.close());
     const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      adminKey: await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`),
+      adminKey: exposure.adminKey ?? await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
@@ -150,8 +171,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
     const catchers = new Catchers(db, clock, services.baseUrl);
 
+    let auth: AuthConfig | undefined;
     const routes: RouteDef[] = [];
     routes.push(
+      ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth! }),
       ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
@@ -175,18 +198,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const idempotency = new IdempotencyKeys(db);
     cleanups.push(idempotency.startPurging(undefined, (err) => logger.error(`purging idempotency keys failed: ${(err as Error)?.stack ?? err}`)));
     const port = (server.address() as AddressInfo).port;
-    const auth = { adminKey, cookieName: `sandbay_admin_${port}`, tokens, sandboxExists: (id: string) => services.sandboxes.exists(id) };
+    const cookieSuffix = cookiePort(port, exposure.publicUrl);
+    auth = {
+      adminKey, cookieName: `sandbay_admin_${cookieSuffix}`, adminCookie: !exposure.shared,
+      session: { name: `sandbay_session_${cookieSuffix}`, publicUrl: exposure.publicUrl },
+      tokens, sandboxExists: (id: string) => services.sandboxes.exists(id),
+    };
     const app = createApp({
-      host, allowHosts: options.allowHosts ?? [], auth, routes, logger,
+      host, allowHosts: options.allowHosts ?? [], publicUrl: exposure.publicUrl, auth, routes, logger,
       logRequests: options.logRequests ?? true,
       idempotency,
-      before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName })],
+      before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName, adminCookie: auth.adminCookie })],
     });
     server.on('request', app.callback());
     const url = `http://${urlHost(host)}:${port}`;
-    baseUrl = url;
-    if (dataDir) cleanups.push(writeDiscovery(dataDir, { url, pid: process.pid, instanceId, adminKey }));
-    return { url, readyUrl: `${url}/?key=${adminKey}`, adminKey, instanceId, port, dataDir, services, routes, close: cleanup };
+    const publicUrl = exposure.publicUrl ?? url;
+    baseUrl = publicUrl;
+    // The discovery file is the operator's (mode 0600): it keeps the admin key for the CLI on this
+    // machine, and this engine's own address (through a public URL the lock's probe could reach another engine).
+    const discovery = { url, ...(exposure.publicUrl ? { publicUrl } : {}), pid: process.pid, instanceId, adminKey };
+    if (dataDir) cleanups.push(writeDiscovery(dataDir, discovery));
+    const readyUrl = exposure.shared ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
+    return { url, publicUrl, readyUrl, shared: exposure.shared, adminKey, instanceId, port, dataDir, services, routes, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;

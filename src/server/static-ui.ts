@@ -17,6 +17,11 @@ export interface UiOptions {
   dir: string;
   adminKey: string;
   cookieName: string;
+  /**
+   * Whether opening /?key=… sets the admin cookie: on loopback only. A shared server never hands
+   * the admin key to a browser (SPEC §9), so there the page ignores it.
+   */
+  adminCookie: boolean;
 }
 
 const missingBuild = `<!doctype html><meta charset="utf-8"><title>Sandbay</title>
@@ -34,7 +39,7 @@ export function staticUi(options: UiOptions): Middleware {
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPrefixes.some((p) => ctx.path.startsWith(p))) return next();
     const key = ctx.query.key;
-    if (typeof key === 'string' && constantTimeEqual(key, options.adminKey)) {
+    if (options.adminCookie && typeof key === 'string' && constantTimeEqual(key, options.adminKey)) {
       ctx.cookies.set(options.cookieName, options.adminKey, { httpOnly: true, sameSite: 'strict', path: '/', overwrite: true });
     }
     let file: string;

@@ -32,6 +32,14 @@ export interface Credentials {
   scope: string;
 }
 
+/** GET/POST /api/v1/session: the inspector's sign-in state on this server. */
+export interface SessionState {
+  /** Shared beyond loopback: the inspector signs in with one sandbox's credentials, never the admin key. */
+  shared: boolean;
+  publicUrl: string;
+  sandbox: { id: string; scopes: string[]; expiresAt: string } | null;
+}
+
 export interface CreatedSandbox {
   sandbox: Sandbox;
   credentials: Credentials;

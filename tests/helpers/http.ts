@@ -59,3 +59,8 @@ export async function checkedFetch(url: string, init: RequestInit = {}): Promise
 
 /** The JSON body of a raw response (problem+json included). */
 export const jsonOf = (res: RawResponse): any => JSON.parse(res.body);
+
+/** A raw response in the shape the engine helpers' problem() checks. */
+export const asApiResponse = (res: RawResponse) => ({
+  status: res.status, headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), body: JSON.parse(res.body),
+});

@@ -24,8 +24,8 @@ export function spawnCollecting(command: string, args: string[], options: { cwd?
 }
 
 /** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
-export function runCli(args: string[]): ServeProcess {
-  return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args]);
+export function runCli(args: string[], env: Record<string, string> = {}): ServeProcess {
+  return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
 }
 
 /**

@@ -1,11 +1,14 @@
 import type { SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
+import { StartupError } from '../../server/auth/shared-server.ts';
 import { CliError } from '../errors.ts';
 
 export interface ServeFlags {
   port: string;
   host: string;
   allowHost: string[];
+  publicUrl?: string;
+  adminKey?: string;
   dataDir?: string;
   memory?: boolean;
   quiet?: boolean;
@@ -42,6 +45,8 @@ export function redactUrl(value: string): string {
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
     port: parsePort(flags.port), host: flags.host, allowHosts: flags.allowHost,
+    // An empty SANDBAY_ADMIN_KEY= or SANDBAY_PUBLIC_URL= means "not set", as shells use it.
+    publicUrl: flags.publicUrl || undefined, adminKey: flags.adminKey || undefined,
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
     databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
   };
@@ -52,7 +57,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   try {
     running = await startSandbox(options);
   } catch (err) {
-    if (err instanceof DataDirLockedError) throw new CliError(err.message);
+    if (err instanceof DataDirLockedError || err instanceof StartupError) throw new CliError(err.message);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
     // By name: an import of the database module would load the engine before it is needed.
     if ((err as Error)?.name === 'SchemaTooNewError') throw new CliError((err as Error).message);
@@ -60,9 +65,14 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     throw err;
   }
   if (note) process.stdout.write(`${note}\n`);
-  // The one deliberate secret in the output (SPEC §7): the ready URL carries the admin key.
-  const data = flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory');
-  process.stdout.write(`Sandbay ready: ${running.readyUrl}  (data: ${data})\n`);
+  // The one deliberate secret in the output (SPEC §7): on loopback the ready URL carries the admin
+  // key. A shared server never prints it (SPEC §9): the operator passed it and keeps it.
+  const details = [
+    ...(running.publicUrl !== running.url ? [`listening on ${running.url}`] : []),
+    `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
+    ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),
+  ];
+  process.stdout.write(`Sandbay ready: ${running.readyUrl}  (${details.join('; ')})\n`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

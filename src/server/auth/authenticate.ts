@@ -4,11 +4,19 @@ import { constantTimeEqual } from '../../shared/hmac.ts';
 import type { TokenStore } from '../../domain/oauth/token-store.ts';
 import type { Access } from '../route.ts';
 import { anonymous, can, type Principal } from './principal.ts';
+import { sessionTokenOf, type SessionCookie } from './session-cookie.ts';
 
 export interface AuthConfig {
   adminKey: string;
   /** The admin cookie's name carries the port so two instances do not collide (SPEC §7). */
   cookieName: string;
+  /**
+   * Whether the admin cookie is honoured: only on loopback. On a shared server the admin key is
+   * the operator's secret, accepted in the Authorization header alone (SPEC §9).
+   */
+  adminCookie: boolean;
+  /** The inspector's sign-in cookie: one sandbox's access token. */
+  session: SessionCookie;
   tokens: TokenStore;
   sandboxExists: (id: string) => Promise<boolean>;
 }
@@ -23,8 +31,14 @@ export const bearerOf = (ctx: Context): string | undefined => {
 export function carriesAdminKey(ctx: Context, config: AuthConfig): boolean {
   const bearer = bearerOf(ctx);
   if (bearer) return constantTimeEqual(bearer, config.adminKey);
+  if (!config.adminCookie) return false;
   const cookie = ctx.cookies.get(config.cookieName);
   return cookie !== undefined && constantTimeEqual(cookie, config.adminKey);
+}
+
+/** The session cookie's token, when it is what authenticates the request (no Authorization header). */
+export function sessionCookieToken(ctx: Context, config: AuthConfig): string | undefined {
+  return ctx.get('authorization') ? undefined : sessionTokenOf(ctx, config.session);
 }
 
 // SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
@@ -33,7 +47,6 @@ const challenge = (error?: string, extra = '') => (error ? `Bearer error="${erro
 /** Resolves the caller for a route's access level, or throws the SPEC §3 401/403. */
 export async function authenticate(ctx: Context, access: Access, scope: string | undefined, config: AuthConfig): Promise<Principal> {
   if (access === 'none') return anonymous;
-  const bearer = bearerOf(ctx);
   if (carriesAdminKey(ctx, config)) {
     if (access === 'admin') return { kind: 'admin', scopes: new Set() };
     const sandbox = ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
@@ -45,6 +58,9 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
     if (!(await config.sandboxExists(sandbox))) throw new ApiError(404, 'not_found', 'No such sandbox.');
     return { kind: 'admin', tenantId: sandbox, scopes: new Set() };
   }
+  // A session cookie stands for its token, and so for its own sandbox only: Sandbay-Sandbox
+  // and ?sandbox= name sandboxes for the admin key and are ignored here, as for any bearer token.
+  const bearer = bearerOf(ctx) ?? sessionCookieToken(ctx, config);
   if (!bearer) {
     const header = ctx.get('authorization');
     const detail = header

@@ -6,6 +6,8 @@ const loopbackOrigin = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 export interface OriginPolicy {
   /** Requests that act as the dashboard: admin key or cookie, sandbox creation, OAuth consent. */
   isPrivileged(ctx: Context): boolean;
+  /** The app's own origin as users reach it (--public-url), besides the address the request came to. */
+  publicOrigin?: string;
 }
 
 const allowHeaders = 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID';
@@ -20,7 +22,8 @@ export function originPolicy(policy: OriginPolicy): Middleware {
   return async (ctx, next) => {
     const origin = ctx.get('origin');
     const own = `${ctx.protocol}://${ctx.host}`;
-    if (!origin || origin === own) {
+    // Behind a TLS-terminating load balancer the page is https://public while this hop is http.
+    if (!origin || origin === own || origin === policy.publicOrigin) {
       if (!origin && policy.isPrivileged(ctx)) refuseCrossSiteFetch(ctx);
       return next();
     }
@@ -37,7 +40,7 @@ export function originPolicy(policy: OriginPolicy): Middleware {
       return;
     }
     if (policy.isPrivileged(ctx)) {
-      throw new ApiError(403, 'origin_not_allowed', `${origin} may use bearer tokens, but dashboard operations are only accepted from ${own}.`);
+      throw new ApiError(403, 'origin_not_allowed', `${origin} may use bearer tokens, but dashboard operations are only accepted from ${policy.publicOrigin ?? own}.`);
     }
     ctx.set('Access-Control-Expose-Headers', exposeHeaders);
     await next();

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { call } from '../helpers/engine.ts';
+import { runCli, type ServeProcess } from '../helpers/process.ts';
+import { operatorKey } from '../helpers/session.ts';
+
+const started: ServeProcess[] = [];
+after(() => {
+  for (const p of started) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+});
+
+const cli = (args: string[], env: Record<string, string> = {}) => {
+  const proc = runCli(['serve', '--quiet', '--port', '0', '--memory', ...args], { SANDBAY_ADMIN_KEY: '', SANDBAY_PUBLIC_URL: '', ...env });
+  started.push(proc);
+  return proc;
+};
+
+async function readyLine(proc: ServeProcess): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const line = /^Sandbay ready: .*$/m.exec(proc.stdout)?.[0];
+    if (line) return line;
+    if (proc.child.exitCode !== null || Date.now() > deadline) throw new Error(`no ready line: ${proc.stdout}\n${proc.stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('serve --host 0.0.0.0 without an admin key exits with one line saying how', async () => {
+  const proc = cli(['--host', '0.0.0.0']);
+  assert.equal((await proc.exited).code, 1);
+  const message = proc.stderr.trim();
+  assert.equal(message.split('\n').length, 1, message);
+  assert.match(message, /^sandbay: Sandbay binds 0\.0\.0\.0, beyond loopback.*pass --admin-key KEY \(or set SANDBAY_ADMIN_KEY/);
+  assert.equal(proc.stdout, '');
+});
+
+test('bad --public-url and a short --admin-key are refused at start-up', async () => {
+  const path = cli(['--public-url', 'https://sandbay.example.com/app', '--admin-key', operatorKey]);
+  assert.equal((await path.exited).code, 1);
+  assert.match(path.stderr, /^sandbay: --public-url is an origin .* try https:\/\/sandbay\.example\.com\n$/);
+  const short = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: 'short' });
+  assert.equal((await short.exited).code, 1);
+  assert.match(short.stderr, /--admin-key must be at least 32 characters/);
+});
+
+test('with SANDBAY_ADMIN_KEY and SANDBAY_PUBLIC_URL: the ready line shows the public URL, never the key', async () => {
+  const proc = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey, SANDBAY_PUBLIC_URL: 'http://sandbay.test:8080' });
+  const line = await readyLine(proc);
+  const match = /^Sandbay ready: http:\/\/sandbay\.test:8080\/ {2}\(listening on (http:\/\/127\.0\.0\.1:\d+); data: memory; shared: teammates sign in with their sandbox's credentials\)$/.exec(line);
+  assert.ok(match, line);
+  assert.ok(!proc.stdout.includes(operatorKey));
+  const list = await call(match[1], '/api/v1/sandboxes', { token: operatorKey });
+  assert.equal(list.status, 200, 'the operator uses the key from the CLI or API');
+  proc.child.kill('SIGTERM');
+  assert.equal((await proc.exited).code, 0);
+});
