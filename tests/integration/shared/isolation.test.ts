@@ -29,7 +29,7 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
     const res = await rawRequest(engine.url, path, { headers: { cookie, 'sandbay-sandbox': alice.id, ...headers } });
     return { status: res.status, body: /json/.test(String(res.headers['content-type'])) ? jsonOf(res) : res.body };
   };
-  for (const auth of [{}, { authorization: `Bearer ${bob.token}` }]) {
+  for (const auth of [{}, { authorization: `Bearer ${bob.token}` }] as Record<string, string>[]) {
     assert.deepEqual((await asBob(`/api/v1/webhooks/deliveries?sandbox=${alice.id}`, auth)).body.data, []);
     assert.deepEqual((await asBob(`/api/v1/events?sandbox=${alice.id}`, auth)).body.data, []);
     assert.equal((await asBob(`/api/v1/webhooks/deliveries/${secret.id}`, auth)).status, 404);
