@@ -24,11 +24,16 @@ export interface ApiConfig {
   apiBase: string;
   adminKey: string | null;
   sandboxId: string | null;
+  /** Called on a 401 from the API (a shared server's session expired or was revoked). */
+  onUnauthorized?: (problem: ApiProblem) => void;
 }
 
 const config: ApiConfig = { apiBase: '', adminKey: null, sandboxId: null };
 
-/** Sets who the client calls as; every request carries the admin key and the sandbox (SPEC §7). */
+/**
+ * Sets who the client calls as: on loopback every request carries the admin key and the sandbox
+ * (SPEC §7); on a shared server the session cookie speaks for one sandbox (SPEC §9).
+ */
 export function configureApi(next: Partial<ApiConfig>): void {
   Object.assign(config, next);
 }
@@ -67,10 +72,13 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   }
   if (!res.ok) {
     const p = parsed as Partial<Problem> | undefined;
-    throw new ApiProblem({
+    const problem = new ApiProblem({
       type: p?.type ?? 'about:blank', title: p?.title ?? res.statusText, status: res.status, code: p?.code ?? `http_${res.status}`,
       detail: p?.detail ?? (p as { error_description?: string } | undefined)?.error_description ?? `HTTP ${res.status}`, errors: p?.errors,
     });
+    // Signing in answers its own 401s (wrong credentials), and OAuth's are about the client, not the session.
+    if (res.status === 401 && !options.form && !path.startsWith('/api/v1/session')) config.onUnauthorized?.(problem);
+    throw problem;
   }
   return parsed as T;
 }

@@ -6,11 +6,13 @@ import { EmptyState, Link } from '../components/Misc.tsx';
 import { Toasts } from '../components/Toasts.tsx';
 import { navigate, pathOf, useRoute, type Route } from '../router.ts';
 import { lastSandboxId, useApp } from '../store/app.ts';
+import { useSignIn } from '../store/signin.ts';
 import { DeliveriesView } from './DeliveriesView.tsx';
 import { EndpointsView } from './EndpointsView.tsx';
 import { PortalView } from './PortalView.tsx';
 import { SettingsView } from './SettingsView.tsx';
 import { Shell } from './Shell.tsx';
+import { SandboxSignIn } from './SandboxSignIn.tsx';
 import { SignIn } from './SignIn.tsx';
 
 /** Checks that a deep-linked sandbox exists (it may be older than the 100 listed), adding it to the switcher. */
@@ -33,9 +35,24 @@ function useSandboxCheck(sandboxId: string | undefined): 'ok' | 'missing' | 'che
   return missing === sandboxId ? 'missing' : 'checking';
 }
 
+/** On a shared server, the sandbox of a deep link that is not the signed-in one (its data is never fetched). */
+function useForeignSandbox(route: Route): string | undefined {
+  const own = useSignIn((s) => (s.shared ? s.sandbox?.id : undefined));
+  if (!own || !('sandboxId' in route) || route.sandboxId === own) return undefined;
+  return route.sandboxId;
+}
+
 function Page({ route }: { route: Route }) {
-  const check = useSandboxCheck('sandboxId' in route ? route.sandboxId : undefined);
+  const foreign = useForeignSandbox(route);
+  const check = useSandboxCheck('sandboxId' in route && !foreign ? route.sandboxId : undefined);
   const selected = useApp((s) => s.sandboxId);
+  if (foreign && selected) {
+    return (
+      <EmptyState title="Not your sandbox" action={<Link className="button primary" to={pathOf('deliveries', selected)}>Open your deliveries</Link>}>
+        You are signed in to <code>{selected}</code>; this server shows each person only their own sandbox. To open <code>{foreign}</code>, sign out and sign in with its credentials.
+      </EmptyState>
+    );
+  }
   if (route.view === 'portal') return <PortalView />;
   if (route.view === 'home') return null;
   if (route.view === 'not-found') {
@@ -67,16 +84,22 @@ function Page({ route }: { route: Route }) {
 export function App() {
   const route = useRoute();
   const { authNeeded, sandboxesLoaded, sandboxes } = useApp();
-  useEffect(() => void useApp.getState().loadSandboxes(), []);
-  const routeSandbox = 'sandboxId' in route ? route.sandboxId : undefined;
+  const signIn = useSignIn((s) => s.status);
+  useEffect(() => void useSignIn.getState().load(), []);
+  const foreign = useForeignSandbox(route);
+  const routeSandbox = 'sandboxId' in route && !foreign ? route.sandboxId : undefined;
   useEffect(() => {
+    // Until the server says whether it is shared (and the browser has signed in), a deep link's
+    // sandbox may not be this browser's to open.
+    if ((signIn !== 'local' && signIn !== 'signed-in') || foreign) return;
     if (routeSandbox) return useApp.getState().selectSandbox(routeSandbox);
     if (!sandboxesLoaded) return;
     const last = lastSandboxId();
     const fallback = sandboxes.find((s) => s.id === last)?.id ?? sandboxes[0]?.id ?? null;
     if (!useApp.getState().sandboxId && fallback) useApp.getState().selectSandbox(fallback);
     if (route.view === 'home') navigate(fallback ? pathOf('deliveries', fallback) : '/portal/sandbox', { replace: true });
-  }, [routeSandbox, route.view, sandboxesLoaded, sandboxes]);
+  }, [signIn, routeSandbox, foreign, route.view, sandboxesLoaded, sandboxes]);
+  if (signIn === 'signed-out' || signIn === 'expired') return <><SandboxSignIn expired={signIn === 'expired'} /><Toasts /></>;
   if (authNeeded) return <SignIn />;
   return (
     <Shell route={route}>

@@ -6,6 +6,7 @@ import { EmptyState, Link } from '../components/Misc.tsx';
 import { navigate, pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { useDetail } from '../store/detail.ts';
+import { useCan } from '../store/signin.ts';
 import { useEndpoints } from '../store/endpoints.ts';
 import { useDlqReplay } from '../store/dlq-replay.ts';
 import { useDeliveryList, useDlqList, type ListFilters } from '../store/list.ts';
@@ -61,6 +62,7 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
 
   const filtered = hasFilters(filters, mode);
   const replayRunning = useDlqReplay((s) => s.job?.state === 'running');
+  const canReplay = useCan('webhooks:write');
   return (
     <div className={`split${deliveryId ? ' with-detail' : ''}`}>
       <section className="list-pane" aria-labelledby="list-title">
@@ -68,7 +70,7 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
           <h1 id="list-title">{mode === 'dlq' ? 'Dead-letter queue' : 'Deliveries'}</h1>
           <span className="muted" data-testid="row-count">{rows.length.toLocaleString()}{nextCursor ? '+' : ''} shown</span>
           <span className="spacer" />
-          {mode === 'dlq' && (
+          {mode === 'dlq' && canReplay && (
             <ConfirmButton
               label={`Replay all${filtered ? ' matching' : ''}`}
               className="primary"
@@ -87,7 +89,7 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
           <ListEmpty mode={mode} sandboxId={sandboxId} filtered={filtered} onClear={() => list.getState().setFilters({})} />
         ) : (
           <DeliveryGrid rows={rows} selectedId={deliveryId} compact={Boolean(deliveryId)} onOpen={open} onNearEnd={nearEnd}
-            rowAction={mode === 'dlq' ? { label: 'Replay', run: (id) => void replayOne(id) } : undefined}
+            rowAction={mode === 'dlq' && canReplay ? { label: 'Replay', run: (id) => void replayOne(id) } : undefined}
             label={mode === 'dlq' ? 'Dead deliveries' : 'Deliveries, newest first'} />
         )}
         {(loading || loadingMore) && <div className="list-status muted" aria-live="polite">Loading…</div>}

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../shared/api-types.ts';
 import { EmptyState } from '../components/Misc.tsx';
 import { Secret } from '../components/Secret.tsx';
 import { useEndpoints } from '../store/endpoints.ts';
+import { useCan } from '../store/signin.ts';
 import { Catchers } from './endpoints/Catchers.tsx';
 import { EndpointCard } from './endpoints/EndpointCard.tsx';
 import { EndpointForm } from './endpoints/EndpointForm.tsx';
@@ -11,6 +12,7 @@ import { TestWebhookForm } from './endpoints/TestWebhook.tsx';
 /** Webhooks → Endpoints: register, test, enable, rotate and delete endpoints; and the built-in catchers. */
 export function EndpointsView({ sandboxId }: { sandboxId: string }) {
   const { endpoints, loaded, error } = useEndpoints();
+  const canWrite = useCan('webhooks:write');
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<Endpoint | null>(null);
   useEffect(() => {
@@ -22,7 +24,7 @@ export function EndpointsView({ sandboxId }: { sandboxId: string }) {
         <h1>Endpoints</h1>
         <span className="muted">{endpoints.length} registered</span>
         <span className="spacer" />
-        {!adding && <button type="button" className="primary" onClick={() => { setAdding(true); setCreated(null); }}>Add endpoint</button>}
+        {!adding && canWrite && <button type="button" className="primary" onClick={() => { setAdding(true); setCreated(null); }}>Add endpoint</button>}
       </div>
       {adding && <EndpointForm onCancel={() => setAdding(false)} onCreated={(e) => { setAdding(false); setCreated(e); }} />}
       {created && (
@@ -33,12 +35,12 @@ export function EndpointsView({ sandboxId }: { sandboxId: string }) {
       )}
       {error && <div className="callout bad" role="alert">{error}</div>}
       {loaded && endpoints.length === 0 && !adding && (
-        <EmptyState title="No endpoints yet" action={<button type="button" className="primary" onClick={() => setAdding(true)}>Add endpoint</button>}>
+        <EmptyState title="No endpoints yet" action={canWrite && <button type="button" className="primary" onClick={() => setAdding(true)}>Add endpoint</button>}>
           An endpoint is a URL that receives signed webhooks for the topics you pick. No receiver at hand? Create a built-in catcher below and register it.
         </EmptyState>
       )}
       {endpoints.length > 0 && <ul className="cards">{endpoints.map((e) => <EndpointCard key={e.id} endpoint={e} sandboxId={sandboxId} />)}</ul>}
-      <TestWebhookForm sandboxId={sandboxId} />
+      {canWrite && <TestWebhookForm sandboxId={sandboxId} />}
       <Catchers sandboxId={sandboxId} />
     </div>
   );

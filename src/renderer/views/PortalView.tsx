@@ -11,6 +11,7 @@ import { useApp } from '../store/app.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
 import { countsText, formatDateTime } from '../util/format.ts';
 import { rememberToken, rememberedToken } from '../store/tokens.ts';
+import { useCan, useSignIn } from '../store/signin.ts';
 import { TestCardsPanel } from './TestCardsPanel.tsx';
 
 const orderBody = '{"customerId":"cus_0001","items":[{"variantId":"var_0001","quantity":1}],"shippingAddress":{"city":"İstanbul","district":"Kadıköy"}}';
@@ -38,7 +39,8 @@ function Credentials({ sandbox }: { sandbox: Sandbox }) {
     setToken(rememberedToken(sandbox.id));
     void load.run();
   }, [sandbox.id]);
-  const base = window.location.origin;
+  // The address users and receivers see (--public-url), which may differ from the one this page came by.
+  const base = useSignIn((s) => s.publicUrl) || window.location.origin;
   return (
     <section className="panel" aria-labelledby="creds-title">
       <div className="panel-head">
@@ -77,15 +79,21 @@ function Credentials({ sandbox }: { sandbox: Sandbox }) {
   );
 }
 
-/** The developer portal (/portal/sandbox): create a sandbox in one click, its credentials, switch sandboxes. */
+/**
+ * The developer portal (/portal/sandbox): create a sandbox in one click, its credentials, switch
+ * sandboxes. On a shared server there is no list to switch in: a new sandbox signs the browser in to it.
+ */
 export function PortalView() {
   const { sandboxes, sandboxId, sandboxesLoaded } = useApp();
+  const shared = useSignIn((s) => s.shared);
+  const canSeeCredentials = useCan('sandbox:write');
   const [name, setName] = useState('');
   const create = useAction(async () => {
     const created = await useApp.getState().createSandbox(name.trim() || undefined);
-    useApp.getState().selectSandbox(created.sandbox.id);
+    if (shared) await useSignIn.getState().signIn({ clientId: created.credentials.clientId, clientSecret: created.credentials.clientSecret });
+    else useApp.getState().selectSandbox(created.sandbox.id);
     setName('');
-    useApp.getState().toast('success', `${created.sandbox.name} created and seeded.`);
+    useApp.getState().toast('success', `${created.sandbox.name} created and seeded.${shared ? ' You are signed in to it; keep its client ID and secret to sign in again.' : ''}`);
   });
   const current = sandboxes.find((s) => s.id === sandboxId);
   return (
@@ -95,16 +103,16 @@ export function PortalView() {
         <Field label="Name (optional)" error={create.error?.message}>
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="My shop" />
         </Field>
-        <button type="submit" className="primary align-end" disabled={create.busy}>{create.busy ? 'Creating…' : 'Create sandbox'}</button>
+        <button type="submit" className="primary align-end" disabled={create.busy}>{create.busy ? 'Creating…' : shared ? 'Create a new sandbox' : 'Create sandbox'}</button>
       </form>
       {sandboxesLoaded && sandboxes.length === 0 && (
         <EmptyState title="No sandbox yet">
           Create one: it comes seeded with 100 products, 50 customers, 200 orders and 3 vendors, plus an OAuth client and a token.
         </EmptyState>
       )}
-      {current && <Credentials sandbox={current} />}
+      {current && canSeeCredentials && <Credentials sandbox={current} />}
       {current && <TestCardsPanel sandboxId={current.id} />}
-      {sandboxes.length > 0 && (
+      {sandboxes.length > 0 && !shared && (
         <section className="panel" aria-labelledby="sandboxes-title">
           <div className="panel-head"><h2 id="sandboxes-title">Your sandboxes</h2></div>
           <table className="data">

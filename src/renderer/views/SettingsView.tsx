@@ -9,6 +9,7 @@ import { useApp } from '../store/app.ts';
 import { reloadSandboxData } from '../store/live.ts';
 import { countsText, formatDateTime, formatDuration } from '../util/format.ts';
 import { rememberToken } from '../store/tokens.ts';
+import { useCan } from '../store/signin.ts';
 
 const steps = [30, 120, 600, 3600, 86_400];
 const units = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
@@ -23,6 +24,7 @@ function ClockPanel() {
     const clock = await useApp.getState().advanceClock(seconds);
     useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`);
   });
+  const canAdvance = useCan('sandbox:write');
   const seconds = Number(amount) * units[unit];
   const amountError = !(Number(amount) > 0) || !Number.isFinite(seconds) ? 'A positive number.' : seconds > maxSeconds ? 'At most a year at a time.' : null;
   return (
@@ -35,7 +37,7 @@ function ClockPanel() {
           <dt>Ahead by</dt><dd>{offset >= 1000 ? formatDuration(offset) : 'nothing (in step with real time)'}</dd>
         </dl>
         <p className="muted">Advancing runs everything that falls due on the way, in order — retries, expiries, payouts, reports — exactly as waiting would. Signatures keep using the real clock.</p>
-        <div className="row" role="group" aria-label="Advance the clock by">
+        {canAdvance && <><div className="row" role="group" aria-label="Advance the clock by">
           {steps.map((s) => (
             <button key={s} type="button" disabled={advance.busy} onClick={() => void advance.run(s)}>+{formatDuration(s * 1000)}</button>
           ))}
@@ -51,7 +53,7 @@ function ClockPanel() {
           </Field>
           <button type="submit" className="align-end" disabled={advance.busy || Boolean(amountError)}>{advance.busy ? 'Advancing…' : 'Advance'}</button>
         </form>
-        <InlineError error={advance.error} />
+        <InlineError error={advance.error} /></>}
       </div>
     </section>
   );
@@ -90,11 +92,12 @@ function ResetPanel({ sandboxId }: { sandboxId: string }) {
 
 /** Sandbox → Clock & reset. */
 export function SettingsView({ sandboxId }: { sandboxId: string }) {
+  const canReset = useCan('sandbox:write');
   return (
     <div className="page stack">
       <div className="pane-head"><h1>Clock &amp; reset</h1><span className="mono faint">{sandboxId}</span></div>
       <ClockPanel />
-      <ResetPanel sandboxId={sandboxId} />
+      {canReset && <ResetPanel sandboxId={sandboxId} />}
     </div>
   );
 }

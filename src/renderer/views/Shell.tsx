@@ -3,6 +3,7 @@ import { useNow } from '../components/hooks.ts';
 import { Link } from '../components/Misc.tsx';
 import { navigate, pathOf, type Route } from '../router.ts';
 import { useApp } from '../store/app.ts';
+import { useSignIn } from '../store/signin.ts';
 import { formatDuration, formatTime } from '../util/format.ts';
 
 const connectionText = { idle: 'Not connected', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
@@ -24,6 +25,19 @@ function SandboxSwitcher({ route }: { route: Route }) {
         {sandboxes.map((s) => <option key={s.id} value={s.id}>{s.name} · {s.id}</option>)}
       </select>
     </label>
+  );
+}
+
+/** On a shared server: the one sandbox this browser is signed in to, and the way out. */
+function SignedInAs() {
+  const sandboxId = useApp((s) => s.sandboxId);
+  const name = useApp((s) => s.sandboxes.find((x) => x.id === s.sandboxId)?.name);
+  return (
+    <span className="row nowrap switcher" data-testid="signed-in-as">
+      <span className="label">Sandbox</span>
+      <span>{name && name !== sandboxId ? `${name} · ` : ''}<span className="mono">{sandboxId}</span></span>
+      <button type="button" className="small" onClick={() => void useSignIn.getState().signOut().then(() => navigate('/'))}>Sign out</button>
+    </span>
   );
 }
 
@@ -71,12 +85,13 @@ function Nav({ route }: { route: Route }) {
 /** The frame around every page: header (sandbox, clock, live status), navigation, content. */
 export function Shell({ route, children }: { route: Route; children: ReactNode }) {
   const connection = useApp((s) => s.connection);
+  const shared = useSignIn((s) => s.shared);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>
       <header className="topbar">
         <span className="brand" aria-label="Sandbay">Sandbay</span>
-        <SandboxSwitcher route={route} />
+        {shared ? <SignedInAs /> : <SandboxSwitcher route={route} />}
         <span className="spacer" />
         <HeaderClock />
         <span className={`connection ${connection}`} role="status" aria-live="polite" data-testid="connection">{connectionText[connection]}</span>

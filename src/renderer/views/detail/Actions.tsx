@@ -4,6 +4,7 @@ import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { sandboxNow, useApp } from '../../store/app.ts';
 import { useDetail } from '../../store/detail.ts';
+import { useCan } from '../../store/signin.ts';
 import { formatDuration } from '../../util/format.ts';
 import { CurlButton } from './CurlDialog.tsx';
 
@@ -25,18 +26,21 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
     await useDetail.getState().refresh();
     toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`);
   });
+  // A shared server's session may hold a narrower token: show only what it can do.
+  const canAttempt = useCan('webhooks:write');
+  const canAdvance = useCan('sandbox:write');
   const pending = delivery.status === 'pending';
   const error = retry.error ?? replay.error ?? fastForward.error;
   return (
     <div className="actions">
       <div className="row">
-        {pending && <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>{retry.busy ? 'Attempting…' : 'Retry now'}</button>}
-        {pending && delivery.nextAttemptAt && (
+        {pending && canAttempt && <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>{retry.busy ? 'Attempting…' : 'Retry now'}</button>}
+        {pending && canAdvance && delivery.nextAttemptAt && (
           <button type="button" className="primary" onClick={() => void fastForward.run()} disabled={fastForward.busy}>
             {fastForward.busy ? 'Advancing…' : 'Fast-forward to next attempt'}
           </button>
         )}
-        {!pending && <button type="button" className={delivery.status === 'dead' ? 'primary' : undefined} onClick={() => void replay.run()} disabled={replay.busy}>{replay.busy ? 'Replaying…' : 'Replay'}</button>}
+        {!pending && canAttempt && <button type="button" className={delivery.status === 'dead' ? 'primary' : undefined} onClick={() => void replay.run()} disabled={replay.busy}>{replay.busy ? 'Replaying…' : 'Replay'}</button>}
         <CurlButton delivery={delivery} />
       </div>
       <InlineError error={error} />

@@ -8,6 +8,7 @@ import { InlineError, Link } from '../../components/Misc.tsx';
 import { pathOf } from '../../router.ts';
 import { useCatchers } from '../../store/catchers.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
+import { useCan } from '../../store/signin.ts';
 import { formatTime } from '../../util/format.ts';
 
 const answers = [
@@ -33,6 +34,7 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
   const [delay, setDelay] = useState(String(catcher.delayMs));
   const save = useAction((b: { mode?: CatcherMode; status?: number; delayMs?: number }) => useCatchers.getState().put(catcher.name, b));
   const register = useAction(() => useEndpoints.getState().create({ url: catcher.url, topics: ['*'], description: `Built-in catcher ${catcher.name}` }));
+  const canWrite = useCan('webhooks:write');
   const delayMs = Number(delay);
   const delayError = delay.trim() === '' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 30_000 ? 'Whole milliseconds, 0 to 30000.' : null;
   const options = answers.some((a) => a.key === answerKey(catcher)) ? answers : [...answers, { key: answerKey(catcher), label: answerKey(catcher) }];
@@ -42,22 +44,22 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
         <strong>{catcher.name}</strong>
         <Copyable value={catcher.url} label={`URL of catcher ${catcher.name}`} />
         <span className="spacer" />
-        {registered ? <span className="tag ok">endpoint registered</span> : (
+        {registered ? <span className="tag ok">endpoint registered</span> : canWrite && (
           <button type="button" className="small primary" disabled={register.busy} onClick={() => void register.run()}>Register as endpoint</button>
         )}
-        <ConfirmButton label="Delete" className="small danger" danger title={`Delete catcher ${catcher.name}?`} confirmLabel="Delete catcher"
+        {canWrite && <ConfirmButton label="Delete" className="small danger" danger title={`Delete catcher ${catcher.name}?`} confirmLabel="Delete catcher"
           onConfirm={() => useCatchers.getState().remove(catcher.name)}
-          message={<p><code>{catcher.url}</code> will answer 404, so deliveries to it fail and retry.</p>} />
+          message={<p><code>{catcher.url}</code> will answer 404, so deliveries to it fail and retry.</p>} />}
       </div>
       <div className="panel-body stack tight">
         <form className="form-row" onSubmit={(e) => { e.preventDefault(); if (!delayError) void save.run({ delayMs }); }}>
           <Field label="Answer with">
-            <select value={answerKey(catcher)} onChange={(e) => void save.run(behaviourOf(e.target.value))}>
+            <select value={answerKey(catcher)} disabled={!canWrite} onChange={(e) => void save.run(behaviourOf(e.target.value))}>
               {options.map((a) => <option key={a.key} value={a.key}>{a.label}</option>)}
             </select>
           </Field>
           <Field label="Delay (ms)" error={delayError}>
-            <input type="number" min={0} max={30000} step={100} value={delay} onChange={(e) => setDelay(e.target.value)}
+            <input type="number" min={0} max={30000} step={100} value={delay} disabled={!canWrite} onChange={(e) => setDelay(e.target.value)}
               onBlur={() => { if (!delayError && delayMs !== catcher.delayMs) void save.run({ delayMs }); }} />
           </Field>
         </form>
@@ -91,6 +93,7 @@ export function Catchers({ sandboxId }: { sandboxId: string }) {
   const [name, setName] = useState('demo');
   const [touched, setTouched] = useState(false);
   const create = useAction(() => useCatchers.getState().put(name.trim(), {}));
+  const canWrite = useCan('webhooks:write');
   useEffect(() => {
     if (!useCatchers.getState().loaded) void useCatchers.getState().load().catch(() => {});
   }, [sandboxId]);
@@ -101,12 +104,12 @@ export function Catchers({ sandboxId }: { sandboxId: string }) {
         <h2 id="catchers-title">Built-in catchers</h2>
         <span className="faint">Receivers Sandbay hosts for this sandbox at <code>/catch/{sandboxId}/&lt;name&gt;</code>: they record and verify what they get and answer as you choose — show retries and the DLQ with no code.</span>
       </div>
-      <form className="form-row" noValidate onSubmit={(e) => { e.preventDefault(); setTouched(true); if (namePattern.test(name.trim())) void create.run(); }}>
+      {canWrite && <form className="form-row" noValidate onSubmit={(e) => { e.preventDefault(); setTouched(true); if (namePattern.test(name.trim())) void create.run(); }}>
         <Field label="Catcher name" error={nameError ?? create.error?.message}>
           <input className="mono" value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <button type="submit" className="align-end" disabled={create.busy}>Create catcher</button>
-      </form>
+      </form>}
       {loaded && catchers.length > 0 && (
         <ul className="cards">{catchers.map((c) => <CatcherCard key={c.name} catcher={c} sandboxId={sandboxId} />)}</ul>
       )}

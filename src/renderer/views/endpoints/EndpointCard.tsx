@@ -7,6 +7,7 @@ import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { useDetail } from '../../store/detail.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
+import { useCan } from '../../store/signin.ts';
 import { formatDateTime } from '../../util/format.ts';
 import { sendTestWebhook, TopicSelect } from './TestWebhook.tsx';
 
@@ -54,18 +55,20 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
   const [topic, setTopic] = useState('order.placed');
   const toggle = useAction((enabled: boolean) => useEndpoints.getState().update(endpoint.id, { enabled }));
   const test = useAction(() => sendTestWebhook(sandboxId, topic, endpoint.id));
+  // Every change (and revealing secrets) needs webhooks:write; a read-only session sees the card only.
+  const canWrite = useCan('webhooks:write');
   return (
     <li className="panel endpoint" data-endpoint-id={endpoint.id} aria-label={`Endpoint ${endpoint.url}`}>
       <div className="panel-head">
         <Copyable value={endpoint.url} label="endpoint URL" />
         <span className="spacer" />
         <label className="row nowrap switch">
-          <input type="checkbox" role="switch" checked={endpoint.enabled} disabled={toggle.busy} onChange={(e) => void toggle.run(e.target.checked)} />
+          <input type="checkbox" role="switch" checked={endpoint.enabled} disabled={toggle.busy || !canWrite} onChange={(e) => void toggle.run(e.target.checked)} />
           {endpoint.enabled ? 'Enabled' : 'Disabled'}
         </label>
-        <ConfirmButton label="Delete" danger className="small danger" title="Delete this endpoint?" confirmLabel="Delete endpoint"
+        {canWrite && <ConfirmButton label="Delete" danger className="small danger" title="Delete this endpoint?" confirmLabel="Delete endpoint"
           onConfirm={() => useEndpoints.getState().remove(endpoint.id)}
-          message={<p>Deliveries still pending for <code>{endpoint.url}</code> become dead (error <code>endpoint_deleted</code>). This cannot be undone.</p>} />
+          message={<p>Deliveries still pending for <code>{endpoint.url}</code> become dead (error <code>endpoint_deleted</code>). This cannot be undone.</p>} />}
       </div>
       <div className="panel-body stack tight">
         <div className="row">
@@ -76,11 +79,13 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
         <div className="row topics">
           {endpoint.topics.map((t) => <span key={t} className="tag mono">{t === '*' ? '* (all topics)' : t}</span>)}
         </div>
-        <Secrets endpoint={endpoint} />
-        <form className="row" onSubmit={(e) => { e.preventDefault(); void test.run(); }}>
-          <TopicSelect value={topic} onChange={setTopic} label="Test topic" />
-          <button type="submit" className="align-end" disabled={test.busy} aria-label={`Send test webhook to ${endpoint.url}`}>Send test</button>
-        </form>
+        {canWrite ? <Secrets endpoint={endpoint} /> : <div className="row"><span className="label">Signing secret</span><code data-secret="masked">{endpoint.secret}</code></div>}
+        {canWrite && (
+          <form className="row" onSubmit={(e) => { e.preventDefault(); void test.run(); }}>
+            <TopicSelect value={topic} onChange={setTopic} label="Test topic" />
+            <button type="submit" className="align-end" disabled={test.busy} aria-label={`Send test webhook to ${endpoint.url}`}>Send test</button>
+          </form>
+        )}
         <InlineError error={toggle.error ?? test.error} />
         {!endpoint.enabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
       </div>
