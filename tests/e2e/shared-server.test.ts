@@ -31,7 +31,7 @@ test('the page asks for a sandbox\'s credentials, and never holds the admin key'
   await expect(page.getByRole('heading', { name: 'Sign in to your sandbox' })).visible();
   assert.equal(new URL(page.url()).search, '', 'a pasted key leaves the address bar');
   assert.ok(!(await page.content()).includes(operatorKey));
-  assert.equal(await page.evaluate(() => sessionStorage.getItem('sandbay.adminKey')), null, 'nor is it kept');
+  assert.equal(await page.evaluate('sessionStorage.getItem("sandbay.adminKey")'), null, 'nor is it kept');
   assert.deepEqual((await page.context().cookies()).map((c) => c.name), [], 'no admin cookie');
 
   await page.getByLabel('Client ID', { exact: true }).fill(alice.clientId);

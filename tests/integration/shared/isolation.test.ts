@@ -63,7 +63,7 @@ test('the public URL is what the OpenAPI servers entry, catcher URLs and the Hos
   assert.deepEqual(doc.body.servers, [{ url: publicUrl }]);
   const sb = await createSandbox(engine.url);
   const catcher = await sb.api('/api/v1/catchers/shared-demo', { method: 'PUT' });
-  assert.equal(catcher.body.url, `${publicUrl}/catch/shared-demo`);
+  assert.equal(catcher.body.url, `${publicUrl}/catch/${sb.id}/shared-demo`);
   const viaPublicHost = await rawRequest(engine.url, '/api/v1/health', { headers: { host: 'sandbay.test:8080' } });
   assert.equal(viaPublicHost.status, 200);
   const state = await rawRequest(engine.url, '/api/v1/session', { headers: { host: 'sandbay.test:8080' } });
