@@ -25,7 +25,7 @@ function isHttpsForBrowser(ctx: Context, cookie: SessionCookie): boolean {
   if (ctx.secure) return true;
   if (!cookie.publicUrl) return false;
   const url = new URL(cookie.publicUrl);
-  return url.protocol === 'https:' && hostnameOf(ctx.get('host')) === url.hostname;
+  return url.protocol === 'https:' && hostnameOf(ctx.get('host')) === hostnameOf(url.host);
 }
 
 /** Sets the session cookie for `token`, expiring with it. */
