@@ -89,6 +89,8 @@ export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () =
       method: 'post', path: '/api/v1/session', operationId: 'signIn', tags, access: 'none', idempotent: false,
       summary: "Sign the browser in to one sandbox with its client id and secret (client credentials grant) or an access token; sets an HttpOnly session cookie carrying the token.",
       body: SignInRequest, responses: { 200: Session },
+      // Credentials that do not sign in: a wrong client id or secret, a token that is unknown, revoked or expired.
+      errors: { 401: ['invalid_client', 'invalid_token', 'token_expired'] },
       handler: async ({ ctx, body }) => {
         const token = await tokenFor(s, body);
         const check = await s.tokens.verifyAccess(token);

@@ -60,7 +60,7 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
 
 test('the public URL is what the OpenAPI servers entry, catcher URLs and the Host guard go by', async () => {
   const doc = await call(engine.url, '/api/v1/openapi.json');
-  assert.deepEqual(doc.body.servers, [{ url: publicUrl }]);
+  assert.deepEqual(doc.body.servers.map((s: { url: string }) => s.url), [publicUrl]);
   const sb = await createSandbox(engine.url);
   const catcher = await sb.api('/api/v1/catchers/shared-demo', { method: 'PUT' });
   assert.equal(catcher.body.url, `${publicUrl}/catch/${sb.id}/shared-demo`);
