@@ -37,7 +37,8 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 async function runBlocks(...headings: string[]): Promise<{ output: string; sandbox: { id: string }; token: string }> {
   const blocks = headings.map(shellBlockAfter);
   // As a reader copies them: errors are shown and stop the script, and every answer ends its line.
-  for (const command of blocks.join('\n').match(/\bcurl [^\n]*/g) ?? []) {
+  // A command continued over lines (a trailing backslash) is checked whole.
+  for (const command of blocks.join('\n').replace(/\\\n\s*/g, ' ').match(/\bcurl [^\n]*/g) ?? []) {
     assert.match(command, /^curl -sS --fail-with-body /, command);
     if (!/> \S+\.json/.test(command)) assert.match(command, /-w '\\n'/, command);
   }
