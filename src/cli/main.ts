@@ -40,6 +40,7 @@ const program = new Command('sandbay')
 serverOptions(program.command('serve').description('run the engine headless and serve the inspector UI'))
   .addOption(new Option('--database-url <url>', 'run on this PostgreSQL server (postgres://…) instead of the built-in PGlite').env('SANDBAY_DATABASE_URL'))
   .addOption(new Option('--postgres', 'run on a PostgreSQL server Sandbay manages in its data dir').conflicts('databaseUrl'))
+  .option('--workers <n>', 'engine processes sharing the port, one per core (needs --postgres or --database-url)')
   .action(async (flags) => (await import('./commands/serve.ts')).serve(flags));
 
 serverOptions(program.command('start').description('open the desktop app, or run headless where Electron is not installed'))

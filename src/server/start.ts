@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,9 +12,10 @@ import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
 import { createApp } from './app.ts';
-import { openSandboxDatabase, startSandboxPostgres, startupLockKey } from './database.ts';
+import { openSandboxDatabase, startupLockKey } from './database.ts';
+import { claimDataDir } from './claim-data-dir.ts';
 import { defaultDataDir } from './data-dir.ts';
-import { acquireLock, writeDiscovery } from './instance-lock.ts';
+import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
 import { IdempotencyKeys } from './middleware/idempotency.ts';
 import { CursorCodec } from './pagination.ts';
@@ -75,6 +75,11 @@ export interface SandboxOptions {
   attemptTimeoutMs?: number;
   /** Deliveries kept per sandbox before older finished ones are pruned (default 10,000). */
   maxDeliveriesPerSandbox?: number;
+  /**
+   * Set in a worker of `serve --workers N`: its primary holds the data dir (lock, discovery file,
+   * managed PostgreSQL), and the workers answer GET /api/v1/health with the primary's instance id.
+   */
+  worker?: { instanceId: string };
 }
 
 export interface RunningSandbox {
@@ -117,25 +122,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   // Checked before anything opens: a refusal leaves no data dir lock or database behind.
   const exposure = resolveExposure({ host, publicUrl: options.publicUrl, adminKey: options.adminKey });
-  const dataDir = options.memory ? undefined : (options.dataDir ?? defaultDataDir());
+  // A cluster worker's data dir (lock, discovery file, managed PostgreSQL) is its primary's.
+  const dataDir = options.memory || options.worker ? undefined : (options.dataDir ?? defaultDataDir());
   const cleanups: (() => void | Promise<void>)[] = [];
   const cleanup = async () => {
     for (const fn of cleanups.reverse()) await fn();
     cleanups.length = 0;
   };
   // Names this engine run in its lock, its discovery file and GET /api/v1/health alike.
-  const instanceId = `ins_${randomString(20)}`;
+  const instanceId = options.worker?.instanceId ?? `ins_${randomString(20)}`;
   try {
-    if (dataDir) {
-      mkdirSync(dataDir, { recursive: true });
-      cleanups.push(await acquireLock(dataDir, instanceId));
-    }
-    let databaseUrl = options.databaseUrl;
-    if (options.postgres && !databaseUrl) {
-      const server = await startSandboxPostgres(dataDir);
-      cleanups.push(() => server.stop());
-      databaseUrl = server.url;
-    }
+    const { databaseUrl } = await claimDataDir({ dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres }, cleanups);
     // Until the admin key is known, a logger that redacts it cannot exist: database trouble goes to stderr.
     let logError = (message: string) => console.error(`sandbay: ${message}`);
     const db = withAmbientTransactions(await openSandboxDatabase({

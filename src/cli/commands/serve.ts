@@ -1,4 +1,4 @@
-import type { SandboxOptions } from '../../server/start.ts';
+import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';
 import { CliError } from '../errors.ts';
@@ -14,6 +14,7 @@ export interface ServeFlags {
   quiet?: boolean;
   databaseUrl?: string;
   postgres?: boolean;
+  workers?: string;
 }
 
 export function parsePort(value: string): number {
@@ -41,6 +42,13 @@ export function redactUrl(value: string): string {
   return url.toString();
 }
 
+/** `--workers N`: how many engine processes share the port (1–64). */
+export function parseWorkers(value: string): number {
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new CliError(`--workers must be 1–64, not ${value}`);
+  return workers;
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
@@ -50,12 +58,17 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
     databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
   };
+  const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop
   // window and every client verb stay free of it.
   const { startSandbox } = await import('../../server/start.ts');
+  const { clusterWorkerOptions, reportWorkerReady, startCluster } = await import('../../server/cluster.ts');
+  const workerOptions = clusterWorkerOptions(options);
   let running;
   try {
-    running = await startSandbox(options);
+    running = workerOptions ? await startSandbox(workerOptions)
+      : workers ? await startCluster(options, workers, (line) => process.stderr.write(`sandbay: ${line}\n`))
+      : await startSandbox(options);
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof StartupError) throw new CliError(err.message);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
@@ -64,23 +77,29 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     if (options.databaseUrl) throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    // A worker stops quietly: its primary says it once for all.
+    if (!workerOptions) process.stdout.write(`${signal}: shutting down; pending deliveries stay queued\n`);
+    await running.close();
+    process.exit(process.exitCode ?? 0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (workerOptions) {
+    reportWorkerReady(running as RunningSandbox, () => void shutdown('disconnect'));
+    return;
+  }
   if (note) process.stdout.write(`${note}\n`);
   // The one deliberate secret in the output (SPEC §7): on loopback the ready URL carries the admin
   // key. A shared server never prints it (SPEC §9): the operator passed it and keeps it.
   const details = [
     ...(running.publicUrl !== running.url ? [`listening on ${running.url}`] : []),
     `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
+    ...(workers ? [`${workers} worker${workers === 1 ? '' : 's'}`] : []),
     ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),
   ];
   process.stdout.write(`Sandbay ready: ${running.readyUrl}  (${details.join('; ')})\n`);
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stdout.write(`${signal}: shutting down; pending deliveries stay queued\n`);
-    await running.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
