@@ -1,23 +1,35 @@
-import type { Queryable } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
+import type { Invalidations } from '../db/invalidations.ts';
 
 /**
  * The sandbox clock: each sandbox runs at real time plus its own offset (SPEC §5.5).
  * Offsets live in tenants.clock_offset_ms and are mirrored here so `now()` stays synchronous.
  * A clock advance saves each step as it goes (`stepTo`); a reset writes 0 in its own
- * transaction and then calls `setOffset`.
+ * transaction and then calls `setOffset`. Every save is announced, so the other engines on the
+ * database read the same time (they set the offset in memory when the announcement arrives).
  */
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
-  private store?: Queryable;
+  private store?: { db: Db; invalidations: Invalidations };
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
   /** Loads every non-zero offset and keeps `db` to save later steps to; call once at start. */
-  async load(db: Queryable): Promise<void> {
-    this.store = db;
+  async load(db: Db, invalidations: Invalidations): Promise<void> {
+    this.store = { db, invalidations };
+    invalidations.on('clock', {
+      drop: (message) => this.setOffset(String(message.tenantId), Number(message.offsetMs)),
+      // A gap in notifications: read them all again (the old ones serve until the new ones are in).
+      dropAll: () => void this.reload(db).catch(() => {}),
+    });
+    await this.reload(db);
+  }
+
+  private async reload(db: Db): Promise<void> {
     const rows = await db.query<{ id: string; clock_offset_ms: number }>(
       'select id, clock_offset_ms from tenants where clock_offset_ms <> 0',
     );
+    this.offsets.clear();
     for (const row of rows) this.offsets.set(row.id, row.clock_offset_ms);
   }
 
@@ -52,11 +64,17 @@ export class SandboxClock {
     const next = Math.max(this.offsetMs(tenantId), offsetMs);
     if (next === this.offsetMs(tenantId)) return;
     this.setOffset(tenantId, next);
-    if (this.store) await this.persist(this.store, tenantId);
+    await this.persist(tenantId);
   }
 
-  async persist(db: Queryable, tenantId: string): Promise<void> {
-    await db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, Math.round(this.offsetMs(tenantId))]);
+  /** Saves the tenant's offset and tells the other engines. */
+  async persist(tenantId: string): Promise<void> {
+    if (!this.store) return;
+    const offsetMs = Math.round(this.offsetMs(tenantId));
+    await this.store.db.transaction(async (tx) => {
+      await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs]);
+      await this.store!.invalidations.announce(tx, { cache: 'clock', tenantId, offsetMs });
+    });
   }
 
   forget(tenantId: string): void {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
 import { withAmbientTransactions } from '../db/ambient.ts';
+import { Invalidations } from '../db/invalidations.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
@@ -147,24 +148,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
     logError = (message) => logger.error(message);
 
+    const invalidations = new Invalidations(db);
     const clock = new SandboxClock();
-    await clock.load(db);
-    const tokens = new TokenStore(db);
+    await clock.load(db, invalidations);
+    const tokens = new TokenStore(db, invalidations);
     const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`));
     const webhooks = createWebhookEngine({
       db, clock, scheduler, attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
       maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
+      invalidations,
     });
     cleanups.push(() => webhooks.close());
     let baseUrl = '';
     const services: Services = {
       db, clock, tokens, scheduler, webhooks,
       events: webhooks.outbox,
-      sandboxes: new Sandboxes(db, tokens, clock),
+      sandboxes: new Sandboxes(db, tokens, clock, invalidations),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,
     };
     services.sandboxes.lifecycle.push(webhooks.lifecycle);
+    // Every cache has registered: from here on, other engines' changes reach them.
+    await invalidations.start();
+    cleanups.push(() => invalidations.close());
     for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
     const catchers = new Catchers(db, clock, services.baseUrl);
 

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/database.ts';
+import type { Invalidations } from '../db/invalidations.ts';
 import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
 import { newId, randomString } from '../shared/ids.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
@@ -56,10 +57,16 @@ export function checkTopics(topics: string[]): void {
 
 /** Endpoint registration (SPEC §5.1); secrets are shown in full only on create and rotate. */
 export class Endpoints {
-  // Promises, so a burst of attempts to one endpoint shares a single lookup.
+  // Promises, so a burst of attempts to one endpoint shares a single lookup. Changes are announced,
+  // so every engine on the database drops its copy.
   private readonly cache = new Map<string, Promise<EndpointTarget | null>>();
 
-  constructor(private readonly db: Db, private readonly clock: SandboxClock) {}
+  constructor(private readonly db: Db, private readonly clock: SandboxClock, private readonly invalidations: Invalidations) {
+    invalidations.on('endpoints', {
+      drop: (message) => this.forget(String(message.tenantId), message.id === undefined ? undefined : String(message.id)),
+      dropAll: () => this.cache.clear(),
+    });
+  }
 
   async create(tenantId: string, input: EndpointInput): Promise<Endpoint> {
     checkTopics(input.topics);
@@ -74,6 +81,7 @@ export class Endpoints {
       await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
         tenantId, id, newWebhookSecret(), now,
       ]);
+      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
     });
     return this.get(this.db, tenantId, id, true);
   }
@@ -107,6 +115,7 @@ export class Endpoints {
         patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId)],
     );
     this.forget(tenantId, id);
+    await this.invalidations.announce(this.db, { cache: 'endpoints', tenantId, id });
     const endpoint = await this.get(this.db, tenantId, id);
     return { endpoint, enabledNow: !before.enabled && endpoint.enabled };
   }
@@ -117,6 +126,7 @@ export class Endpoints {
       const rows = await tx.query('delete from webhook_endpoints where tenant_id = $1 and id = $2 returning id', [tenantId, id]);
       if (rows.length === 0) throw notFound('webhook endpoint');
       await tx.query('delete from webhook_secrets where tenant_id = $1 and endpoint_id = $2', [tenantId, id]);
+      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
     });
     this.forget(tenantId, id);
   }

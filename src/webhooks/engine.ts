@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import type { Invalidations } from '../db/invalidations.ts';
 import type { TenantLifecycle } from '../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { Scheduler } from '../schedule/scheduler.ts';
@@ -21,6 +22,8 @@ export interface WebhookEngineOptions {
   maxDeliveriesPerSandbox: number;
   realNow?: () => number;
   onError: (message: string) => void;
+  /** Cache invalidation shared with the other engines on the database. */
+  invalidations: Invalidations;
 }
 
 export interface WebhookEngine {
@@ -41,7 +44,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const stream = new DeliveryStream();
   const sender = new Sender(options.attemptTimeoutMs);
   const recorder = new AttemptRecorder(db);
-  const endpoints = new Endpoints(db, clock);
+  const endpoints = new Endpoints(db, clock, options.invalidations);
   const testSecrets = new Map<string, string>();
   const dispatcher = new Dispatcher({
     db, clock, scheduler, endpoints, sender, recorder, stream, realNow: options.realNow ?? Date.now,

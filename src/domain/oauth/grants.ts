@@ -118,6 +118,16 @@ export function requestedScope(requested: string | undefined, allowed: readonly 
   return scopes.join(' ');
 }
 
+/**
+ * RFC 7009 token revocation: the client (authenticated, or a public one naming its client_id) revokes
+ * one of its own tokens. The answer is the same whatever the token was, so it tells nothing.
+ */
+export async function revokeToken(db: Db, tokens: TokenStore, request: TokenRequest): Promise<void> {
+  const token = required(request.params, 'token');
+  const { client } = await authenticateClient(db, request);
+  await tokens.revoke(client.clientId, token);
+}
+
 async function authenticateClient(db: Db, { params, basic }: TokenRequest): Promise<{ client: OAuthClient; authenticated: boolean }> {
   if (basic && (params.client_secret !== undefined)) {
     throw new OAuthError('invalid_request', 'Send client credentials either in the Authorization header or in the body, not both.');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db, Queryable } from '../../db/database.ts';
+import type { Db, Queryable, Tx } from '../../db/database.ts';
+import type { Invalidations } from '../../db/invalidations.ts';
 import { randomString } from '../../shared/ids.ts';
 
 export const accessTokenTtlSeconds = 3600;
@@ -28,13 +29,19 @@ export type TokenCheck = { ok: true; grant: AccessGrant } | { ok: false; reason:
 
 /**
  * Opaque tokens, stored only as SHA-256 hashes. Access tokens are checked on every request,
- * so verified ones are cached in memory and dropped on revoke, reset and delete.
- * Token lifetimes use the real clock (SPEC §5.5).
+ * so verified ones are cached in memory and dropped on revoke, reset and delete — on every engine
+ * sharing the database (a revocation is announced). Token lifetimes use the real clock (SPEC §5.5).
  */
 export class TokenStore {
   private readonly cache = new Map<string, AccessGrant>();
 
-  constructor(private readonly db: Db, private readonly realNow: () => number = Date.now) {}
+  constructor(private readonly db: Db, private readonly invalidations: Invalidations, private readonly realNow: () => number = Date.now) {
+    invalidations.on('tokens', {
+      drop: (message) => this.forgetWhere((grant, hash) =>
+        hash === message.hash || grant.familyId === message.familyId || grant.tenantId === message.tenantId),
+      dropAll: () => this.cache.clear(),
+    });
+  }
 
   async issue(
     q: Queryable,
@@ -82,21 +89,40 @@ export class TokenStore {
     return { ok: true, grant };
   }
 
-  async revokeFamily(q: Queryable, familyId: string): Promise<void> {
+  async revokeFamily(q: Tx | Db, familyId: string): Promise<void> {
     await q.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [familyId]);
     this.forgetWhere((g) => g.familyId === familyId);
+    await this.invalidations.announce(q, { cache: 'tokens', familyId });
   }
 
-  async revokeTenant(q: Queryable, tenantId: string): Promise<void> {
+  async revokeTenant(q: Tx | Db, tenantId: string): Promise<void> {
     await q.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
     this.forgetTenant(tenantId);
+    await this.invalidations.announce(q, { cache: 'tokens', tenantId });
+  }
+
+  /**
+   * RFC 7009 revocation by one of the client's own tokens: a refresh token takes its whole family
+   * (every access token issued from the grant) with it, an access token only itself. A token that is
+   * unknown, already revoked or another client's changes nothing, as the RFC has the answer be the same.
+   */
+  async revoke(clientId: string, token: string): Promise<void> {
+    const hash = hashToken(token);
+    const [row] = await this.db.query<{ kind: 'access' | 'refresh'; family_id: string }>(
+      'select kind, family_id from oauth_tokens where hash = $1 and client_id = $2 and revoked_at is null', [hash, clientId],
+    );
+    if (!row) return;
+    if (row.kind === 'refresh') return this.revokeFamily(this.db, row.family_id);
+    await this.db.query('update oauth_tokens set revoked_at = now() where hash = $1', [hash]);
+    this.cache.delete(hash);
+    await this.invalidations.announce(this.db, { cache: 'tokens', hash });
   }
 
   forgetTenant(tenantId: string): void {
     this.forgetWhere((g) => g.tenantId === tenantId);
   }
 
-  private forgetWhere(match: (grant: AccessGrant) => boolean): void {
-    for (const [hash, grant] of this.cache) if (match(grant)) this.cache.delete(hash);
+  private forgetWhere(match: (grant: AccessGrant, hash: string) => boolean): void {
+    for (const [hash, grant] of this.cache) if (match(grant, hash)) this.cache.delete(hash);
   }
 }

@@ -1,4 +1,5 @@
 import type { Db, Queryable, Tx } from '../../db/database.ts';
+import type { Invalidations } from '../../db/invalidations.ts';
 import type { Credentials, Sandbox } from '../../shared/api-types.ts';
 import { newId, randomString } from '../../shared/ids.ts';
 import { allScopes } from '../../shared/scopes.ts';
@@ -26,7 +27,25 @@ export class Sandboxes {
   readonly lifecycle: TenantLifecycle[] = [];
   private tenantTables?: string[];
 
-  constructor(private readonly db: Db, private readonly tokens: TokenStore, private readonly clock: SandboxClock) {}
+  constructor(
+    private readonly db: Db, private readonly tokens: TokenStore, private readonly clock: SandboxClock,
+    private readonly invalidations: Invalidations,
+  ) {
+    // A reset or delete on another engine: this one forgets what it kept of the sandbox, as that one did.
+    invalidations.on('tenant', {
+      drop: (message) => {
+        const id = String(message.tenantId);
+        const change = { reset: message.reset === true, all: message.all === true };
+        for (const hook of this.lifecycle) hook.before?.(id);
+        if (change.all) this.tokens.forgetTenant(id);
+        if (change.reset) this.clock.setOffset(id, 0);
+        else this.clock.forget(id);
+        for (const hook of this.lifecycle) hook.after(id, change);
+      },
+      // Per-sandbox state the other caches do not cover is only ever dropped for sandboxes that are gone.
+      dropAll: () => {},
+    });
+  }
 
   /** Creates and seeds a sandbox with a client and a first token pair carrying every scope. */
   async create(name?: string): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
@@ -113,6 +132,7 @@ export class Sandboxes {
         await tx.query(`delete from ${table} where tenant_id = $1`, [id]);
       }
       await tx.query('update tenants set clock_offset_ms = 0 where id = $1', [id]);
+      await this.invalidations.announce(tx, { cache: 'tenant', tenantId: id, reset: true, all });
       await seedTenant(tx, id);
       return all ? this.reissueCredentials(tx, id) : undefined;
     });
@@ -129,6 +149,7 @@ export class Sandboxes {
         for (const hook of this.lifecycle) hook.after(id, { reset: false, all: true });
       });
       await tx.query('delete from tenants where id = $1 and not is_template', [id]);
+      await this.invalidations.announce(tx, { cache: 'tenant', tenantId: id, reset: false, all: true });
     });
   }
 

@@ -23,7 +23,7 @@ export const clockRoutes = (s: Services) => {
       handler: async ({ body, principal }) => {
         const tenantId = tenantOf(principal);
         const { jobsRun } = await s.scheduler.advance(tenantId, body.seconds * 1000);
-        await s.clock.persist(s.db, tenantId);
+        await s.clock.persist(tenantId);
         return { body: { ...read(tenantId), jobsRun } };
       },
     }),

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { checkAuthorizeRequest, issueCode, redirectBack } from '../../domain/oauth/authorize.ts';
-import { grantTokens } from '../../domain/oauth/grants.ts';
+import { grantTokens, revokeToken } from '../../domain/oauth/grants.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { decodeBody, readRawBody } from '../body.ts';
@@ -21,6 +21,14 @@ const TokenRequestSchema = z
     expires_in: z.string().optional().describe('Sandbox-only: access token lifetime in seconds (1–3600), to rehearse expiry.'),
   })
   .meta({ id: 'TokenRequest' });
+
+const RevokeRequestSchema = z
+  .object({
+    token: z.string().describe('The access or refresh token to revoke. A refresh token takes every access token of its grant with it.'),
+    token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
+    client_id: z.string().optional(), client_secret: z.string().optional(),
+  })
+  .meta({ id: 'RevokeRequest' });
 
 /** The RFC 6749 §5.2 error body, the one error shape that is not problem details (SPEC §2). */
 const oauthError = (codes: [string, ...string[]]) =>
@@ -50,7 +58,7 @@ function basicCredentials(ctx: Context): { clientId: string; clientSecret: strin
   }
 }
 
-async function readTokenParams(ctx: Context): Promise<Record<string, string | undefined>> {
+async function readOAuthParams(ctx: Context, schema: typeof TokenRequestSchema | typeof RevokeRequestSchema): Promise<Record<string, string | undefined>> {
   let body: Record<string, unknown>;
   try {
     body = decodeBody(await readRawBody(ctx.req), ctx.req, ['form', 'json']);
@@ -65,7 +73,7 @@ async function readTokenParams(ctx: Context): Promise<Record<string, string | un
     else throw new OAuthError('invalid_request', `${key} must be a string.`);
   }
   // The schema that documents the request also checks it; failures keep the RFC 6749 shape.
-  const checked = TokenRequestSchema.safeParse(params);
+  const checked = schema.safeParse(params);
   if (!checked.success) {
     const field = String(checked.error.issues[0].path[0] ?? 'body');
     if (field === 'grant_type' && params.grant_type) {
@@ -105,10 +113,27 @@ export const oauthRoutes = (s: Services) => [
       401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
     },
     handler: async ({ ctx }) => {
-      const response = await grantTokens(s.db, s.tokens, { params: await readTokenParams(ctx), basic: basicCredentials(ctx) });
+      const response = await grantTokens(s.db, s.tokens, { params: await readOAuthParams(ctx, TokenRequestSchema), basic: basicCredentials(ctx) });
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Pragma', 'no-cache');
       ctx.body = response;
+      return {};
+    },
+  }),
+  route({
+    method: 'post', path: '/oauth/revoke', operationId: 'oauthRevoke', tags, access: 'none', raw: true, idempotent: false,
+    summary: "RFC 7009 revocation of one of the client's own tokens; 200 whether or not the token was known. Every engine on the database refuses it at once.",
+    accepts: ['form', 'json'], body: RevokeRequestSchema,
+    responses: {
+      200: { description: 'Revoked, or nothing to revoke (RFC 7009 §2.2: the answer is the same).' },
+      400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request']) },
+      401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
+    },
+    handler: async ({ ctx }) => {
+      await revokeToken(s.db, s.tokens, { params: await readOAuthParams(ctx, RevokeRequestSchema), basic: basicCredentials(ctx) });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 200;
+      ctx.body = '';
       return {};
     },
   }),

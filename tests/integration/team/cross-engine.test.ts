@@ -1,0 +1,109 @@
+// Two engines on one PostgreSQL database act as one: what one changes, the other's caches drop at once
+// (token revocations, clock advances, endpoint changes, resets and deletes are announced at COMMIT).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
+import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
+import { Receiver } from '../../helpers/receiver.ts';
+
+let database: TestDatabase;
+let a: RunningSandbox;
+let b: RunningSandbox;
+const quiet = { info() {}, warn() {}, error() {} };
+
+before(async () => {
+  database = await createTestDatabase();
+  const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
+  a = await start();
+  b = await start();
+});
+after(async () => {
+  await a?.close();
+  await b?.close();
+  await database?.drop();
+});
+
+/** Polls `read` until `done` (an announcement takes a few milliseconds to cross); returns the last value. */
+async function soon<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const statusOn = (engine: RunningSandbox, token: string) => async () => (await call(engine.url, '/api/v1/sandbox', { token })).status;
+
+async function revoke(engine: RunningSandbox, sandbox: TestSandbox, token: string) {
+  return call(engine.url, '/oauth/revoke', { body: { token, client_id: sandbox.clientId, client_secret: sandbox.clientSecret } });
+}
+
+test('a token revoked on A (RFC 7009) is refused on B, which had it cached', async () => {
+  const sandbox = await createSandbox(a.url);
+  assert.equal(await statusOn(b, sandbox.token)(), 200, 'B verified the token and keeps it in its cache');
+  const res = await revoke(a, sandbox, sandbox.token);
+  assert.equal(res.status, 200);
+  assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401);
+  assert.equal(await statusOn(a, sandbox.token)(), 401);
+  // The same answer for a token that is unknown or already revoked: the endpoint tells nothing.
+  assert.equal((await revoke(b, sandbox, sandbox.token)).status, 200);
+  assert.equal((await revoke(b, sandbox, 'sat_nothing')).status, 200);
+  assert.equal((await call(a.url, '/oauth/revoke', { body: { token: 'x', client_id: sandbox.clientId, client_secret: 'wrong' } })).status, 401);
+  assert.equal((await call(a.url, '/oauth/revoke', { body: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret } })).status, 400);
+});
+
+test('revoking a refresh token on A revokes the access tokens of its grant on B; another grant keeps working', async () => {
+  const sandbox = await createSandbox(a.url);
+  const other = await call(b.url, '/oauth/token', { body: { grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret } });
+  assert.equal(await statusOn(b, sandbox.token)(), 200);
+  assert.equal((await revoke(a, sandbox, sandbox.refreshToken)).status, 200);
+  assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401, 'the access token of the revoked grant');
+  assert.equal(await statusOn(b, other.body.access_token)(), 200, 'a token of another grant');
+});
+
+test("a clock advance on A is B's time too; a reset on A sets B's clock back and revokes on B with --all", async () => {
+  const sandbox = await createSandbox(a.url);
+  const offsetOn = (engine: RunningSandbox) => async () => (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
+  assert.equal(await offsetOn(b)(), 0);
+  await call(a.url, '/api/v1/sandbox/clock/advance', { token: sandbox.token, body: { seconds: 7200 } });
+  assert.equal(await soon(offsetOn(b), (o) => o === 7200), 7200);
+
+  const reset = await call(a.url, '/api/v1/sandbox/reset', { token: sandbox.token, body: { scope: 'all' } });
+  assert.equal(reset.status, 200);
+  const fresh = reset.body.credentials.accessToken;
+  assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401, 'the tokens from before the reset');
+  assert.equal((await call(b.url, '/api/v1/sandbox/clock', { token: fresh })).body.offsetSeconds, 0);
+});
+
+test('an endpoint changed on A is what B sends to: a new URL and a rotated secret', async () => {
+  const first = await new Receiver().start();
+  const second = await new Receiver().start();
+  try {
+    const sandbox = await createSandbox(a.url);
+    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: first.url, topics: ['order.placed'] } });
+    const test = () => call(b.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } });
+    assert.equal((await test()).status, 202);
+    await first.waitFor(1);
+    await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}`, { method: 'PATCH', token: sandbox.token, body: { url: second.url } });
+    const rotated = await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}/rotate-secret`, { token: sandbox.token, body: {} });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await test()).status, 202);
+    await second.waitFor(1);
+    assert.equal(first.received.length, 1, 'nothing more to the old URL');
+    const signature = String(second.received[0].headers['x-service-signature']);
+    assert.equal(signature.match(/v1=/g)?.length, 2, `signed with the new secret and the old one: ${signature}`);
+    assert.ok(rotated.body.secret.startsWith('whsec_'));
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+test('a sandbox deleted on A is gone on B', async () => {
+  const sandbox = await createSandbox(a.url);
+  assert.equal(await statusOn(b, sandbox.token)(), 200);
+  assert.equal((await call(a.url, '/api/v1/sandbox', { method: 'DELETE', token: sandbox.token })).status, 204);
+  assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401);
+});
