@@ -34,9 +34,9 @@ function startChild(args: string[], pattern: RegExp): Promise<Child> {
   });
 }
 
-/** `sandbay serve --memory` on a free port. */
-export const startSandbay = () =>
-  startChild([join('bin', 'sandbay.mjs'), 'serve', '--memory', '--port', '0', '--quiet'], /(http:\/\/127\.0\.0\.1:\d+)\/\?key=(\S+)/);
+/** `sandbay serve --memory` on a free port, with more flags if given (e.g. --database-url, --workers). */
+export const startSandbay = (flags: string[] = []) =>
+  startChild([join('bin', 'sandbay.mjs'), 'serve', '--memory', '--port', '0', '--quiet', ...flags], /(http:\/\/127\.0\.0\.1:\d+)\/\?key=(\S+)/);
 
 /** One of the ceiling servers in tests/bench/servers. */
 export const startCeiling = (name: string) =>

