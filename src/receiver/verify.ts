@@ -1,4 +1,5 @@
 import { constantTimeEqual } from '../shared/hmac.ts';
+import { diagnoseSync, type FindingCode } from '../shared/receiver-doctor.ts';
 import { defaultToleranceSeconds, parseSignatureHeader } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import { v1Signature } from './sign.ts';
@@ -19,8 +20,20 @@ export type VerificationFailure = 'no_header' | 'malformed_header' | 'timestamp_
 /** Thrown by verifyWebhook; `reason` is the stable part to branch on. */
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
-  constructor(readonly reason: VerificationFailure, message: string) {
-    super(message);
+  /**
+   * The likeliest cause the receiver doctor can tell from the payload, header and secret
+   * (e.g. "The JSON was parsed and serialised again: …"), for logs and humans; not for branching.
+   */
+  readonly hint?: string;
+  /** The doctor's code for that cause (reserialised_json, stripped_prefix, stale_timestamp …). */
+  readonly hintCode?: FindingCode;
+
+  constructor(readonly reason: VerificationFailure, message: string, likely?: { code: FindingCode; text: string }) {
+    super(likely ? `${message} Likely cause: ${likely.text}` : message);
+    if (likely) {
+      this.hint = likely.text;
+      this.hintCode = likely.code;
+    }
   }
 }
 
@@ -35,6 +48,20 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number;
   /** Unix seconds (default: the real clock). */
   now?: number;
+}
+
+// Findings that describe the input rather than explain the failure.
+const notACause = new Set<FindingCode>(['header_name_included', 'signature_ok', 'masked_secret']);
+
+/** The receiver doctor's likeliest cause for a failure, trying each secret the receiver holds. */
+function likelyCause(payload: string | Uint8Array, header: string, secrets: readonly string[], now: number, toleranceSeconds: number, wanted: (code: FindingCode) => boolean) {
+  const body = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
+  for (const secret of secrets) {
+    const found = diagnoseSync({ body, header, secret, now, toleranceSeconds: Number.isFinite(toleranceSeconds) ? toleranceSeconds : undefined }, v1Signature)
+      .findings.find((f) => !notACause.has(f.code) && wanted(f.code));
+    if (found && found.code !== 'no_matching_signature') return { code: found.code, text: `${found.title}. ${found.detail}` };
+  }
+  return undefined;
 }
 
 function checkArguments(payload: unknown, secrets: readonly string[], toleranceSeconds: number, now: number): void {
@@ -69,12 +96,14 @@ export function verifyWebhook<Data = unknown>(options: VerifyWebhookOptions): We
     throw new WebhookVerificationError(
       'no_matching_signature',
       'No v1 signature matches: check the secret, and verify the raw body bytes (not JSON parsed and serialised again).',
+      likelyCause(payload, header, secrets, now, toleranceSeconds, (code) => code !== 'stale_timestamp' && code !== 'future_timestamp'),
     );
   }
   const skew = now - parsed.timestamp;
   if (Math.abs(skew) > toleranceSeconds) {
     const direction = skew > 0 ? `${skew} s old` : `${-skew} s in the future`;
-    throw new WebhookVerificationError('timestamp_outside_tolerance', `The signature is ${direction}; the tolerance is ${toleranceSeconds} s.`);
+    throw new WebhookVerificationError('timestamp_outside_tolerance', `The signature is ${direction}; the tolerance is ${toleranceSeconds} s.`,
+      likelyCause(payload, header, secrets, now, toleranceSeconds, (code) => code === 'stale_timestamp' || code === 'future_timestamp'));
   }
   const text = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
   return JSON.parse(text) as WebhookEnvelope<Data>;

@@ -1,18 +1,21 @@
+import { bodyRepairs, type BodyRepair } from './body-repairs.ts';
 import { constantTimeEqual, hmacSha256Hex } from './hmac.ts';
 import { timestampStanding } from './signature-breakdown.ts';
-import { defaultToleranceSeconds, parseSignatureHeader, signatureHeaderName, signedPayload } from './signature.ts';
+import { defaultToleranceSeconds, parseSignatureHeader, signatureHeaderName, signedPayload, type ParsedSignature } from './signature.ts';
 import { firstDifference, type TextDifference } from './text-diff.ts';
 
 /**
  * The receiver doctor: given the body, header and secret a receiver saw, it says exactly
  * why verification fails — by finding which known mistake (re-serialised JSON, CRLF, a BOM,
- * trimmed whitespace, a wrong or masked secret, a stale or future timestamp) explains it.
+ * trimmed whitespace, a wrong, masked or prefix-stripped secret, a stale or future timestamp)
+ * explains it. One line of reasoning, two drivers: WebCrypto in the browser (`diagnose`) and
+ * any synchronous HMAC in Node (`diagnoseSync`: verifyWebhook's hint, `sandbay verify`).
  */
 
 export type FindingCode =
   | 'signature_ok' | 'no_header' | 'malformed_header' | 'header_name_included' | 'no_secret' | 'masked_secret'
-  | 'secret_whitespace' | 'wrong_secret' | 'stale_timestamp' | 'future_timestamp' | 'bom' | 'crlf'
-  | 'surrounding_whitespace' | 'reserialised_json' | 'wrong_encoding' | 'body_differs' | 'no_matching_signature';
+  | 'secret_whitespace' | 'stripped_prefix' | 'wrong_secret' | 'stale_timestamp' | 'future_timestamp' | BodyRepair['code']
+  | 'body_differs' | 'no_matching_signature';
 
 export interface Finding {
   code: FindingCode;
@@ -42,64 +45,56 @@ export interface Diagnosis {
   findings: Finding[];
 }
 
-interface BodyRepair {
-  code: Extract<FindingCode, 'bom' | 'crlf' | 'surrounding_whitespace' | 'reserialised_json' | 'wrong_encoding'>;
-  title: string;
-  detail: string;
-  /** Undoes what the receiver did, or returns undefined when it does not apply. */
-  undo: (body: string) => string | undefined;
-}
+/** The v1 of a body: lowercase hex HMAC-SHA256 of "<t>.<body>" keyed by the UTF-8 bytes of `secret`. */
+export type V1Signer = (secret: string, timestamp: number, body: string) => string;
 
-// Each repair is a mistake receivers make; if undoing it makes the signature match, that was the mistake.
-const bodyRepairs: BodyRepair[] = [
-  {
-    code: 'bom', title: 'The body starts with a byte order mark',
-    detail: 'Something added a UTF-8 BOM (EF BB BF) in front of the body. Sandbay signs the body without it: verify the bytes exactly as received.',
-    undo: (b) => (b.startsWith('\uFEFF') ? b.slice(1) : undefined),
+export const secretPrefix = 'whsec_';
+
+/** The doctor's words for the secret mistakes, shared with the receiver check's causes. */
+export const secretMistakes = {
+  stripped_prefix: {
+    title: 'The secret lost its whsec_ prefix',
+    detail: `The HMAC key is the whole ${secretPrefix}… string, prefix included, as UTF-8 bytes: do not strip the prefix or base64-decode the rest (that is Svix's scheme, not this one).`,
   },
-  {
-    code: 'crlf', title: 'Line endings were changed to CRLF',
-    detail: 'The body you verified has \\r\\n where Sandbay sent \\n (a Windows tool, a proxy or a text-mode read rewrote them). Read the body as binary.',
-    undo: (b) => (b.includes('\r\n') ? b.replace(/\r\n/g, '\n') : undefined),
+  secret_whitespace: {
+    title: 'The secret has surrounding whitespace',
+    detail: 'With the whitespace trimmed the signature matches. Trim the secret where you load it (a trailing newline in an env file is the usual cause).',
   },
-  {
-    code: 'surrounding_whitespace', title: 'Whitespace was added around the body',
-    detail: 'The body has leading or trailing whitespace (often a trailing newline added by a logger, an editor or `echo`). Verify the raw request bytes.',
-    undo: (b) => (b.trim() !== b ? b.trim() : undefined),
+  wrong_secret: {
+    title: 'Wrong secret',
+    detail: "Use the endpoint's current secret, the whole whsec_… string (after a rotation, both secrets sign for 24 h).",
   },
-  {
-    code: 'reserialised_json', title: 'The JSON was parsed and serialised again',
-    detail: 'The body is the same JSON, but not the same bytes: a framework parsed it (e.g. express.json(), request.json()) and you signed JSON.stringify of the result. Verify the raw body (express.raw({ type: "application/json" })) before parsing.',
-    undo: (b) => {
-      try {
-        const compact = JSON.stringify(JSON.parse(b.replace(/^\uFEFF/, '')));
-        return compact !== b ? compact : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  },
-  {
-    code: 'wrong_encoding', title: 'The body was decoded with the wrong character set',
-    detail: 'UTF-8 bytes were read as Latin-1 (Ã¼ instead of ü). Decode the body as UTF-8, or better, verify the raw bytes.',
-    undo: (b) => {
-      if (!/[\u0080-\u00ff]/.test(b) || /[^\u0000-\u00ff]/.test(b)) return undefined;
-      try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(b, (c) => c.charCodeAt(0)));
-      } catch {
-        return undefined;
-      }
-    },
-  },
-];
+} as const;
 
 const finding = (code: FindingCode, severity: Finding['severity'], title: string, detail: string, difference?: TextDifference): Finding =>
   ({ code, severity, title, detail, ...(difference ? { difference } : {}) });
 
 const mask = (secret: string) => (secret.length > 10 ? `${secret.slice(0, 6)}…${secret.slice(-4)}` : '…');
 
-/** Diagnoses a failed (or successful) verification; see the module comment. */
+// The reasoning yields [secret, timestamp, body] questions and is sent back each v1 they give.
+type Question = [secret: string, timestamp: number, body: string];
+type Examination = Generator<Question, Diagnosis, string>;
+
+/** Diagnoses a failed (or successful) verification with WebCrypto; see the module comment. */
 export async function diagnose(input: DoctorInput): Promise<Diagnosis> {
+  const steps = examine(input);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const [secret, timestamp, body] = step.value;
+    step = steps.next(await hmacSha256Hex(secret, signedPayload(timestamp, body)));
+  }
+}
+
+/** The same diagnosis with a synchronous signer (node:crypto), for code that cannot await. */
+export function diagnoseSync(input: DoctorInput, sign: V1Signer): Diagnosis {
+  const steps = examine(input);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    step = steps.next(sign(...step.value));
+  }
+}
+
+function* examine(input: DoctorInput): Examination {
   const findings: Finding[] = [];
   let header = input.header.trim();
   const named = new RegExp(`^${signatureHeaderName}\\s*:\\s*`, 'i');
@@ -126,55 +121,47 @@ export async function diagnose(input: DoctorInput): Promise<Diagnosis> {
     findings.push(finding('future_timestamp', 'error', 'The timestamp is in the future',
       `t=${parsed.timestamp} is ${Math.round(-age)} s ahead of now, beyond the ${tolerance} s tolerance. The receiver's clock (or this machine's) is wrong; sync it with NTP.`));
   }
-
-  const matches = async (secret: string, body: string) => {
-    const expected = await hmacSha256Hex(secret, signedPayload(parsed.timestamp, body));
-    return parsed.signatures.some((v1) => constantTimeEqual(v1, expected));
-  };
-  const timestampOk = standing === 'within_tolerance';
   const done = (extra: Finding[]) => ({ verified: false, findings: [...findings, ...extra] });
 
-  if (await matches(input.secret, input.body)) {
-    if (!timestampOk) return done([finding('signature_ok', 'ok', 'The HMAC matches', 'Body and secret agree; only the timestamp fails.')]);
+  if (yield* matches(parsed, input.secret, input.body)) {
+    if (standing !== 'within_tolerance') return done([finding('signature_ok', 'ok', 'The HMAC matches', 'Body and secret agree; only the timestamp fails.')]);
     const differs = input.reference && input.reference.rawBody !== input.body;
     return { verified: true, findings: [...findings, finding('signature_ok', differs ? 'warning' : 'ok', 'The signature matches',
       differs ? 'This body and secret verify, but the body is not the one Sandbay sent for this delivery.' : 'Body, header and secret agree: a correct receiver accepts this request.')] };
   }
 
   const secretFindings: Finding[] = [];
-  const secrets = [input.secret];
   if (input.secret.includes('•') || input.secret.includes('…')) {
     secretFindings.push(finding('masked_secret', 'error', 'That is a masked secret',
       'The secret contains • characters: it was copied from a masked display. Reveal the secret in Endpoints and copy it again.'));
   }
-  if (input.secret.trim() !== input.secret) {
-    secrets.push(input.secret.trim());
-  }
-  for (const secret of secrets.slice(1)) {
-    if (await matches(secret, input.body)) {
-      return done([finding('secret_whitespace', 'error', 'The secret has surrounding whitespace',
-        'With the whitespace trimmed the signature matches. Trim the secret where you load it (a trailing newline in an env file is the usual cause).')]);
-    }
+  const trimmed = input.secret.trim();
+  const repairedSecrets: [string, keyof typeof secretMistakes][] = [];
+  if (trimmed !== input.secret) repairedSecrets.push([trimmed, 'secret_whitespace']);
+  if (trimmed && !trimmed.startsWith(secretPrefix)) repairedSecrets.push([secretPrefix + trimmed, 'stripped_prefix']);
+  for (const [secret, code] of repairedSecrets) {
+    if (yield* matches(parsed, secret, input.body)) return done([finding(code, 'error', secretMistakes[code].title, secretMistakes[code].detail)]);
   }
 
   const other = input.reference?.secrets.filter((s) => s !== input.secret) ?? [];
   for (const secret of other) {
-    if (await matches(secret, input.body)) {
-      return done([...secretFindings, finding('wrong_secret', 'error', 'Wrong secret',
-        `This request was signed with the endpoint's secret ${mask(secret)}, not with the one you gave (${mask(input.secret)}). Use the endpoint's current secret (after a rotation, both secrets sign for 24 h).`)]);
+    if (yield* matches(parsed, secret, input.body)) {
+      return done([...secretFindings, finding('wrong_secret', 'error', secretMistakes.wrong_secret.title,
+        `This request was signed with the endpoint's secret ${mask(secret)}, not with the one you gave (${mask(input.secret)}). ${secretMistakes.wrong_secret.detail}`)]);
     }
   }
 
-  const candidates = [...new Set([...secrets, ...other])];
+  const candidates = [...new Set([input.secret, ...repairedSecrets.map(([s]) => s), ...other])];
   for (const repair of bodyRepairs) {
     const repaired = repair.undo(input.body);
     if (repaired === undefined) continue;
     for (const secret of candidates) {
-      if (!(await matches(secret, repaired))) continue;
-      const wrongSecret = secret !== input.secret && secret !== input.secret.trim();
-      return done([...secretFindings,
-        finding(repair.code, 'error', repair.title, repair.detail, firstDifference(repaired, input.body)),
-        ...(wrongSecret ? [finding('wrong_secret', 'error', 'Also the wrong secret', `Even with the body repaired, only the endpoint's secret ${mask(secret)} matches.`)] : [])]);
+      if (!(yield* matches(parsed, secret, repaired))) continue;
+      const secretMistake = repairedSecrets.find(([s]) => s === secret)?.[1];
+      const alsoSecret = secretMistake
+        ? [finding(secretMistake, 'error', `Also: ${secretMistakes[secretMistake].title.toLowerCase()}`, secretMistakes[secretMistake].detail)]
+        : secret !== input.secret ? [finding('wrong_secret', 'error', 'Also the wrong secret', `Even with the body repaired, only ${mask(secret)} matches.`)] : [];
+      return done([...secretFindings, finding(repair.code, 'error', repair.title, repair.detail, firstDifference(repaired, input.body)), ...alsoSecret]);
     }
   }
 
@@ -186,5 +173,11 @@ export async function diagnose(input: DoctorInput): Promise<Diagnosis> {
   return done([...secretFindings, finding('no_matching_signature', 'error', 'No v1 matches',
     input.reference
       ? "The body is exactly what Sandbay sent, so the secret is the problem: it is not one of this endpoint's live secrets. Reveal the endpoint's secret and use that."
-      : 'Neither the body as pasted nor any usual repair of it (BOM, CRLF, whitespace, re-serialised JSON, encoding) matches with this secret. Check that the secret belongs to this endpoint and that you pasted the raw body.')]);
+      : `Neither the body as pasted nor any usual repair of it (BOM, CRLF, whitespace, re-serialised JSON, encoding) matches with this secret. Check that the secret is this endpoint's whole ${secretPrefix}… string and that you verify the raw body.`)]);
+}
+
+/** Whether any v1 of the header is the HMAC of this body with this secret. */
+function* matches(parsed: ParsedSignature, secret: string, body: string): Generator<Question, boolean, string> {
+  const expected = yield [secret, parsed.timestamp, body];
+  return parsed.signatures.some((v1) => constantTimeEqual(v1, expected));
 }

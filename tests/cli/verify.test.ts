@@ -51,7 +51,20 @@ test('a wrong secret or a re-serialised body exits 1 with no_matching_signature'
   const header = signedNow();
   assertOneLineFailure(await runCli(['verify', '--secret', 'whsec_wrong', '--header', header, '--body-file', bodyFile('w.json', body)]), /invalid: no_matching_signature/);
   const pretty = bodyFile('pretty.json', JSON.stringify(JSON.parse(body), null, 2));
-  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', header, '--body-file', pretty]), /no_matching_signature/);
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', header, '--body-file', pretty]),
+    /no_matching_signature.*Likely cause: The JSON was parsed and serialised again/);
+});
+
+test("the doctor's diagnosis names a secret stripped of its whsec_ prefix, in text and in --json", async () => {
+  const header = signedNow();
+  const file = bodyFile('prefix.json', body);
+  const args = ['verify', '--secret', secret.slice('whsec_'.length), '--header', header, '--body-file', file];
+  assertOneLineFailure(await runCli(args), /Likely cause: The secret lost its whsec_ prefix\. The HMAC key is the whole whsec_… string/);
+  const json = await runCli([...args, '--json']);
+  assert.equal(json.code, 1);
+  const out = JSON.parse(json.stdout);
+  assert.equal(out.cause, 'stripped_prefix');
+  assert.match(out.hint, /prefix included/);
 });
 
 test('a stale or future timestamp exits 1 unless the tolerance allows it; --json says why', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hmacSha256Hex } from '../../src/shared/hmac.ts';
-import { diagnose, type DoctorInput } from '../../src/shared/receiver-doctor.ts';
+import { createHmac } from 'node:crypto';
+import { diagnose, diagnoseSync, type DoctorInput } from '../../src/shared/receiver-doctor.ts';
 
 const secret = 'whsec_doctorSecret0123456789';
 const sent = '{"topic":"order.placed","deliveryId":"dlv_1","data":{"city":"Kadıköy","total":12.5}}';
@@ -70,4 +71,25 @@ test('bad headers and an unexplained body get clear findings', async () => {
   assert.deepEqual(codes(d), ['body_differs']);
   assert.equal(d.findings[0].difference?.actual.includes('99'), true);
   assert.deepEqual(codes(await run({ body: edited })), ['no_matching_signature']);
+});
+
+test('a secret without its whsec_ prefix is named, alone or with a repaired body', async () => {
+  const stripped = secret.slice('whsec_'.length);
+  const d = await run({ secret: stripped });
+  assert.deepEqual(codes(d), ['stripped_prefix']);
+  assert.match(d.findings[0].detail, /whole whsec_… string/);
+  const both = await run({ secret: stripped, body: JSON.stringify(JSON.parse(sent), null, 2) });
+  assert.deepEqual(codes(both), ['reserialised_json', 'stripped_prefix']);
+});
+
+test('diagnoseSync reaches the same diagnosis with node:crypto', async () => {
+  const nodeHmac = (key: string, at: number, body: string) => createHmac('sha256', key).update(`${at}.${body}`, 'utf8').digest('hex');
+  const inputs: DoctorInput[] = [
+    { body: sent, header: await header(), secret, now: t },
+    { body: JSON.stringify(JSON.parse(sent), null, 2), header: await header(), secret, now: t },
+    { body: sent, header: await header(), secret: secret.slice(6), now: t },
+    { body: sent, header: await header(), secret, now: t + 900 },
+    { body: sent, header: 'garbage', secret, now: t },
+  ];
+  for (const input of inputs) assert.deepEqual(diagnoseSync(input, nodeHmac), await diagnose(input));
 });

@@ -112,3 +112,39 @@ test('programming errors are TypeErrors, not verification failures', () => {
   assert.throws(() => verifyWebhook({ payload: body, header, secret, now: t, toleranceSeconds: -1 }), TypeError);
   assert.throws(() => verifyWebhook({ payload: body, header, secret, now: Number.NaN }), TypeError);
 });
+
+function hintOf(options: Parameters<typeof verifyWebhook>[0]): { hint?: string; hintCode?: string; message: string } {
+  try {
+    verifyWebhook(options);
+  } catch (err) {
+    assert.ok(err instanceof WebhookVerificationError);
+    return { hint: err.hint, hintCode: err.hintCode, message: err.message };
+  }
+  assert.fail('expected a verification failure');
+}
+
+test('the error carries a hint naming the likeliest cause the doctor can tell', () => {
+  const turkish = '{"topic":"order.placed","data":{"city":"Kadıköy"}}';
+  const turkishHeader = `t=${t},v1=${sign(secret, t, turkish)}`;
+  const cases: [string, Parameters<typeof verifyWebhook>[0]][] = [
+    ['stripped_prefix', { payload: body, header, secret: secret.slice('whsec_'.length), now: t }],
+    ['secret_whitespace', { payload: body, header, secret: `${secret}\n`, now: t }],
+    ['reserialised_json', { payload: JSON.stringify(JSON.parse(turkish), null, 1), header: turkishHeader, secret, now: t }],
+    ['wrong_encoding', { payload: Buffer.from(turkish, 'utf8').toString('latin1'), header: turkishHeader, secret, now: t }],
+    ['surrounding_whitespace', { payload: `${body}\n`, header, secret: ['whsec_other', secret], now: t }],
+    ['stale_timestamp', { payload: body, header, secret, now: t + 600 }],
+    ['future_timestamp', { payload: body, header, secret, now: t - 600 }],
+  ];
+  for (const [code, options] of cases) {
+    const { hint, hintCode, message } = hintOf(options);
+    assert.equal(hintCode, code, `${code}: ${message}`);
+    assert.ok(hint && message.includes(hint), 'the message carries the hint');
+  }
+  assert.match(hintOf(cases[0][1]).hint!, /whole whsec_… string/);
+});
+
+test('a cause nothing explains leaves the hint out', () => {
+  const { hint, hintCode } = hintOf({ payload: body, header, secret: 'whsec_wrong', now: t });
+  assert.equal(hint, undefined);
+  assert.equal(hintCode, undefined);
+});

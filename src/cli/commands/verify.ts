@@ -51,7 +51,8 @@ export function verifyCommand(program: Command): void {
         say(`valid: ${envelope.topic} ${envelope.deliveryId}, signed ${formatSpan(now - signedAt)} ${now >= signedAt ? 'ago' : 'ahead'}`);
       } catch (err) {
         if (err instanceof WebhookVerificationError) {
-          if (flags.json) printJson({ valid: false, reason: err.reason, message: err.message });
+          // The receiver doctor's likeliest cause (shared code) rides on the error: the same words as the inspector's.
+          if (flags.json) printJson({ valid: false, reason: err.reason, message: err.message, cause: err.hintCode ?? null, hint: err.hint ?? null });
           throw new CliError(`invalid: ${err.reason} — ${err.message}`);
         }
         if (err instanceof SyntaxError) throw new CliError('the signature matches but the body is not JSON');
