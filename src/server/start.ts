@@ -33,6 +33,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { commerceRoutes } from './routes/commerce.ts';
 import { commerceJobs } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
+import { checkRoutes } from './routes/checks.ts';
 import { Catchers } from '../webhooks/catcher/catchers.ts';
 import type { Services } from './services.ts';
 import { staticUi } from './static-ui.ts';
@@ -179,7 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth! }),
       ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
-      ...topicRoutes(), ...webhookRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
+      ...topicRoutes(), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );
     await scheduler.start();

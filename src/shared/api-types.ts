@@ -60,13 +60,24 @@ export interface DeliverySummary {
   lastStatus: number | null;
   lastError: string | null;
   test: boolean;
+  /** Set on the deliveries of a receiver check (SPEC §10): its run and case. */
+  check: { id: string; case: string } | null;
   createdAt: string;
   updatedAt: string;
 }
 
+/** What chaos did to an attempt: held it back (delay, reorder window), or sent the delivery again. */
+export interface AttemptChaos {
+  duplicate: boolean;
+  heldMs: number;
+  delayMs: number;
+  reorderMs: number;
+}
+
 export interface Attempt {
   number: number;
-  trigger: 'initial' | 'retry' | 'replay' | 'manual';
+  /** `check`: a receiver check's request; `duplicate`: chaos sent the delivery again after a 2xx. */
+  trigger: 'initial' | 'retry' | 'replay' | 'manual' | 'check' | 'duplicate';
   url: string;
   startedAt: string;
   durationMs: number;
@@ -75,6 +86,8 @@ export interface Attempt {
   responseHeaders: Record<string, string>;
   responseBody: string;
   error: string | null;
+  /** The faults chaos injected into this attempt; null when none. */
+  chaos: AttemptChaos | null;
 }
 
 export interface Delivery extends DeliverySummary {
@@ -91,8 +104,17 @@ export interface Endpoint {
   enabled: boolean;
   allowInsecureTls: boolean;
   secret: string;
+  /** Faults injected into deliveries to this endpoint; null when off. */
+  chaos: EndpointChaos | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface EndpointChaos {
+  duplicateRate: number;
+  reorderWindowMs: number;
+  delayMs: number;
+  seed: number;
 }
 
 export interface LiveSecret {
@@ -185,7 +207,7 @@ export interface CaughtRequest {
   delayMs: number;
 }
 
-export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'reset';
+export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'reset';
 
 /** What the live stream says about a delivery (SPEC §5.7). */
 export interface StreamMessage {
@@ -204,5 +226,11 @@ export interface StreamMessage {
     durationMs?: number;
     /** On `reset`: why the client must reload. */
     reason?: string;
+    /** On `delivery.updated` when chaos holds a first attempt back. */
+    chaos?: AttemptChaos | null;
+    /** On `check.updated` (a receiver check's run): cases done of total, and the run's status. */
+    done?: number;
+    total?: number;
+    runStatus?: 'running' | 'finished' | 'interrupted';
   };
 }

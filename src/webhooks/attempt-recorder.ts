@@ -61,7 +61,7 @@ export class AttemptRecorder {
     const rows = batch.map(({ record: { tenantId, deliveryId, attempt: a, delivery: d } }) => ({
       tenant_id: tenantId, delivery_id: deliveryId, number: a.number, trigger: a.trigger, url: a.url,
       started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
-      response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error,
+      response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error, chaos: a.chaos,
       status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
       next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, updated_at: d.updatedAt.toISOString(),
     }));
@@ -72,7 +72,7 @@ export class AttemptRecorder {
         `with r as (
            select * from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, number int, trigger text, url text,
              started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
-             response_body text, error text, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
+             response_body text, error text, chaos jsonb, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
              updated_at timestamptz)
          ), updated as (
            update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
@@ -81,9 +81,9 @@ export class AttemptRecorder {
            returning d.tenant_id, d.id
          )
          insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
-                               response_status, response_headers, response_body, error)
+                               response_status, response_headers, response_body, error, chaos)
          select r.tenant_id, r.delivery_id, r.number, r.trigger, r.url, r.started_at, r.duration_ms, r.signature_header,
-                r.response_status, r.response_headers, r.response_body, r.error
+                r.response_status, r.response_headers, r.response_body, r.error, r.chaos
            from r join updated u on u.tenant_id = r.tenant_id and u.id = r.delivery_id
          on conflict do nothing`,
         [JSON.stringify(rows)],

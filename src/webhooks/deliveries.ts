@@ -11,17 +11,19 @@ export interface DeliveryFilter {
   eventId?: string;
   /** A delivery id, event id or order id. */
   search?: string;
+  /** Leave out the deliveries of receiver checks (the DLQ: they are never retried or replayed). */
+  excludeChecks?: boolean;
 }
 
 interface Row {
   id: string; event_id: string; topic: string; endpoint_id: string | null; url: string | null; status: DeliverySummary['status'];
   attempt_count: number; next_attempt_at: Date | null; last_status: number | null; last_error: string | null; test: boolean;
-  created_at: Date; updated_at: Date; seq: number; body?: string;
+  created_at: Date; updated_at: Date; seq: number; body?: string; check_id: string | null; check_case: string | null;
 }
 
 const summarySelect = `
   select d.id, d.event_id, d.topic, d.endpoint_id, coalesce(w.url, d.target_url) as url, d.status, d.attempt_count,
-         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq
+         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq, d.check_id, d.check_case
     from deliveries d
     join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
     left join webhook_endpoints w on w.tenant_id = d.tenant_id and w.id = d.endpoint_id`;
@@ -29,6 +31,7 @@ const summarySelect = `
 const toSummary = (r: Row): DeliverySummary & { seq: number } => ({
   id: r.id, eventId: r.event_id, topic: r.topic, endpointId: r.endpoint_id, url: r.url, status: r.status, attemptCount: r.attempt_count,
   nextAttemptAt: r.next_attempt_at?.toISOString() ?? null, lastStatus: r.last_status, lastError: r.last_error, test: r.test,
+  check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null,
   createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq,
 });
 
@@ -42,8 +45,10 @@ export async function listDeliveries(
         and ($4::text is null or d.status = $4) and ($5::text is null or d.topic = $5)
         and ($6::text is null or d.endpoint_id = $6) and ($7::text is null or d.event_id = $7)
         and ($8::text is null or d.id = $8 or d.event_id = $8 or e.data->>'orderId' = $8)
+        and (not $9::boolean or d.check_id is null)
       order by d.seq desc limit $2`,
-    [tenantId, limit, afterSeq ?? null, filter.status ?? null, filter.topic ?? null, filter.endpointId ?? null, filter.eventId ?? null, filter.search ?? null],
+    [tenantId, limit, afterSeq ?? null, filter.status ?? null, filter.topic ?? null, filter.endpointId ?? null, filter.eventId ?? null, filter.search ?? null,
+      filter.excludeChecks ?? false],
   );
   return rows.map(toSummary);
 }
@@ -54,7 +59,7 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
     'number', a.number, 'trigger', a.trigger, 'url', a.url,
     'startedAt', to_char(a.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
     'signatureHeader', a.signature_header, 'responseStatus', a.response_status, 'responseHeaders', a.response_headers,
-    'responseBody', a.response_body, 'error', a.error) order by a.number), '[]')
+    'responseBody', a.response_body, 'error', a.error, 'chaos', a.chaos) order by a.number), '[]')
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {

@@ -5,6 +5,7 @@ import { nextRetryDelaySeconds } from '../shared/retry-schedule.ts';
 import { signatureHeaderName } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
+import { attemptChaos, type Chaos, type ChaosSettings } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import { KeyedLimiter } from './limiter.ts';
@@ -37,6 +38,8 @@ export interface DispatcherDeps {
   sender: Sender;
   recorder: AttemptRecorder;
   stream: DeliveryStream;
+  /** Faults an endpoint asks for (duplicates, holds): drawn once per delivery, stored with it. */
+  chaos: Chaos;
   /** The sandbox's webhookTestSecret, for test webhooks sent to a bare URL. */
   testSecret: (tenantId: string) => Promise<string>;
   realNow: () => number;
@@ -97,7 +100,8 @@ export class Dispatcher implements JobHandler {
 
   /**
    * One attempt. `retry`/`initial`/`manual` use the next slot of the five; `replay` is an
-   * extra attempt outside the cycle whose failure leaves the delivery dead. Every attempt
+   * extra attempt outside the cycle whose failure leaves the delivery dead; `duplicate` is
+   * chaos sending a delivered one again, which changes nothing of its state. Every attempt
    * counts as the sandbox's running work, so a clock advance waits for manual retries and
    * replays too, until they are recorded and their follow-up is scheduled (SPEC §5.5).
    */
@@ -112,6 +116,12 @@ export class Dispatcher implements JobHandler {
     if ('skipped' in target) {
       if (target.skipped === 'endpoint_deleted') await this.deadLetter(state, 'endpoint_deleted');
       return { status: target.skipped === 'endpoint_deleted' ? 'dead' : 'pending', skipped: target.skipped };
+    }
+    // Chaos hook (./chaos.ts): a first attempt may be held back once, and a delivered one sent again below.
+    const chaos = trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
+    if (chaos?.holdUntil) {
+      this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
+      return { status: 'pending' };
     }
     const key = `${tenantId}\u0000${id}`;
     this.inFlight.add(key);
@@ -134,10 +144,10 @@ export class Dispatcher implements JobHandler {
       } finally {
         release();
       }
-      const cycle = trigger !== 'replay';
+      const cycle = trigger !== 'replay' && trigger !== 'duplicate';
       const cycleAttempts = state.cycleAttempts + (cycle ? 1 : 0);
       const delay = cycle ? nextRetryDelaySeconds(cycleAttempts) : null;
-      const status = outcome.ok ? 'succeeded' : delay === null ? 'dead' : 'pending';
+      const status = outcome.ok || trigger === 'duplicate' ? 'succeeded' : delay === null ? 'dead' : 'pending';
       const finishedAt = asOf + outcome.durationMs;
       const next: DeliveryState = { ...state, attemptCount: state.attemptCount + 1, cycleAttempts };
       const nextAttemptAt = status === 'pending' ? finishedAt + delay! * 1000 : null;
@@ -146,6 +156,7 @@ export class Dispatcher implements JobHandler {
         attempt: {
           number: next.attemptCount, trigger, url: target.url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
           signatureHeader: header, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
+          chaos: attemptChaos(chaos?.draw ?? null, trigger === 'duplicate'),
         },
         delivery: {
           status, attemptCount: next.attemptCount, cycleAttempts, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
@@ -162,6 +173,10 @@ export class Dispatcher implements JobHandler {
       this.deps.stream.publish(tenantId, 'delivery.updated', {
         id, status, attemptCount: next.attemptCount, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
       });
+      if (outcome.ok && chaos?.draw.duplicate) {
+        this.inFlight.delete(key);
+        await this.attempt(next, 'duplicate', finishedAt);
+      }
       return { status };
     } finally {
       this.inFlight.delete(key);
@@ -217,7 +232,8 @@ export class Dispatcher implements JobHandler {
   }
 
   private async resolveTarget(state: DeliveryState, asOf: number): Promise<
-    { url: string; secrets: string[]; allowInsecureTls: boolean } | { skipped: 'endpoint_disabled' | 'endpoint_deleted' }
+    | { url: string; secrets: string[]; allowInsecureTls: boolean; chaos?: { id: string; chaos: ChaosSettings; sinceSeq: number } }
+    | { skipped: 'endpoint_disabled' | 'endpoint_deleted' }
   > {
     if (!state.endpointId) {
       return { url: state.targetUrl!, secrets: [await this.deps.testSecret(state.tenantId)], allowInsecureTls: false };
@@ -226,7 +242,8 @@ export class Dispatcher implements JobHandler {
     if (!endpoint) return { skipped: 'endpoint_deleted' };
     // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
     if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
-    return { url: endpoint.url, secrets: Endpoints.signingSecrets(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls };
+    const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
+    return { url: endpoint.url, secrets: Endpoints.signingSecrets(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
   }
 
   private async deadLetter(state: DeliveryState, error: string): Promise<void> {

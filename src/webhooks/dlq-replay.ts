@@ -49,7 +49,7 @@ export class DlqReplays {
   async start(tenantId: string, filter: { topic?: string; endpointId?: string }): Promise<DlqReplayJob> {
     if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic);
     const rows = await this.db.query<{ id: string }>(
-      `select id from deliveries where tenant_id = $1 and status = 'dead' and ($2::text is null or topic = $2)
+      `select id from deliveries where tenant_id = $1 and status = 'dead' and check_id is null and ($2::text is null or topic = $2)
           and ($3::text is null or endpoint_id = $3) order by seq`,
       [tenantId, filter.topic ?? null, filter.endpointId ?? null],
     );

@@ -7,6 +7,7 @@ import { maskSecret } from '../shared/mask-secret.ts';
 import { didYouMean, suggestPattern } from '../shared/suggest.ts';
 import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
+import type { ChaosSettings } from './chaos.ts';
 
 /** After a rotation the old secret keeps signing for 24 h of sandbox time (SPEC §5.1). */
 export const rotationOverlapMs = 24 * 3600_000;
@@ -17,6 +18,8 @@ export interface EndpointInput {
   description?: string | null;
   enabled?: boolean;
   allowInsecureTls?: boolean;
+  /** Faults to inject (null turns them off); a missing seed is picked at random and shown. */
+  chaos?: (Partial<ChaosSettings> & { seed?: number }) | null;
 }
 
 /** What the dispatcher needs to attempt a delivery to an endpoint. */
@@ -25,12 +28,33 @@ export interface EndpointTarget {
   enabled: boolean;
   allowInsecureTls: boolean;
   secrets: { secret: string; createdAt: number; expiresAt: number | null }[];
+  chaos: ChaosSettings | null;
+  /** Deliveries after this sequence number are numbered for the chaos draws. */
+  chaosSinceSeq: number;
 }
+
+/** Complete chaos settings from what the API was given; all-zero faults are no chaos at all. */
+function chaosSettings(input: EndpointInput['chaos']): ChaosSettings | null {
+  if (!input) return null;
+  const settings = {
+    duplicateRate: input.duplicateRate ?? 0, reorderWindowMs: input.reorderWindowMs ?? 0, delayMs: input.delayMs ?? 0,
+    seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
+  };
+  return settings.duplicateRate || settings.reorderWindowMs || settings.delayMs ? settings : null;
+}
+
+const chaosJson = (input: EndpointInput['chaos']) => {
+  const settings = chaosSettings(input);
+  return settings ? JSON.stringify(settings) : null;
+};
+
+// Deliveries created from now on have a higher sequence number than any of the tenant's so far.
+const chaosSince = `(select coalesce(max(seq), 0) from deliveries where tenant_id = $1)`;
 
 export const newWebhookSecret = () => `whsec_${randomString(32)}`;
 interface EndpointRow {
   id: string; url: string; topics: string[]; description: string | null; enabled: boolean; allow_insecure_tls: boolean;
-  created_at: Date; updated_at: Date; secret: string;
+  created_at: Date; updated_at: Date; secret: string; chaos: ChaosSettings | null;
 }
 
 // The current secret is the newest one without an expiry.
@@ -41,7 +65,7 @@ const endpointSelect = `
 
 const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
   id: r.id, url: r.url, topics: r.topics, description: r.description, enabled: r.enabled, allowInsecureTls: r.allow_insecure_tls,
-  secret: reveal ? r.secret : maskSecret(r.secret), createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  secret: reveal ? r.secret : maskSecret(r.secret), chaos: r.chaos, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
 
 export function checkTopics(topics: string[]): void {
@@ -74,9 +98,10 @@ export class Endpoints {
     const now = this.clock.now(tenantId);
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, input.enabled ?? true, input.allowInsecureTls ?? false, now],
+        `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at, chaos, chaos_since_seq)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, ${chaosSince})`,
+        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, input.enabled ?? true, input.allowInsecureTls ?? false, now,
+          chaosJson(input.chaos)],
       );
       await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
         tenantId, id, newWebhookSecret(), now,
@@ -109,10 +134,13 @@ export class Endpoints {
     await this.db.query(
       `update webhook_endpoints set url = coalesce($3, url), topics = coalesce($4, topics),
               description = case when $5::boolean then $6 else description end,
-              enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9
+              enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9,
+              chaos = case when $10::boolean then $11::jsonb else chaos end,
+              chaos_since_seq = case when $10::boolean then ${chaosSince} else chaos_since_seq end
         where tenant_id = $1 and id = $2`,
       [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
-        patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId)],
+        patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId),
+        patch.chaos !== undefined, chaosJson(patch.chaos)],
     );
     this.forget(tenantId, id);
     await this.invalidations.announce(this.db, { cache: 'endpoints', tenantId, id });
@@ -172,8 +200,11 @@ export class Endpoints {
   }
 
   private async loadTarget(tenantId: string, id: string): Promise<EndpointTarget | null> {
-    const [row] = await this.db.query<{ url: string; enabled: boolean; allow_insecure_tls: boolean; secrets: { secret: string; createdAt: string; expiresAt: string | null }[] | null }>(
-      `select e.url, e.enabled, e.allow_insecure_tls,
+    const [row] = await this.db.query<{
+      url: string; enabled: boolean; allow_insecure_tls: boolean; chaos: ChaosSettings | null; chaos_since_seq: number;
+      secrets: { secret: string; createdAt: string; expiresAt: string | null }[] | null;
+    }>(
+      `select e.url, e.enabled, e.allow_insecure_tls, e.chaos, e.chaos_since_seq,
               (select json_agg(json_build_object('secret', s.secret, 'createdAt', s.created_at, 'expiresAt', s.expires_at) order by s.created_at desc)
                  from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id) as secrets
          from webhook_endpoints e where e.tenant_id = $1 and e.id = $2`,
@@ -181,7 +212,7 @@ export class Endpoints {
     );
     return row
       ? {
-          url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls,
+          url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls, chaos: row.chaos, chaosSinceSeq: row.chaos_since_seq,
           secrets: (row.secrets ?? []).map((s) => ({ secret: s.secret, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null })),
         }
       : null;

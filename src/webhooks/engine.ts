@@ -4,6 +4,10 @@ import type { TenantLifecycle } from '../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { Scheduler } from '../schedule/scheduler.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
+import { Chaos } from './chaos.ts';
+import { Checks } from './check/checks.ts';
+import { CheckRunner } from './check/runner.ts';
+import { CheckStore } from './check/store.ts';
 import { DeliveryStream } from './delivery-stream.ts';
 import { attemptJob, Dispatcher } from './dispatcher.ts';
 import { DlqReplays } from './dlq-replay.ts';
@@ -34,6 +38,9 @@ export interface WebhookEngine {
   replays: DlqReplays;
   stream: DeliveryStream;
   recorder: AttemptRecorder;
+  /** Receiver checks (SPEC §10): their runs and the battery's runner. */
+  checks: Checks;
+  checkRuns: CheckStore;
   lifecycle: TenantLifecycle;
   close(): Promise<void>;
 }
@@ -46,18 +53,21 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const recorder = new AttemptRecorder(db);
   const endpoints = new Endpoints(db, clock, options.invalidations);
   const testSecrets = new Map<string, string>();
+  const testSecret = async (tenantId: string) => {
+    let secret = testSecrets.get(tenantId);
+    if (!secret) {
+      const [row] = await db.query<{ webhook_test_secret: string }>('select webhook_test_secret from tenants where id = $1', [tenantId]);
+      secret = row?.webhook_test_secret ?? '';
+      testSecrets.set(tenantId, secret);
+    }
+    return secret;
+  };
   const dispatcher = new Dispatcher({
-    db, clock, scheduler, endpoints, sender, recorder, stream, realNow: options.realNow ?? Date.now,
-    testSecret: async (tenantId) => {
-      let secret = testSecrets.get(tenantId);
-      if (!secret) {
-        const [row] = await db.query<{ webhook_test_secret: string }>('select webhook_test_secret from tenants where id = $1', [tenantId]);
-        secret = row?.webhook_test_secret ?? '';
-        testSecrets.set(tenantId, secret);
-      }
-      return secret;
-    },
+    db, clock, scheduler, endpoints, sender, recorder, stream, chaos: new Chaos(db), realNow: options.realNow ?? Date.now, testSecret,
   });
+  const checkRuns = new CheckStore(db, clock);
+  const checkRunner = new CheckRunner({ db, clock, sender, store: checkRuns, stream, onError: options.onError });
+  const checks = new Checks(db, clock, endpoints, checkRunner, testSecret);
   scheduler.register(attemptJob, dispatcher);
 
   const pruner = new Pruner(db, options.maxDeliveriesPerSandbox, options.onError);
@@ -82,8 +92,9 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
 
   return {
-    outbox, dispatcher, endpoints, service, replays, stream, recorder, lifecycle,
+    outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, lifecycle,
     async close() {
+      await checkRunner.stop();
       await replays.close();
       await recorder.drain();
       stream.close();

@@ -115,6 +115,10 @@ export class WebhookService {
   }
 
   private async assertAttemptable(tenantId: string, id: string, endpointId: string | null): Promise<void> {
+    const [check] = await this.db.query<{ check_id: string }>('select check_id from deliveries where tenant_id = $1 and id = $2 and check_id is not null', [tenantId, id]);
+    if (check) {
+      throw new ApiError(409, 'check_delivery', `This delivery is a request of receiver check ${check.check_id}, sent once as the case wanted it; run the check again instead.`);
+    }
     if (this.dispatcher.isInFlight(tenantId, id)) {
       throw new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
     }

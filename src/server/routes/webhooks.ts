@@ -13,7 +13,7 @@ import type { Services } from '../services.ts';
 import { seqPage } from './paging.ts';
 
 // service.assertAttemptable: why a delivery cannot be attempted right now.
-const notAttemptable = ['attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
+const notAttemptable = ['check_delivery', 'attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
 
 const tags = ['Webhooks'];
 
@@ -105,7 +105,7 @@ export const webhookRoutes = (s: Services) => {
       handler: async (input) => {
         const { limit, cursor, ...filter } = input.query;
         const cursors = s.cursors.of(input, 'seq');
-        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead' }, limit + 1, cursors.afterSeq(cursor));
+        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead', excludeChecks: true }, limit + 1, cursors.afterSeq(cursor));
         return { body: seqPage(cursors, rows, limit) };
       },
     }),

@@ -13,6 +13,18 @@ export const httpUrl = z
     }
   }, 'Must be an absolute http(s) URL.');
 
+const hourMs = 3_600_000;
+
+export const EndpointChaos = z
+  .object({
+    duplicateRate: z.number().min(0).max(1).optional().describe('Probability (0–1) that a delivery answered 2xx is sent once more: same deliveryId, fresh signature, trigger duplicate'),
+    reorderWindowMs: z.number().int().min(0).max(hourMs).optional().describe("Each delivery's first attempt is held back a random 0…window ms, so deliveries within a window arrive shuffled"),
+    delayMs: z.number().int().min(0).max(hourMs).optional().describe("Added to each delivery's first attempt"),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('The same seed gives the same faults to the same sequence of deliveries (default: random, shown back)'),
+  })
+  .strict()
+  .meta({ id: 'WebhookEndpointChaosRequest' });
+
 export const EndpointRequest = z
   .object({
     url: httpUrl,
@@ -20,6 +32,7 @@ export const EndpointRequest = z
     description: z.string().max(500).nullable().optional(),
     enabled: z.boolean().optional(),
     allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
+    chaos: EndpointChaos.nullable().optional().describe('Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.'),
   })
   .strict()
   .meta({ id: 'WebhookEndpointRequest' });
@@ -30,6 +43,8 @@ export const Endpoint = z
   .object({
     id: z.string(), url: z.string(), topics: z.array(z.string()), description: z.string().nullable(), enabled: z.boolean(),
     allowInsecureTls: z.boolean(), secret: z.string().describe('In full on create and rotate; masked otherwise.'),
+    chaos: z.object({ duplicateRate: z.number(), reorderWindowMs: z.number().int(), delayMs: z.number().int(), seed: z.number().int() }).nullable()
+      .describe('The faults injected into deliveries to this endpoint; null when off'),
     createdAt: Timestamp, updatedAt: Timestamp,
   })
   .meta({ id: 'WebhookEndpoint' });
@@ -44,16 +59,29 @@ export const DeliverySummary = z
   .object({
     id: z.string(), eventId: z.string(), topic: z.string(), endpointId: z.string().nullable(), url: z.string().nullable(),
     status: z.enum(deliveryStatuses), attemptCount: z.number().int(), nextAttemptAt: Timestamp.nullable(),
-    lastStatus: z.number().int().nullable(), lastError: z.string().nullable(), test: z.boolean(), createdAt: Timestamp, updatedAt: Timestamp,
+    lastStatus: z.number().int().nullable(), lastError: z.string().nullable(), test: z.boolean(),
+    check: z.object({ id: z.string(), case: z.string() }).nullable().describe('The receiver check (run and case) that sent this delivery; null otherwise'),
+    createdAt: Timestamp, updatedAt: Timestamp,
   })
   .meta({ id: 'DeliverySummary' });
 
+export const AttemptChaos = z
+  .object({
+    duplicate: z.boolean().describe('Chaos sent the delivery again after a 2xx (trigger duplicate)'),
+    heldMs: z.number().int().describe('How long chaos held the attempt back: delayMs + reorderMs'),
+    delayMs: z.number().int(), reorderMs: z.number().int(),
+  })
+  .meta({ id: 'AttemptChaos' });
+
 export const Attempt = z
   .object({
-    number: z.number().int(), trigger: z.enum(['initial', 'retry', 'replay', 'manual']), url: z.string(),
+    number: z.number().int(),
+    trigger: z.enum(['initial', 'retry', 'replay', 'manual', 'check', 'duplicate']).describe('check: a receiver check\'s request; duplicate: chaos sent the delivery again'),
+    url: z.string(),
     startedAt: Timestamp.describe('Sandbox clock'), durationMs: z.number().int(), signatureHeader: z.string(),
     responseStatus: z.number().int().nullable(), responseHeaders: z.record(z.string(), z.string()),
     responseBody: z.string().describe('First 4 KiB'), error: z.string().nullable(),
+    chaos: AttemptChaos.nullable().describe("The faults the endpoint's chaos injected; null when none"),
   })
   .meta({ id: 'Attempt' });
 

@@ -1,0 +1,72 @@
+import { effectsUrlCounter } from '../../webhooks/check/checks.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { listQuery } from '../pagination.ts';
+import { route } from '../route.ts';
+import { CheckRun, checkIdParam, checkParams, EndpointCheckRequest, UrlCheckRequest } from '../schemas/checks.ts';
+import { idParam, listOf } from '../schemas/common.ts';
+import { LiveSecrets } from '../schemas/webhooks.ts';
+import type { Services } from '../services.ts';
+import { seqPage } from './paging.ts';
+
+const tags = ['Receiver checks'];
+const started = 'Answers 202 with the run at once; follow it with GET (report.cases fills up) or the live stream (check.updated).';
+
+/** Receiver checks (SPEC §10): run the battery against an endpoint or a bare URL, and read the stored runs. */
+export const checkRoutes = (s: Services) => {
+  const { checks, checkRuns } = s.webhooks;
+  return [
+    route({
+      method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: `Run the receiver check against the endpoint's URL with its live secrets. ${started}`,
+      params: idParam, body: EndpointCheckRequest, responses: { 202: CheckRun },
+      handler: async ({ params, body, principal }) => {
+        const { run } = await checks.ofEndpoint(tenantOf(principal), params.id, { effects: body.effectsUrl ? effectsUrlCounter(body.effectsUrl) : undefined });
+        return { status: 202, body: run };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'listWebhookEndpointChecks', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'The endpoint\'s newest check runs (ten are kept), newest first.', params: idParam, query: listQuery, responses: { 200: listOf(CheckRun) },
+      handler: async ({ params, query, principal }) => {
+        const tenantId = tenantOf(principal);
+        await s.webhooks.endpoints.get(s.db, tenantId, params.id);
+        const rows = await checkRuns.list(tenantId, { endpointId: params.id }, query.limit + 1, s.cursors.decode(query.cursor)?.key as number | undefined);
+        return { body: seqPage(s.cursors, rows, query.limit) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/endpoints/:id/checks/:checkId', operationId: 'getWebhookEndpointCheck', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'One check run of the endpoint, with its report so far.', params: checkParams, responses: { 200: CheckRun },
+      handler: async ({ params, principal }) => ({ body: await checkRuns.get(s.db, tenantOf(principal), params.checkId, params.id) }),
+    }),
+    route({
+      method: 'post', path: '/api/v1/webhooks/checks', operationId: 'checkReceiverUrl', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: `Run the receiver check against a URL with a secret (\`sandbay check <url> --secret\`); its deliveries go to this sandbox's log. ${started}`,
+      body: UrlCheckRequest, responses: { 202: CheckRun },
+      handler: async ({ body, principal }) => {
+        const { run } = await checks.ofUrl(tenantOf(principal), {
+          url: body.url, secret: body.secret, allowInsecureTls: body.allowInsecureTls, effects: body.effectsUrl ? effectsUrlCounter(body.effectsUrl) : undefined,
+        });
+        return { status: 202, body: run };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/checks', operationId: 'listChecks', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: "Every stored check run of the sandbox (of endpoints and bare URLs), newest first.", query: listQuery, responses: { 200: listOf(CheckRun) },
+      handler: async ({ query, principal }) => {
+        const rows = await checkRuns.list(tenantOf(principal), {}, query.limit + 1, s.cursors.decode(query.cursor)?.key as number | undefined);
+        return { body: seqPage(s.cursors, rows, query.limit) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/checks/:checkId', operationId: 'getCheck', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'One check run, with its report so far.', params: checkIdParam, responses: { 200: CheckRun },
+      handler: async ({ params, principal }) => ({ body: await checkRuns.get(s.db, tenantOf(principal), params.checkId) }),
+    }),
+    route({
+      method: 'get', path: '/api/v1/webhooks/checks/:checkId/secrets', operationId: 'getCheckSecrets', tags, access: 'sandbox', scope: 'webhooks:write',
+      summary: 'The secret a check run signed with (for the signature breakdown of its deliveries).', params: checkIdParam, responses: { 200: LiveSecrets },
+      handler: async ({ params, principal }) => ({ body: { data: [{ ...(await checkRuns.secret(tenantOf(principal), params.checkId)), expiresAt: null }] } }),
+    }),
+  ];
+};

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { checkCases } from '../../webhooks/check/cases.ts';
+import { Timestamp } from './common.ts';
+import { httpUrl } from './webhooks.ts';
+
+const effectsUrl = httpUrl.optional().describe(
+  "GET returning the receiver's count of processed events (a bare number or {\"count\": n}); the duplicate case then checks the count rose by one, not two.",
+);
+
+export const EndpointCheckRequest = z.object({ effectsUrl }).strict().meta({ id: 'EndpointCheckRequest' });
+
+export const UrlCheckRequest = z
+  .object({
+    url: httpUrl.describe('The receiver to check'),
+    secret: z.string().min(1).max(200).optional().describe("The secret the receiver verifies with (default: the sandbox's webhookTestSecret)"),
+    effectsUrl,
+    allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
+  })
+  .strict()
+  .meta({ id: 'UrlCheckRequest' });
+
+export const CheckCaseResult = z
+  .object({
+    id: z.enum(checkCases.map((c) => c.id) as [string, ...string[]]).describe('The case (JUnit testcase name)'),
+    ok: z.boolean(),
+    warning: z.boolean().describe('Passed, but slow (latency between 2 s and 10 s)'),
+    expected: z.string().describe('What a correct receiver answers'),
+    got: z.object({ status: z.number().int().nullable(), ms: z.number().int(), error: z.string().nullable() }).describe('The decisive answer: the first that failed the case, else the slowest'),
+    cause: z.string().describe("Why it failed, in the receiver doctor's words; empty when ok"),
+    fix: z.string().describe('What to change; empty when ok'),
+    deliveryIds: z.array(z.string()).describe('The deliveries this case sent (attempt trigger check)'),
+  })
+  .meta({ id: 'CheckCaseResult' });
+
+export const CheckReport = z
+  .object({
+    url: z.string(), passed: z.number().int(), failed: z.number().int(), warnings: z.number().int(), durationMs: z.number().int(),
+    cases: z.array(CheckCaseResult),
+  })
+  .meta({ id: 'CheckReport' });
+
+export const CheckRun = z
+  .object({
+    id: z.string(), endpointId: z.string().nullable(), url: z.string(),
+    status: z.enum(['running', 'finished', 'interrupted']).describe('interrupted: the engine stopped while it ran'),
+    total: z.number().int().describe('Cases in the battery; report.cases fills up to it while running'),
+    createdAt: Timestamp, finishedAt: Timestamp.nullable(), report: CheckReport,
+  })
+  .meta({ id: 'CheckRun' });
+
+export const checkParams = z.object({ id: z.string().min(1).max(100), checkId: z.string().min(1).max(100) });
+export const checkIdParam = z.object({ checkId: z.string().min(1).max(100) });

@@ -1,0 +1,62 @@
+import { request } from 'undici';
+import type { Db } from '../../db/database.ts';
+import type { SandboxClock } from '../../schedule/clock.ts';
+import type { CheckRun } from '../../shared/check-report.ts';
+import { Endpoints } from '../endpoints.ts';
+import type { CheckRunner, EffectsCounter } from './runner.ts';
+
+const effectsTimeoutMs = 5000;
+
+/**
+ * Reads a receiver's effects URL: a GET answering its count of processed events as a bare
+ * number or {"count": n} (how the duplicate case sees a delivery processed twice).
+ */
+export function effectsUrlCounter(url: string): EffectsCounter {
+  return async () => {
+    const res = await request(url, { method: 'GET', signal: AbortSignal.timeout(effectsTimeoutMs) }).catch((err: Error) => {
+      throw new Error(`GET ${url} failed (${err.message})`);
+    });
+    const text = (await res.body.text()).trim();
+    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`GET ${url} answered ${res.statusCode}`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const count = typeof value === 'number' ? value : (value as { count?: unknown } | undefined)?.count;
+    if (typeof count !== 'number' || !Number.isFinite(count)) throw new Error(`GET ${url} answered ${JSON.stringify(text.slice(0, 60))}, not a number or {"count": n}`);
+    return count;
+  };
+}
+
+export interface StartedCheck {
+  run: CheckRun;
+  /** Resolves with the finished run. */
+  done: Promise<CheckRun>;
+}
+
+/** Starts receiver checks of a registered endpoint (its URL and live secrets) or of a bare URL and secret. */
+export class Checks {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly endpoints: Endpoints,
+    private readonly runner: CheckRunner,
+    private readonly testSecret: (tenantId: string) => Promise<string>,
+  ) {}
+
+  async ofEndpoint(tenantId: string, endpointId: string, options: { effects?: EffectsCounter } = {}): Promise<StartedCheck> {
+    const endpoint = await this.endpoints.get(this.db, tenantId, endpointId);
+    const target = await this.endpoints.target(tenantId, endpointId);
+    if (!target) return this.ofEndpoint(tenantId, endpointId, options); // deleted in between: get() now answers 404
+    const secrets = Endpoints.signingSecrets(target, this.clock.nowMs(tenantId));
+    return this.runner.start(tenantId, { endpointId, url: target.url, secrets, allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics }, options.effects);
+  }
+
+  /** A bare URL, signed with `secret` (default: the sandbox's webhookTestSecret, as a test webhook to a URL is). */
+  async ofUrl(tenantId: string, input: { url: string; secret?: string; allowInsecureTls?: boolean; effects?: EffectsCounter }): Promise<StartedCheck> {
+    const secret = input.secret ?? (await this.testSecret(tenantId));
+    return this.runner.start(tenantId, { endpointId: null, url: input.url, secrets: [secret], allowInsecureTls: input.allowInsecureTls ?? false, topics: null }, input.effects);
+  }
+}

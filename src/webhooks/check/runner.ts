@@ -1,0 +1,195 @@
+import type { Db } from '../../db/database.ts';
+import type { SandboxClock } from '../../schedule/clock.ts';
+import type { CheckCaseResult, CheckReport, CheckRun } from '../../shared/check-report.ts';
+import { patternMatches, topics, type Topic } from '../../shared/topics.ts';
+import type { DeliveryStream } from '../delivery-stream.ts';
+import type { Sender } from '../sender.ts';
+import { buildSample } from '../topics/samples.ts';
+import { checkCases, type CaseData, type CheckCase } from './cases.ts';
+import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
+import type { CheckStore } from './store.ts';
+import type { Answer, Judging, Verdict } from './verdicts.ts';
+
+/** The receiver a check runs against: a registered endpoint or a bare URL, and the secrets it signs with. */
+export interface CheckTarget {
+  endpointId: string | null;
+  url: string;
+  /** Live secrets, newest first; the first is the run's secret. */
+  secrets: string[];
+  allowInsecureTls: boolean;
+  /** The endpoint's subscription (null for a bare URL): a real topic outside it is sent as unknown-topic too. */
+  topics: string[] | null;
+}
+
+/** The receiver's count of processed events (an effects URL read, or a function in sandbay/testing). */
+export type EffectsCounter = () => Promise<number>;
+
+export interface CheckRunnerDeps {
+  db: Db;
+  clock: SandboxClock;
+  sender: Sender;
+  store: CheckStore;
+  stream: DeliveryStream;
+  onError: (message: string) => void;
+}
+
+const emptyReport = (url: string): CheckReport => ({ url, passed: 0, failed: 0, warnings: 0, durationMs: 0, cases: [] });
+const isAscii = (value: unknown) => !/[^\x00-\x7f]/.test(JSON.stringify(value));
+
+/**
+ * Runs the battery (./cases.ts) against a receiver: each request is signed and sent like a
+ * production delivery and recorded as a delivery with trigger `check`; the report is stored
+ * after every case and announced on the live stream (`check.updated`).
+ */
+export class CheckRunner {
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(private readonly deps: CheckRunnerDeps) {}
+
+  /** Stops sending (the engine is closing) and resolves once every run has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Stores a new run and starts it; `done` resolves with the finished run. */
+  async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
+    const data = await this.caseData(tenantId, target, Boolean(effects));
+    const run = await this.deps.store.create(tenantId, { endpointId: target.endpointId, url: target.url, secret: target.secrets[0], total: checkCases.length, report: emptyReport(target.url) });
+    this.announce(tenantId, run.id, target.endpointId, 0, 'running');
+    const done = this.execute(tenantId, run, target, data, effects).catch(async (err) => {
+      if (!this.stopped) this.deps.onError(`check ${run.id} failed: ${(err as Error)?.stack ?? err}`);
+      return this.deps.store.get(this.deps.db, tenantId, run.id).catch(() => run);
+    });
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+    return { run, done };
+  }
+
+  private async caseData(tenantId: string, target: CheckTarget, effects: boolean): Promise<CaseData> {
+    const now = this.deps.clock.now(tenantId);
+    const placed = (await buildSample(this.deps.db, tenantId, 'order.placed', now)) as Record<string, unknown>;
+    const unhandled: CaseData['unhandled'] = [];
+    // A real topic the endpoint did not subscribe to, preferring one whose sample is ASCII (decoding is utf8-body's job).
+    const outside = target.topics ? topics.filter((t) => !target.topics!.some((p) => patternMatches(p, t))) : [];
+    let fallback: CaseData['unhandled'][number] | undefined;
+    for (const topic of outside) {
+      const sample = { topic, data: await buildSample(this.deps.db, tenantId, topic as Topic, now).catch(() => undefined) };
+      if (sample.data === undefined) continue;
+      fallback ??= sample;
+      if (isAscii(sample.data)) {
+        fallback = sample;
+        break;
+      }
+    }
+    if (fallback) unhandled.push(fallback);
+    unhandled.push({ topic: 'x.unknown', data: { note: 'A topic no receiver handles: Sandbay checks that it is acknowledged and ignored.' } });
+    return { placed, cancelled: { ...placed, reason: 'requested_by_customer' }, unhandled, effects };
+  }
+
+  private async execute(tenantId: string, run: CheckRun, target: CheckTarget, data: CaseData, effects?: EffectsCounter): Promise<CheckRun> {
+    const started = performance.now();
+    const report = emptyReport(target.url);
+    const occurredAt = this.deps.clock.now(tenantId);
+    // Writes (each case's deliveries, then its progress) go in order while the next requests are out.
+    let writes: Promise<unknown> = Promise.resolve();
+    const write = (fn: () => Promise<unknown>) => (writes = writes.then(fn));
+    let valid: CheckCaseResult | undefined;
+    for (const c of checkCases) {
+      const reached = !valid || valid.got.status !== null;
+      const result = reached ? await this.runCase(tenantId, run.id, target, c, data, occurredAt, write, effects) : notRun(c, data);
+      valid ??= result;
+      if (!result.ok && result !== valid && !valid.ok) sameAsValid(result, valid);
+      report.cases.push(result);
+      report.passed += result.ok ? 1 : 0;
+      report.failed += result.ok ? 0 : 1;
+      report.warnings += result.warning ? 1 : 0;
+      report.durationMs = Math.round(performance.now() - started);
+      const finished = report.cases.length === checkCases.length;
+      const snapshot = structuredClone(report);
+      void write(async () => {
+        await this.deps.store.progress(tenantId, run.id, snapshot, checkCases.length, finished);
+        this.announce(tenantId, run.id, target.endpointId, snapshot.cases.length, finished ? 'finished' : 'running');
+      });
+    }
+    await writes;
+    return this.deps.store.get(this.deps.db, tenantId, run.id);
+  }
+
+  private async runCase(
+    tenantId: string, runId: string, target: CheckTarget, c: CheckCase, data: CaseData, occurredAt: Date,
+    write: (fn: () => Promise<unknown>) => Promise<unknown>, effects?: EffectsCounter,
+  ): Promise<CheckCaseResult> {
+    const deliveryIds: string[] = [];
+    const attempts = new Map<string, number>();
+    let previous: BuiltRequest | undefined;
+    const send = async (request: CheckRequest): Promise<Answer> => {
+      if (this.stopped) throw new Error('the engine is closing');
+      const built = buildRequest(request, { tenantId, secrets: target.secrets, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
+      previous = built;
+      const startedAt = this.deps.clock.now(tenantId);
+      const outcome = await this.deps.sender.send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls });
+      const number = (attempts.get(built.deliveryId) ?? 0) + 1;
+      attempts.set(built.deliveryId, number);
+      if (number === 1) deliveryIds.push(built.deliveryId);
+      void write(() => this.record(tenantId, runId, c.id, target, built, number, startedAt, outcome));
+      return { deliveryId: built.deliveryId, status: outcome.status, ms: outcome.durationMs, error: outcome.error, body: outcome.body, headers: outcome.headers };
+    };
+    const count = async (): Promise<number | { error: string }> => effects!().catch((err: Error) => ({ error: err.message ?? String(err) }));
+    const before = c.countsEffects && effects ? await count() : undefined;
+    const answers: Answer[] = [];
+    for (const request of c.requests(data)) answers.push(await send(request));
+    const after = before !== undefined ? await count() : undefined;
+    const judging: Judging = { answers, probe: send, effects: effectsDelta(before, after) };
+    const verdict: Verdict = await c.judge(judging, data);
+    const got = verdict.decisive ?? answers[0];
+    return {
+      id: c.id, ok: verdict.ok, warning: Boolean(verdict.warning), expected: c.expected(data),
+      got: { status: got.status, ms: got.ms, error: got.error },
+      cause: verdict.ok ? '' : (verdict.cause ?? ''), fix: verdict.ok ? '' : (verdict.fix ?? ''), deliveryIds,
+    };
+  }
+
+  private async record(tenantId: string, runId: string, caseId: string, target: CheckTarget, built: BuiltRequest, number: number, startedAt: Date, outcome: Awaited<ReturnType<Sender['send']>>): Promise<void> {
+    const recorded = await this.deps.store.recordAttempt(tenantId, {
+      runId, caseId, endpointId: target.endpointId, url: target.url, deliveryId: built.deliveryId, number, topic: built.topic, data: built.data,
+      body: built.body, signatureHeader: built.signatureHeader, startedAt, outcome,
+    });
+    if (!recorded) return;
+    const { stream } = this.deps;
+    const status = outcome.ok ? 'succeeded' : 'dead';
+    if (number === 1) stream.publish(tenantId, 'delivery.created', { id: built.deliveryId, topic: built.topic, endpointId: target.endpointId, status: 'pending' });
+    stream.publish(tenantId, 'attempt.finished', { id: built.deliveryId, number, trigger: 'check', responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+    stream.publish(tenantId, 'delivery.updated', { id: built.deliveryId, status, attemptCount: number, nextAttemptAt: null });
+  }
+
+  private announce(tenantId: string, id: string, endpointId: string | null, done: number, status: CheckRun['status']): void {
+    this.deps.stream.publish(tenantId, 'check.updated', { id, endpointId, done, total: checkCases.length, runStatus: status });
+  }
+}
+
+function effectsDelta(before: number | { error: string } | undefined, after: number | { error: string } | undefined): Judging['effects'] {
+  if (before === undefined || after === undefined) return undefined;
+  if (typeof before !== 'number') return before;
+  if (typeof after !== 'number') return after;
+  return { before, after };
+}
+
+/**
+ * A correct delivery was rejected, and this case was rejected the same way: the cause is the
+ * valid case's, not this case's own (a receiver with the wrong secret fails every 2xx case).
+ */
+function sameAsValid(result: CheckCaseResult, valid: CheckCaseResult): void {
+  const status = result.got.status;
+  if (status === null || status !== valid.got.status || status < 400) return;
+  result.cause = `Rejected (${status}) like the correct delivery of the valid case: ${valid.cause}`;
+  result.fix = valid.fix;
+}
+
+function notRun(c: CheckCase, data: CaseData): CheckCaseResult {
+  return {
+    id: c.id, ok: false, warning: false, expected: c.expected(data), got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' },
+    cause: 'Not run: the receiver could not be reached.', fix: 'Start the receiver and check the URL (scheme, host, port and path).', deliveryIds: [],
+  };
+}

@@ -1,0 +1,102 @@
+import type { CheckRequest } from './requests.ts';
+
+/** What the receiver answered to one request of a case. */
+export interface Answer {
+  deliveryId: string;
+  status: number | null;
+  ms: number;
+  error: string | null;
+  /** The first 4 KiB of the response body. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The outcome of one case; `decisive` is the answer reported as `got`. */
+export interface Verdict {
+  ok: boolean;
+  warning?: boolean;
+  decisive?: Answer;
+  cause?: string;
+  fix?: string;
+}
+
+/** What a case's judge sees: the answers in order, the receiver's effects count, and a way to probe further. */
+export interface Judging {
+  answers: Answer[];
+  /** The receiver's processed count before and after the case, when an effects source was given. */
+  effects?: { before: number; after: number } | { error: string };
+  /** Sends one more request (recorded with the case) to tell two causes apart. */
+  probe(request: CheckRequest): Promise<Answer>;
+}
+
+export type Explanation = Pick<Verdict, 'cause' | 'fix'>;
+
+export const is2xx = (a: Answer) => a.status !== null && a.status >= 200 && a.status < 300;
+const is3xx = (a: Answer) => a.status !== null && a.status >= 300 && a.status < 400;
+const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
+const is5xx = (a: Answer) => a.status !== null && a.status >= 500;
+
+/** The status and a short excerpt of the response body, as a cause quotes them. */
+export const answered = (a: Answer) => {
+  const excerpt = a.body.trim().replace(/\s+/g, ' ').slice(0, 80);
+  return `${a.status}${excerpt ? ` "${excerpt}"` : ''}`;
+};
+
+/** Causes every case shares: no answer at all, and a redirect. */
+function noAnswerOrRedirect(a: Answer): Explanation | undefined {
+  if (a.status === null) {
+    const timeout = /timeout/.test(a.error ?? '');
+    return {
+      cause: `No answer: ${a.error}.`,
+      fix: timeout
+        ? 'Answer within 10 s: acknowledge with a 2xx first and do the work afterwards (a queue or a background job).'
+        : 'Start the receiver and check the URL (scheme, host, port and path).',
+    };
+  }
+  if (is3xx(a)) {
+    const location = a.headers.location ? ` to ${a.headers.location}` : '';
+    return {
+      cause: `Answered ${a.status}, a redirect${location}: Sandbay never follows redirects, so the delivery fails and is retried.`,
+      fix: 'Register the final URL (scheme, host, trailing slash) and answer the POST itself with a 2xx; do not redirect, not even after processing.',
+    };
+  }
+  return undefined;
+}
+
+const fail = (decisive: Answer, why: Explanation): Verdict => ({ ok: false, decisive, ...why });
+const slowest = (answers: Answer[]) => answers.reduce((a, b) => (b.ms > a.ms ? b : a));
+
+/** Passes when every answer is 2xx; the first that is not is explained by `rejected` (unless it is a common cause). */
+export async function expect2xx(j: Judging, rejected: (a: Answer, index: number) => Explanation | Promise<Explanation>): Promise<Verdict> {
+  const index = j.answers.findIndex((a) => !is2xx(a));
+  if (index < 0) return { ok: true, decisive: slowest(j.answers) };
+  const a = j.answers[index];
+  return fail(a, noAnswerOrRedirect(a) ?? (await rejected(a, index)));
+}
+
+/**
+ * Passes when every answer is 4xx. A 2xx is explained by `accepted`; a 5xx fails with that named:
+ * it says "try again later" about a request that must be refused.
+ */
+export function expect4xx(j: Judging, accepted: Explanation): Verdict {
+  const a = j.answers.find((x) => !is4xx(x));
+  if (!a) return { ok: true, decisive: slowest(j.answers) };
+  const common = noAnswerOrRedirect(a);
+  if (common) return fail(a, common);
+  if (is5xx(a)) {
+    return fail(a, {
+      cause: `Answered ${answered(a)} to a request it must refuse: a 5xx means "try again later", so Sandbay retries it five times and it ends in the DLQ (and in your error tracker).`,
+      fix: 'Verify before anything can throw, and answer a request that fails verification with 400 (or 401/403).',
+    });
+  }
+  if (is2xx(a)) return fail(a, accepted);
+  return fail(a, { cause: `Answered ${a.status}, neither a 2xx nor a 4xx.`, fix: 'Answer 400 to a request that fails verification.' });
+}
+
+/** Passes on any answer within the attempt timeout; warns past `warnMs`. */
+export function expectPromptAnswer(j: Judging, warnMs: number): Verdict {
+  const a = slowest(j.answers);
+  if (a.status === null) return fail(a, noAnswerOrRedirect(a)!);
+  if (a.ms > warnMs) return { ok: true, warning: true, decisive: a };
+  return { ok: true, decisive: a };
+}

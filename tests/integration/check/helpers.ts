@@ -1,0 +1,22 @@
+import type { TestSandbox } from '../../helpers/engine.ts';
+
+/** Starts a check through the API (a bare URL, or an endpoint) and polls until it has finished. */
+export async function runCheck(sb: TestSandbox, start: { url: string; secret?: string; effectsUrl?: string } | { endpointId: string; effectsUrl?: string }): Promise<any> {
+  const res = 'endpointId' in start
+    ? await sb.api(`/api/v1/webhooks/endpoints/${start.endpointId}/checks`, { body: start.effectsUrl ? { effectsUrl: start.effectsUrl } : {} })
+    : await sb.api('/api/v1/webhooks/checks', { body: start });
+  if (res.status !== 202) throw new Error(`check did not start: ${res.status} ${JSON.stringify(res.body)}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = await sb.api(`/api/v1/webhooks/checks/${res.body.id}`);
+    if (run.body.status !== 'running') return run.body;
+    if (Date.now() > deadline) throw new Error(`check ${res.body.id} still running: ${JSON.stringify(run.body)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The ids of the cases that failed. */
+export const failedCases = (run: any): string[] => run.report.cases.filter((c: any) => !c.ok).map((c: any) => c.id);
+
+/** The case result by id. */
+export const caseOf = (run: any, id: string): any => run.report.cases.find((c: any) => c.id === id);
