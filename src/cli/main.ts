@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { CliError } from './errors.ts';
+import { checkCommand } from './commands/check.ts';
 import { clockCommand } from './commands/clock.ts';
 import { deliveriesCommand } from './commands/deliveries.ts';
 import { dlqCommand } from './commands/dlq.ts';
@@ -47,7 +48,7 @@ serverOptions(program.command('start').description('open the desktop app, or run
   .addOption(new Option('--headless', 'never open the desktop window'))
   .action(async (flags) => (await import('./commands/start.ts')).start(flags));
 
-for (const register of [listenCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand]) {
+for (const register of [listenCommand, checkCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand]) {
   register(program);
 }
 

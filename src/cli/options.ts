@@ -14,3 +14,6 @@ export function apiCommand(parent: Command, nameAndArgs: string, description: st
     .option('--timeout <seconds>', 'give up on a request after this long (SANDBAY_TIMEOUT; default 30)')
     .option('--json', 'print machine-readable JSON');
 }
+
+/** As the Stripe CLI does, `localhost:3000/hook` means http://localhost:3000/hook. */
+export const withScheme = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `http://${url}`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isValidPattern } from '../../shared/topics.ts';
-import { apiCommand } from '../options.ts';
+import { apiCommand, withScheme } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { CliError } from '../errors.ts';
 import { ListenPrinter } from '../listen-printer.ts';
@@ -30,9 +30,6 @@ function interrupted(): Promise<void> {
     process.on('SIGTERM', stop);
   });
 }
-
-// As the Stripe CLI does, `localhost:3000/hook` means http://localhost:3000/hook.
-const withScheme = (url: string) => (/^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `http://${url}`);
 
 async function createTemporaryEndpoint(client: Client, url: string, topics: string[]): Promise<Endpoint> {
   return client.request<Endpoint>('POST', '/api/v1/webhooks/endpoints', {

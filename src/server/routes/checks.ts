@@ -1,8 +1,9 @@
+import { checkCases } from '../../webhooks/check/cases.ts';
 import { effectsUrlCounter } from '../../webhooks/check/checks.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
-import { CheckRun, checkIdParam, checkParams, EndpointCheckRequest, UrlCheckRequest } from '../schemas/checks.ts';
+import { CheckCases, CheckRun, checkIdParam, checkParams, EndpointCheckRequest, UrlCheckRequest } from '../schemas/checks.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { LiveSecrets } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
@@ -15,6 +16,11 @@ const started = 'Answers 202 with the run at once; follow it with GET (report.ca
 export const checkRoutes = (s: Services) => {
   const { checks, checkRuns } = s.webhooks;
   return [
+    route({
+      method: 'get', path: '/api/v1/webhooks/check-cases', operationId: 'listCheckCases', tags, access: 'sandbox', scope: 'webhooks:read',
+      summary: 'The battery: each case in the order it runs, what it sends, the bug it guards against and what passes.', responses: { 200: CheckCases },
+      handler: () => ({ body: { data: checkCases.map((c) => ({ id: c.id, sends: c.sends, guards: c.guards, expected: c.expected({ effects: true }) })) } }),
+    }),
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
       summary: `Run the receiver check against the endpoint's URL with its live secrets. ${started}`,

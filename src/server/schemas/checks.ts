@@ -50,3 +50,12 @@ export const CheckRun = z
 
 export const checkParams = z.object({ id: z.string().min(1).max(100), checkId: z.string().min(1).max(100) });
 export const checkIdParam = z.object({ checkId: z.string().min(1).max(100) });
+
+export const CheckCases = z
+  .object({
+    data: z.array(z.object({
+      id: z.string(), sends: z.string().describe('What the case sends'), guards: z.string().describe('The receiver bug it guards against'),
+      expected: z.string().describe('What a correct receiver answers (with an effects URL)'),
+    })),
+  })
+  .meta({ id: 'CheckCases' });

@@ -17,8 +17,10 @@ export interface CaseData {
 /** One case of the battery: what it guards against, what it sends, and what passes. */
 export interface CheckCase {
   id: string;
+  /** What it sends, in a few words (the CLI's and the inspector's line for the case). */
+  sends: string;
   guards: string;
-  expected: (data: CaseData) => string;
+  expected: (data: Pick<CaseData, 'effects'>) => string;
   requests: (data: CaseData) => CheckRequest[];
   /** Read the receiver's processed count before and after the requests. */
   countsEffects?: boolean;
@@ -64,22 +66,22 @@ async function rejectedUtf8(j: Judging, a: Answer, d: CaseData): Promise<Explana
  */
 export const checkCases: readonly CheckCase[] = [
   {
-    id: 'valid', guards: 'a receiver that rejects correct deliveries (wrong or stripped secret, re-serialised body)',
+    id: 'valid', sends: 'a correct delivery of order.placed', guards: 'a receiver that rejects correct deliveries (wrong or stripped secret, re-serialised body)',
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: d.placed }],
     judge: (j, d) => expect2xx(j, (a) => rejectedValid(j, a, d)),
   },
   {
-    id: 'tampered-body', guards: 'forged events: a body changed after signing is accepted',
+    id: 'tampered-body', sends: 'a correct header, one byte of the body changed', guards: 'forged events: a body changed after signing is accepted',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'tampered' }],
     judge: (j) => expect4xx(j, { cause: 'Accepted a body that does not match its signature (one digit of the amount was changed): anyone can forge events.', fix: verify }),
   },
   {
-    id: 'wrong-secret', guards: 'a signature that is not checked against the endpoint secret',
+    id: 'wrong-secret', sends: 'signed with another secret', guards: 'a signature that is not checked against the endpoint secret',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'wrong-secret' }],
     judge: (j) => expect4xx(j, { cause: 'Accepted a request signed with another secret: the signature is not compared with your secret.', fix: verify }),
   },
   {
-    id: 'stale-timestamp', guards: 'replays of a captured request',
+    id: 'stale-timestamp', sends: 'signed correctly, t 10 minutes in the past', guards: 'replays of a captured request',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'stale' }],
     judge: (j) => expect4xx(j, {
       cause: 'Accepted a correctly signed request whose t is 10 minutes old: the timestamp is not checked, so a captured request can be replayed forever.',
@@ -87,7 +89,7 @@ export const checkCases: readonly CheckCase[] = [
     }),
   },
   {
-    id: 'future-timestamp', guards: 'a timestamp check that only looks one way',
+    id: 'future-timestamp', sends: 'signed correctly, t 10 minutes in the future', guards: 'a timestamp check that only looks one way',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'future' }],
     judge: (j) => expect4xx(j, {
       cause: 'Accepted a correctly signed request whose t is 10 minutes in the future: only old timestamps are refused (as in Stripe\'s SDKs).',
@@ -95,18 +97,18 @@ export const checkCases: readonly CheckCase[] = [
     }),
   },
   {
-    id: 'missing-signature', guards: 'verification skipped when the header is absent',
+    id: 'missing-signature', sends: 'no X-Service-Signature header', guards: 'verification skipped when the header is absent',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'none' }],
     judge: (j) => expect4xx(j, { cause: 'Accepted a request without an X-Service-Signature header: verification is skipped when the header is missing.', fix: verify }),
   },
   {
-    id: 'malformed-signature', guards: 'a header parser that crashes or lets garbage through',
+    id: 'malformed-signature', sends: 'the header "garbage", then "t=abc,v1="', guards: 'a header parser that crashes or lets garbage through',
     expected: () => '4xx (never 5xx)',
     requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: { header: 'garbage' } }, { topic: 'order.placed', data: d.placed, signing: { header: 't=abc,v1=' } }],
     judge: (j) => expect4xx(j, { cause: 'Accepted a request whose X-Service-Signature cannot be parsed ("garbage" or "t=abc,v1=").', fix: verify }),
   },
   {
-    id: 'rotation', guards: 'a receiver that compares only the first v1 (breaks during a secret rotation)',
+    id: 'rotation', sends: 'two v1: the first from an old secret, the second valid', guards: 'a receiver that compares only the first v1 (breaks during a secret rotation)',
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'rotation' }],
     judge: (j) => expect2xx(j, (a) => ({
       cause: `Rejected a header whose first v1 is from another secret and whose second is valid (${answered(a)}): it compares only the first v1.`,
@@ -114,7 +116,7 @@ export const checkCases: readonly CheckCase[] = [
     })),
   },
   {
-    id: 'duplicate', guards: 'a delivery processed twice (delivery is at least once)', countsEffects: true,
+    id: 'duplicate', sends: 'the same delivery twice (same deliveryId, fresh signature)', guards: 'a delivery processed twice (delivery is at least once)', countsEffects: true,
     expected: (d) => (d.effects ? '2xx both times, processed once' : '2xx both times (processed once: not checked without an effects URL)'),
     requests: (d) => [{ topic: 'order.placed', data: d.placed }, { topic: 'order.placed', data: d.placed, again: true }],
     judge: async (j) => {
@@ -134,7 +136,7 @@ export const checkCases: readonly CheckCase[] = [
     },
   },
   {
-    id: 'out-of-order', guards: 'a receiver that depends on the order of deliveries',
+    id: 'out-of-order', sends: 'order.cancelled for an order, then its order.placed', guards: 'a receiver that depends on the order of deliveries',
     expected: () => '2xx both', requests: (d) => [{ topic: 'order.cancelled', data: d.cancelled }, { topic: 'order.placed', data: d.placed }],
     judge: (j) => expect2xx(j, (a, i) => ({
       cause: `Rejected ${i === 0 ? 'order.cancelled for an order it had not seen placed' : 'order.placed arriving after its order.cancelled'} (${answered(a)}): deliveries are not ordered (as with Stripe).`,
@@ -142,7 +144,7 @@ export const checkCases: readonly CheckCase[] = [
     })),
   },
   {
-    id: 'unknown-topic', guards: 'a new or unsubscribed topic that breaks the receiver',
+    id: 'unknown-topic', sends: 'a well-signed topic the receiver does not handle', guards: 'a new or unsubscribed topic that breaks the receiver',
     expected: () => '2xx (ignored)', requests: (d) => d.unhandled.map((u) => ({ topic: u.topic, data: u.data })),
     judge: (j, d) => expect2xx(j, (a, i) => ({
       cause: `Answered ${answered(a)} to ${d.unhandled[i].topic}, a topic it does not handle.`,
@@ -150,12 +152,12 @@ export const checkCases: readonly CheckCase[] = [
     })),
   },
   {
-    id: 'utf8-body', guards: 'a body decoded as Latin-1, or parsed and serialised again before verifying',
+    id: 'utf8-body', sends: 'Turkish text (İ ı ğ ü ş ö ç), pretty-printed', guards: 'a body decoded as Latin-1, or parsed and serialised again before verifying',
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: utf8Data(d), layout: 'utf8-pretty' }],
     judge: (j, d) => expect2xx(j, (a) => rejectedUtf8(j, a, d)),
   },
   {
-    id: 'large-body', guards: 'a body-size limit below what Sandbay sends',
+    id: 'large-body', sends: 'a valid 1 MiB body', guards: 'a body-size limit below what Sandbay sends',
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, bytes: largeBodyBytes }],
     judge: (j) => expect2xx(j, (a) => ({
       cause: `Rejected a valid 1 MiB body (${answered(a)}): its body-size limit is too low.`,
@@ -163,12 +165,12 @@ export const checkCases: readonly CheckCase[] = [
     })),
   },
   {
-    id: 'latency', guards: 'slow answers (Sandbay gives up after 10 s and retries)',
+    id: 'latency', sends: 'a correct delivery, timed', guards: 'slow answers (Sandbay gives up after 10 s and retries)',
     expected: () => 'an answer within 10 s (warns above 2 s)', requests: (d) => [{ topic: 'order.placed', data: d.placed }],
     judge: (j) => expectPromptAnswer(j, latencyWarnMs),
   },
   {
-    id: 'redirect', guards: 'a redirect (Sandbay never follows one)',
+    id: 'redirect', sends: 'a correct delivery', guards: 'a redirect (Sandbay never follows one)',
     expected: () => 'not a 3xx', requests: (d) => [{ topic: 'order.placed', data: d.placed }],
     judge: (j) => {
       const a = j.answers[0];

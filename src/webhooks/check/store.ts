@@ -14,8 +14,18 @@ interface RunRow {
   created_at: Date; finished_at: Date | null; seq: number;
 }
 
+// jsonb keeps keys in its own order: the report is rebuilt in the documented one.
+const inOrder = (r: CheckReport): CheckReport => ({
+  url: r.url, passed: r.passed, failed: r.failed, warnings: r.warnings, durationMs: r.durationMs,
+  cases: r.cases.map((c) => ({
+    id: c.id, ok: c.ok, warning: c.warning, expected: c.expected, got: { status: c.got.status, ms: c.got.ms, error: c.got.error },
+    cause: c.cause, fix: c.fix, deliveryIds: c.deliveryIds,
+  })),
+});
+
 const toRun = (r: RunRow): CheckRun & { seq: number } => {
-  const { total, ...report } = r.report;
+  const { total, ...stored } = r.report;
+  const report = inOrder(stored);
   return {
     id: r.id, endpointId: r.endpoint_id, url: r.url, status: r.status, total, createdAt: r.created_at.toISOString(),
     finishedAt: r.finished_at?.toISOString() ?? null, report, seq: r.seq,

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { DOMParser } from '@xmldom/xmldom';
+import { startTestReceiver, type TestReceiver } from '../helpers/check-receivers.ts';
+import { assertOneLineFailure, runCli } from '../helpers/cli.ts';
+import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
+import { registerEndpoint } from '../helpers/webhooks.ts';
+
+const engine = useEngine();
+const secret = 'whsec_cliCheckSecret0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'sandbay-check-cli-'));
+const receivers: TestReceiver[] = [];
+after(async () => {
+  for (const r of receivers) await r.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+const as = (sb: TestSandbox) => ['--url', engine.url, '--token', sb.token];
+const receiver = async (...flaws: Parameters<typeof startTestReceiver>[1][]) => {
+  const r = await startTestReceiver(secret, ...flaws);
+  receivers.push(r);
+  return r;
+};
+
+test('a correct receiver: one ✓ line per case, the score, exit 0', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver();
+  const result = await runCli(['check', r.url, '--secret', secret, ...as(sb)]);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const lines = result.stdout.trim().split('\n');
+  assert.match(lines[0], /^Checking http:\/\/127\.0\.0\.1:\d+\/hook with 15 cases…$/);
+  const caseLines = lines.filter((l) => /^[✓✕!] /.test(l));
+  assert.equal(caseLines.length, 15);
+  assert.match(caseLines[0], /^✓ valid\s+a correct delivery of order\.placed → 200 in \d+ ms$/);
+  assert.match(caseLines[1], /^✓ tampered-body\s+a correct header, one byte of the body changed → 400 in \d+ ms$/);
+  assert.match(lines.at(-2)!, /^Score: 15\/15 passed, 0 failed, 0 warnings in \d+\.\d s\.$/);
+  assert.equal(lines.at(-1), `Every request is in the inspector: ${engine.url}/sandboxes/${sb.id}/deliveries`);
+});
+
+test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json prints exactly the report', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver('skips-timestamp');
+  const text = await runCli(['check', r.url.replace('http://', ''), '--secret', secret, ...as(sb)]);
+  assert.equal(text.code, 1, text.stderr);
+  const lines = text.stdout.split('\n');
+  const stale = lines.findIndex((l) => l.startsWith('✕ stale-timestamp'));
+  assert.match(lines[stale], /signed correctly, t 10 minutes in the past → 200 in \d+ ms \(expected 4xx\)$/);
+  assert.match(lines[stale + 1], /^ {4}cause: Accepted a correctly signed request whose t is 10 minutes old/);
+  assert.match(lines[stale + 2], /^ {4}fix: {3}Reject a signature whose t is more than 300 s from now, in both directions/);
+  assert.match(lines[stale + 3], new RegExp(`^ {4}see: {3}${engine.url}/sandboxes/${sb.id}/deliveries/dlv_\\w+$`));
+  assert.match(text.stdout, /Score: 13\/15 passed, 2 failed/);
+
+  const json = await runCli(['check', r.url, '--secret', secret, '--json', ...as(sb)]);
+  assert.equal(json.code, 1);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual(Object.keys(report), ['url', 'passed', 'failed', 'warnings', 'durationMs', 'cases']);
+  assert.deepEqual(Object.keys(report.cases[0]), ['id', 'ok', 'warning', 'expected', 'got', 'cause', 'fix', 'deliveryIds']);
+  assert.deepEqual(report.cases.filter((c: any) => !c.ok).map((c: any) => c.id), ['stale-timestamp', 'future-timestamp']);
+});
+
+test('--junit writes XML with one testcase per case and the failures marked', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver('first-v1-only');
+  const file = join(dir, 'check.xml');
+  const result = await runCli(['check', r.url, '--secret', secret, '--junit', file, ...as(sb)]);
+  assert.equal(result.code, 1);
+  const errors: string[] = [];
+  const doc = new DOMParser({ errorHandler: { warning: (m) => errors.push(m), error: (m) => errors.push(m), fatalError: (m) => errors.push(m) } })
+    .parseFromString(readFileSync(file, 'utf8'), 'text/xml');
+  assert.deepEqual(errors, []);
+  const suites = doc.getElementsByTagName('testsuites')[0];
+  assert.equal(suites.getAttribute('tests'), '15');
+  assert.equal(suites.getAttribute('failures'), '1');
+  const cases = Array.from({ length: doc.getElementsByTagName('testcase').length }, (_, i) => doc.getElementsByTagName('testcase')[i]);
+  assert.equal(cases.length, 15);
+  assert.equal(cases[0].getAttribute('name'), 'valid');
+  const failed = cases.filter((c) => c.getElementsByTagName('failure').length > 0);
+  assert.deepEqual(failed.map((c) => c.getAttribute('name')), ['rotation']);
+  const failure = failed[0].getElementsByTagName('failure')[0];
+  assert.match(failure.getAttribute('message')!, /compares only the first v1/);
+  assert.match(failure.textContent!, /expected 2xx, got 400\ncause: .*\nfix: .*any v1 matches/);
+});
+
+test('exit 2 when the receiver cannot be reached at all', async () => {
+  const sb = await createSandbox(engine.url);
+  const result = await runCli(['check', 'http://127.0.0.1:9/hook', '--secret', secret, ...as(sb)]);
+  assert.equal(result.code, 2, result.stdout + result.stderr);
+  assert.match(result.stdout, /✕ valid .* → connection refused/);
+  assert.match(result.stdout, /Score: 0\/15 passed, 15 failed/);
+});
+
+test('--endpoint uses the endpoint\'s URL and secret; a wrong use of the flags is a one-line error', async () => {
+  const sb = await createSandbox(engine.url);
+  const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:9/hook', ['*']);
+  const r = await startTestReceiver(endpoint.secret);
+  receivers.push(r);
+  await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: r.url } });
+  const result = await runCli(['check', '--endpoint', endpoint.id, ...as(sb)]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, new RegExp(`^Checking ${r.url} \\(endpoint ${endpoint.id}\\) with 15 cases…`));
+  assertOneLineFailure(await runCli(['check', ...as(sb)]), /give the receiver URL, or --endpoint/);
+  assertOneLineFailure(await runCli(['check', r.url, '--endpoint', endpoint.id, ...as(sb)]), /not both/);
+  assertOneLineFailure(await runCli(['check', '--endpoint', 'whe_nope', ...as(sb)]), /not_found/);
+});
