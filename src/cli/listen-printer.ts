@@ -62,8 +62,11 @@ export class ListenPrinter {
     if (m.event === 'delivery.created') return ` --> ${target.topic} [${d.id}]`;
     if (m.event === 'attempt.finished') {
       const outcome = d.responseStatus ?? 'ERR';
-      return `<--  [${outcome}] POST ${target.url ?? '?'} [${d.id}] ${d.durationMs} ms${d.error ? ` ${d.error}` : ''}`;
+      const duplicate = d.trigger === 'duplicate' ? ' (chaos: sent again)' : '';
+      return `<--  [${outcome}] POST ${target.url ?? '?'} [${d.id}] ${d.durationMs} ms${d.error ? ` ${d.error}` : ''}${duplicate}`;
     }
+    const held = (d.chaos as { heldMs?: number } | undefined)?.heldMs;
+    if (held && d.nextAttemptAt) return `     held ${held} ms by chaos: attempt ${relative(d.nextAttemptAt, await sandboxNowMs(this.client))} [${d.id}]`;
     if (d.status === 'dead') return ` xx  dead [${d.id}]${d.error ? ` ${d.error}` : ` after ${d.attemptCount} attempts`} — sandbay dlq replay ${d.id}`;
     if (d.status === 'pending' && d.nextAttemptAt) return `     next attempt ${relative(d.nextAttemptAt, await sandboxNowMs(this.client))} [${d.id}]`;
     return undefined;

@@ -121,6 +121,7 @@ export class Dispatcher implements JobHandler {
     const chaos = trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
     if (chaos?.holdUntil) {
       this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
+      this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'pending', nextAttemptAt: new Date(chaos.holdUntil).toISOString(), chaos: attemptChaos(chaos.draw, false) });
       return { status: 'pending' };
     }
     const key = `${tenantId}\u0000${id}`;

@@ -100,3 +100,27 @@ test('listen with a bad token or an unknown topic fails in one line', async () =
   assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited, /unknown topic order\.shipped/);
   assertOneLineFailure(await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited, /validation_failed/);
 });
+
+test('listen --forward-to --chaos --seed: the temporary endpoint injects the faults, and the lines say which', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=1,reorder=2s,delay=300ms', '--seed', '9', ...as(sb)]);
+  try {
+    await listen.waitForLine(/^> Chaos: duplicate 100 %, reorder within 2000 ms, delay 300 ms \(seed 9\); each fault is marked on its attempt in the inspector\.$/);
+    await listen.waitForLine(/^> Ready! Forwarding/);
+    const order = await placeOrder(sb);
+    const deliveries = (await sb.api(`/api/v1/webhooks/deliveries?search=${order.id}`)).body.data;
+    const id = deliveries[0].id;
+    await listen.waitForLine(new RegExp(`held \\d+ ms by chaos: attempt in \\d+s \\[${id}\\]$`));
+    await listen.waitForLine(new RegExp(`<--  \\[200\\] POST ${receiver.url} \\[${id}\\] \\d+ ms \\(chaos: sent again\\)$`), 10_000);
+    assert.equal(receiver.received.filter((r) => r.headers['x-service-delivery-id'] === id).length, 2);
+  } finally {
+    await listen.stop();
+  }
+});
+
+test('listen --chaos needs --forward-to, and a bad fault is a one-line error', async () => {
+  const sb = await createSandbox(engine.url);
+  assertOneLineFailure(await new CliProcess(['listen', '--chaos', 'duplicate=0.2', ...as(sb)]).exited, /--chaos needs --forward-to/);
+  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=3', ...as(sb)]).exited, /must be a rate from 0 to 1/);
+  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'jitter=1s', ...as(sb)]).exited, /unknown --chaos fault jitter/);
+});

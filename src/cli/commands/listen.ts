@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import type { EndpointChaos } from '../../shared/api-types.ts';
 import { isValidPattern } from '../../shared/topics.ts';
 import { apiCommand, withScheme } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
+import { describeChaos, parseChaos } from '../chaos-flag.ts';
 import { CliError } from '../errors.ts';
 import { ListenPrinter } from '../listen-printer.ts';
 import { openLiveFeed } from '../live-feed.ts';
@@ -9,6 +11,8 @@ import { openLiveFeed } from '../live-feed.ts';
 interface ListenFlags extends ConnectionFlags {
   forwardTo?: string;
   topics: string;
+  chaos?: string;
+  seed?: string;
 }
 
 interface Endpoint {
@@ -16,6 +20,7 @@ interface Endpoint {
   url: string;
   secret: string;
   topics: string[];
+  chaos: EndpointChaos | null;
 }
 
 /** Resolves on the first Ctrl-C or SIGTERM; a second one kills the process as usual. */
@@ -31,9 +36,9 @@ function interrupted(): Promise<void> {
   });
 }
 
-async function createTemporaryEndpoint(client: Client, url: string, topics: string[]): Promise<Endpoint> {
+async function createTemporaryEndpoint(client: Client, url: string, topics: string[], chaos?: ReturnType<typeof parseChaos>): Promise<Endpoint> {
   return client.request<Endpoint>('POST', '/api/v1/webhooks/endpoints', {
-    body: { url: withScheme(url), topics, description: 'sandbay listen --forward-to (temporary: deleted when listen stops)' },
+    body: { url: withScheme(url), topics, description: 'sandbay listen --forward-to (temporary: deleted when listen stops)', chaos },
   });
 }
 
@@ -42,6 +47,8 @@ export function listenCommand(program: Command): void {
   apiCommand(program, 'listen', "tail the sandbox's deliveries live; --forward-to sends them to your receiver")
     .option('--forward-to <url>', 'register a temporary endpoint at this URL, print its secret, delete it on exit')
     .option('--topics <list>', 'comma-separated topics or patterns (order.*, payout.retry.*)', '*')
+    .option('--chaos <faults>', 'with --forward-to, inject the faults real senders cause: duplicate=0.2,reorder=5s,delay=500ms')
+    .option('--seed <n>', 'with --chaos, the seed that makes the faults reproducible')
     .action(listen);
 }
 
@@ -49,9 +56,12 @@ async function listen(flags: ListenFlags): Promise<void> {
   const topics = flags.topics.split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = topics.find((t) => !isValidPattern(t));
   if (unknown || topics.length === 0) throw new CliError(`unknown topic ${unknown ?? '(none given)'}: see GET /api/v1/webhooks/topics`);
+  if (flags.chaos && !flags.forwardTo) throw new CliError('--chaos needs --forward-to (the faults are injected into deliveries to your receiver)');
+  if (flags.seed !== undefined && !flags.chaos) throw new CliError('--seed goes with --chaos');
+  const chaos = flags.chaos ? parseChaos(flags.chaos, flags.seed) : undefined;
   const client = await sandboxClient(flags);
   const stop = interrupted();
-  const endpoint = flags.forwardTo ? await createTemporaryEndpoint(client, flags.forwardTo, topics) : undefined;
+  const endpoint = flags.forwardTo ? await createTemporaryEndpoint(client, flags.forwardTo, topics, chaos) : undefined;
   const printer = new ListenPrinter(client, { endpoint, topics, json: flags.json });
   const feed = openLiveFeed(client, (m) => printer.push(m), (up) => printer.note(up ? '> Reconnected.' : '> Connection lost; reconnecting…'));
   try {
@@ -59,6 +69,7 @@ async function listen(flags: ListenFlags): Promise<void> {
     if (first !== 'open') return;
     const filter = topics.join(',') === '*' ? '' : ` (${topics.join(', ')})`;
     const sandbox = client.connection.sandbox ? ` of sandbox ${client.connection.sandbox}` : '';
+    if (endpoint?.chaos) printer.note(`> Chaos: ${describeChaos(endpoint.chaos)}; each fault is marked on its attempt in the inspector.`, { event: 'chaos', chaos: endpoint.chaos });
     printer.note(
       endpoint
         ? `> Ready! Forwarding deliveries${filter} to ${endpoint.url} (temporary endpoint ${endpoint.id}). Your webhook signing secret is ${endpoint.secret} (^C to quit)`
