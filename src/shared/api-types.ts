@@ -234,3 +234,11 @@ export interface StreamMessage {
     runStatus?: 'running' | 'finished' | 'interrupted';
   };
 }
+
+/** One case of the receiver check's battery, as GET /api/v1/webhooks/check-cases describes it. */
+export interface CheckCaseInfo {
+  id: string;
+  sends: string;
+  guards: string;
+  expected: string;
+}

@@ -3,7 +3,7 @@ import { api, ApiProblem } from '../api/client.ts';
 import type { Delivery, LiveSecret, PortalSecrets, StreamMessage } from '../../shared/api-types.ts';
 
 /** The secrets a delivery is signed with: its endpoint's live ones, or the sandbox's webhookTestSecret. */
-export type SigningSecrets = { source: 'endpoint' | 'test_secret'; secrets: LiveSecret[] };
+export type SigningSecrets = { source: 'endpoint' | 'test_secret' | 'check'; secrets: LiveSecret[] };
 
 interface DetailState {
   id: string | null;
@@ -19,7 +19,8 @@ interface DetailState {
   applyLive(messages: StreamMessage[]): void;
 }
 
-const secretsKey = (d: { endpointId: string | null }) => d.endpointId ?? 'test';
+/** A bare-URL check's deliveries are signed with the secret of their run. */
+export const secretsKey = (d: Pick<Delivery, 'endpointId' | 'check'>) => d.endpointId ?? (d.check ? `check:${d.check.id}` : 'test');
 const refreshDelayMs = 60;
 
 export const useDetail = create<DetailState>()((set, get) => {
@@ -57,6 +58,8 @@ export const useDetail = create<DetailState>()((set, get) => {
       try {
         value = delivery.endpointId
           ? { source: 'endpoint', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${delivery.endpointId}/secrets`)).data }
+          : delivery.check
+          ? { source: 'check', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/checks/${delivery.check.id}/secrets`)).data }
           : { source: 'test_secret', secrets: [{ secret: (await api.get<PortalSecrets>('/api/v1/sandbox/credentials')).webhookTestSecret, createdAt: '', expiresAt: null }] };
       } catch (err) {
         value = err as ApiProblem;

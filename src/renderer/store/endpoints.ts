@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, query } from '../api/client.ts';
-import type { Endpoint, Page } from '../../shared/api-types.ts';
+import type { Endpoint, EndpointChaos, Page } from '../../shared/api-types.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
 
 export interface EndpointInput {
@@ -8,6 +8,7 @@ export interface EndpointInput {
   topics: string[];
   description?: string | null;
   enabled?: boolean;
+  chaos?: Partial<EndpointChaos> | null;
 }
 
 interface EndpointsState {

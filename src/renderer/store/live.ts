@@ -1,6 +1,7 @@
 import { LiveStream } from '../api/stream.ts';
 import { useApp } from './app.ts';
 import { useCatchers } from './catchers.ts';
+import { useChecks } from './checks.ts';
 import { useDetail } from './detail.ts';
 import { useDlqReplay } from './dlq-replay.ts';
 import { useEndpoints } from './endpoints.ts';
@@ -25,6 +26,7 @@ function clearSandboxData(): void {
   useDetail.getState().forgetSecrets();
   useEndpoints.getState().clear();
   useCatchers.getState().clear();
+  useChecks.getState().clear();
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startLive(): Promise<LiveStream> {
     useDeliveryList.getState().applyLive(messages);
     useDlqList.getState().applyLive(messages);
     useDetail.getState().applyLive(messages);
+    useChecks.getState().applyLive(messages);
     if (messages.some((m) => m.event === 'attempt.finished')) useCatchers.getState().refreshLogs();
   });
   stream.follow(useApp.getState().sandboxId);

@@ -18,7 +18,13 @@ export function AttemptsTab({ delivery }: { delivery: Delivery }) {
           return (
             <tr key={a.number} data-testid={`attempt-${a.number}`}>
               <td className="mono">{a.number}</td>
-              <td><span className="tag">{a.trigger}</span></td>
+              <td>
+                <span className="tag">{a.trigger === 'duplicate' ? 'duplicate · chaos' : a.trigger}</span>
+                {a.trigger === 'duplicate' && <div className="faint small-text">Chaos sent this delivery again after a 2xx, as real senders do.</div>}
+                {a.chaos && a.chaos.heldMs > 0 && (
+                  <div className="faint small-text" data-testid="chaos-held">Held {a.chaos.heldMs} ms by chaos (delay {a.chaos.delayMs} + reorder {a.chaos.reorderMs}).</div>
+                )}
+              </td>
               <td className="mono">{formatDateTime(a.startedAt)}</td>
               <td className="mono">{a.durationMs} ms</td>
               <td>

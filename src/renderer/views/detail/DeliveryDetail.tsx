@@ -45,14 +45,15 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
         <StatusBadge status={delivery.status} />
         <h1 id="detail-title" className="mono">{delivery.id}</h1>
         <span className="tag">{delivery.topic}</span>
-        {delivery.test && <span className="tag">test</span>}
+        {delivery.test && !delivery.check && <span className="tag">test</span>}
+        {delivery.check && <span className="tag" title={`Receiver check ${delivery.check.id}`}>check · {delivery.check.case}</span>}
         <span className="spacer" />
         {close}
       </div>
       <div className="detail-body">
         <dl className="facts">
           <dt>Endpoint</dt>
-          <dd>{delivery.url ? <Copyable value={delivery.url} label="endpoint URL" /> : '—'}{endpoint && !endpoint.enabled && <span className="tag warn"> disabled</span>}{!delivery.endpointId && <span className="faint"> (test webhook to a URL, signed with the webhook test secret)</span>}</dd>
+          <dd>{delivery.url ? <Copyable value={delivery.url} label="endpoint URL" /> : '—'}{endpoint && !endpoint.enabled && <span className="tag warn"> disabled</span>}{!delivery.endpointId && <span className="faint">{delivery.check ? " (a receiver check of a URL, signed with the check's secret)" : ' (test webhook to a URL, signed with the webhook test secret)'}</span>}</dd>
           <dt>Event</dt><dd className="mono">{delivery.eventId}</dd>
           <dt>Occurred</dt><dd>{formatDateTime(delivery.envelope.occurredAt)} <span className="faint">(sandbox time)</span></dd>
           <dt>Attempts</dt><dd>{delivery.attemptCount}{delivery.lastError && <span className="bad"> · {delivery.lastError}</span>}</dd>

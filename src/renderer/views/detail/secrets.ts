@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { ApiProblem } from '../../api/client.ts';
 import type { Delivery } from '../../../shared/api-types.ts';
-import { useDetail, type SigningSecrets } from '../../store/detail.ts';
+import { secretsKey, useDetail, type SigningSecrets } from '../../store/detail.ts';
 
 /** The live secrets that sign a delivery (loaded on first use), or the problem that kept them away. */
 export function useSigningSecrets(delivery: Delivery): SigningSecrets | ApiProblem | undefined {
-  const key = delivery.endpointId ?? 'test';
+  const key = secretsKey(delivery);
   const value = useDetail((s) => s.secrets[key]);
   useEffect(() => {
     void useDetail.getState().loadSecrets(delivery);

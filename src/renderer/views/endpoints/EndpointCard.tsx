@@ -9,6 +9,8 @@ import { useDetail } from '../../store/detail.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
 import { formatDateTime } from '../../util/format.ts';
+import { ChaosEditor } from './ChaosEditor.tsx';
+import { ReceiverCheck } from './ReceiverCheck.tsx';
 import { sendTestWebhook, TopicSelect } from './TestWebhook.tsx';
 
 /** The endpoint's live secrets, fetched only when the user asks to see them. */
@@ -87,6 +89,8 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
           </form>
         )}
         <InlineError error={toggle.error ?? test.error} />
+        <ReceiverCheck endpoint={endpoint} sandboxId={sandboxId} />
+        <ChaosEditor endpoint={endpoint} />
         {!endpoint.enabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
       </div>
     </li>

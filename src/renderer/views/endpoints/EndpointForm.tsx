@@ -4,6 +4,7 @@ import type { Endpoint } from '../../../shared/api-types.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
+import { ChaosFields, chaosOf, draftOf } from './ChaosEditor.tsx';
 import { patternsOf, TopicPicker } from './TopicPicker.tsx';
 import { urlProblem } from './validate.ts';
 
@@ -13,14 +14,17 @@ export function EndpointForm({ initialUrl = '', onCreated, onCancel }: { initial
   const [description, setDescription] = useState('');
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [touched, setTouched] = useState(false);
+  const [chaos, setChaos] = useState(() => draftOf(null));
   const create = useAction(async () => {
-    const endpoint = await useEndpoints.getState().create({ url: url.trim(), topics: patternsOf(picked), description: description.trim() || undefined });
+    const endpoint = await useEndpoints.getState().create({
+      url: url.trim(), topics: patternsOf(picked), description: description.trim() || undefined, chaos: chaosOf(chaos) ?? undefined,
+    });
     onCreated(endpoint);
   });
   const server = create.error instanceof ApiProblem ? create.error : null;
   const urlError = (touched ? urlProblem(url) : null) ?? server?.fieldError('/url');
   const topicsError = (touched && picked.size === 0 ? 'Pick at least one topic (or All topics).' : null) ?? server?.fieldError('/topics');
-  const other = create.error && !server?.fieldError('/url') && !server?.fieldError('/topics') ? create.error.message : null;
+  const other = create.error && !server?.fieldError('/url') && !server?.fieldError('/topics') && !server?.fieldError('/chaos') ? create.error.message : null;
   const submit = () => {
     setTouched(true);
     if (urlProblem(url) || picked.size === 0) return;
@@ -39,6 +43,10 @@ export function EndpointForm({ initialUrl = '', onCreated, onCancel }: { initial
           </Field>
         </div>
         <TopicPicker picked={picked} onChange={setPicked} error={topicsError} />
+        <details>
+          <summary>Chaos (off): inject the faults real senders cause</summary>
+          <ChaosFields draft={chaos} onChange={setChaos} problem={server} />
+        </details>
         {other && <div className="field-error" role="alert">{other}</div>}
         <div className="row">
           <button type="submit" className="primary" disabled={create.busy}>{create.busy ? 'Creating…' : 'Create endpoint'}</button>

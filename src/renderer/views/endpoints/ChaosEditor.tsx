@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { ApiProblem } from '../../api/client.ts';
+import type { Endpoint, EndpointChaos } from '../../../shared/api-types.ts';
+import { Field } from '../../components/Field.tsx';
+import { useAction } from '../../components/hooks.ts';
+import { InlineError } from '../../components/Misc.tsx';
+import { useEndpoints } from '../../store/endpoints.ts';
+
+/** The chaos fields as typed: percent, ms, ms and an optional seed. */
+export interface ChaosDraft {
+  duplicatePercent: string;
+  reorderMs: string;
+  delayMs: string;
+  seed: string;
+}
+
+export const draftOf = (chaos: EndpointChaos | null): ChaosDraft => ({
+  duplicatePercent: chaos ? String(Math.round(chaos.duplicateRate * 1000) / 10) : '0',
+  reorderMs: String(chaos?.reorderWindowMs ?? 0), delayMs: String(chaos?.delayMs ?? 0), seed: chaos ? String(chaos.seed) : '',
+});
+
+/** The API's chaos object from a draft: all-zero faults turn chaos off. */
+export function chaosOf(d: ChaosDraft): Partial<EndpointChaos> | null {
+  const chaos = {
+    duplicateRate: Number(d.duplicatePercent || 0) / 100, reorderWindowMs: Number(d.reorderMs || 0), delayMs: Number(d.delayMs || 0),
+    ...(d.seed.trim() ? { seed: Number(d.seed) } : {}),
+  };
+  return chaos.duplicateRate || chaos.reorderWindowMs || chaos.delayMs ? chaos : null;
+}
+
+/** Duplicate rate, reorder window, added delay and seed, with the server's messages beside each. */
+export function ChaosFields({ draft, onChange, problem }: { draft: ChaosDraft; onChange: (d: ChaosDraft) => void; problem?: ApiProblem | null }) {
+  const field = (key: keyof ChaosDraft, label: string, hint: string, pointer: string) => (
+    <Field label={label} hint={hint} error={problem?.fieldError(`/chaos/${pointer}`)}>
+      <input className="mono" inputMode="numeric" value={draft[key]} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
+    </Field>
+  );
+  return (
+    <div className="form-row">
+      {field('duplicatePercent', 'Duplicate %', 'Sent again after a 2xx', 'duplicateRate')}
+      {field('reorderMs', 'Reorder window (ms)', 'Held back 0…window', 'reorderWindowMs')}
+      {field('delayMs', 'Added delay (ms)', 'Before the first attempt', 'delayMs')}
+      {field('seed', 'Seed', 'Same seed, same faults', 'seed')}
+    </div>
+  );
+}
+
+/** Chaos on a registered endpoint: the faults real senders cause, marked on each attempt they touch. */
+export function ChaosEditor({ endpoint }: { endpoint: Endpoint }) {
+  const [draft, setDraft] = useState(() => draftOf(endpoint.chaos));
+  const save = useAction((chaos: Partial<EndpointChaos> | null) => useEndpoints.getState().update(endpoint.id, { chaos }));
+  const problem = save.error instanceof ApiProblem ? save.error : null;
+  return (
+    <details className="chaos" data-testid="chaos">
+      <summary>Chaos: {endpoint.chaos ? <span className="tag warn">on (seed {endpoint.chaos.seed})</span> : 'off'}</summary>
+      <form className="stack tight" onSubmit={(e) => { e.preventDefault(); void save.run(chaosOf(draft)).then((ep) => ep && setDraft(draftOf(ep.chaos))); }}>
+        <p className="field-hint">Real senders deliver twice, out of order and late. Each injected fault is marked on its attempt in the delivery log.</p>
+        <ChaosFields draft={draft} onChange={setDraft} problem={problem} />
+        <div className="row">
+          <button type="submit" disabled={save.busy}>Save chaos</button>
+          {endpoint.chaos && <button type="button" disabled={save.busy} onClick={() => void save.run(null).then(() => setDraft(draftOf(null)))}>Turn off</button>}
+        </div>
+        <InlineError error={problem && !problem.fieldError('/chaos') ? problem : save.error && !problem ? save.error : null} />
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import type { CheckCaseInfo, Endpoint } from '../../../shared/api-types.ts';
+import type { CheckCaseResult, CheckRun } from '../../../shared/check-report.ts';
+import { useAction } from '../../components/hooks.ts';
+import { InlineError, Link } from '../../components/Misc.tsx';
+import { pathOf } from '../../router.ts';
+import { useChecks } from '../../store/checks.ts';
+import { formatDateTime } from '../../util/format.ts';
+
+const got = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} · ${c.got.ms} ms`);
+
+function CaseRow({ result, info, sandboxId }: { result: CheckCaseResult; info?: CheckCaseInfo; sandboxId: string }) {
+  const mark = !result.ok ? '✕' : result.warning ? '!' : '✓';
+  return (
+    <tr data-case={result.id} data-ok={result.ok} className={result.ok ? (result.warning ? 'warn' : 'ok') : 'bad'}>
+      <td className="mono" aria-label={result.ok ? 'passed' : 'failed'}>{mark}</td>
+      <td><strong className="mono">{result.id}</strong>{info && <div className="faint">{info.sends}</div>}</td>
+      <td className="mono">{result.expected}</td>
+      <td className="mono">{got(result)}</td>
+      <td>
+        {!result.ok && (
+          <div className="stack tight">
+            <div><span className="label">Cause</span> {result.cause}</div>
+            <div><span className="label">Fix</span> {result.fix}</div>
+          </div>
+        )}
+        <div className="row">
+          {result.deliveryIds.map((id, i) => (
+            <Link key={id} to={pathOf('deliveries', sandboxId, id)} className="small-text mono">{result.deliveryIds.length === 1 ? 'delivery' : `delivery ${i + 1}`}</Link>
+          ))}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseInfo[]; sandboxId: string }) {
+  const { report } = run;
+  return (
+    <div className="stack tight" data-testid="check-report" data-status={run.status}>
+      <div className="row" role="status" aria-live="polite">
+        {run.status === 'running'
+          ? <strong>Checking… {report.cases.length}/{run.total}</strong>
+          : <strong data-testid="check-score">{report.passed}/{run.total} passed</strong>}
+        <span className="faint">{report.failed} failed · {report.warnings} warnings · {(report.durationMs / 1000).toFixed(1)} s · {run.url}</span>
+        {run.status === 'interrupted' && <span className="tag warn">interrupted</span>}
+      </div>
+      <progress max={run.total} value={report.cases.length} aria-label="Check progress" hidden={run.status !== 'running'} />
+      <table className="data check-cases">
+        <thead><tr><th /><th>Case</th><th>Expected</th><th>Got</th><th>Cause and fix</th></tr></thead>
+        <tbody>{report.cases.map((c) => <CaseRow key={c.id} result={c} info={cases.find((x) => x.id === c.id)} sandboxId={sandboxId} />)}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * Check receiver (SPEC §10): runs the battery against the endpoint with live progress, shows
+ * the scored table with cause and fix per failure, and the last runs so the score can be seen improving.
+ */
+export function ReceiverCheck({ endpoint, sandboxId }: { endpoint: Endpoint; sandboxId: string }) {
+  const runs = useChecks((s) => s.runs[endpoint.id]);
+  const cases = useChecks((s) => s.cases);
+  const [shown, setShown] = useState<string | null>(null);
+  const [effectsUrl, setEffectsUrl] = useState('');
+  const load = useAction(() => useChecks.getState().load(endpoint.id));
+  const start = useAction(async () => setShown((await useChecks.getState().start(endpoint.id, effectsUrl.trim() || undefined)).id));
+  useEffect(() => void load.run(), [endpoint.id]);
+  const run = runs?.find((r) => r.id === shown) ?? runs?.[0];
+  const busy = start.busy || runs?.[0]?.status === 'running';
+  return (
+    <section className="stack tight receiver-check" aria-label={`Receiver check of ${endpoint.url}`}>
+      <form className="row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
+        <button type="submit" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
+        <input className="mono grow" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="effects URL (optional): GET → count of processed events"
+          aria-label="Effects URL" />
+      </form>
+      <InlineError error={start.error ?? load.error} />
+      {run && <RunTable run={run} cases={cases} sandboxId={sandboxId} />}
+      {runs && runs.length > 1 && (
+        <div className="row wrap" aria-label="Last runs">
+          <span className="label">Last runs</span>
+          {runs.map((r) => (
+            <button type="button" key={r.id} className={`small${r.id === run?.id ? ' primary' : ''}`} onClick={() => setShown(r.id)}
+              title={formatDateTime(r.createdAt)} data-run={r.id}>
+              {r.status === 'running' ? '…' : `${r.report.passed}/${r.total}`}
+            </button>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { startTestReceiver, type TestReceiver } from '../helpers/check-receivers.ts';
+import { call, useEngine } from '../helpers/engine.ts';
+import { expect } from './expect.ts';
+import { screenshot, useBrowser } from './browser.ts';
+
+// Check receiver in the inspector: live progress, the scored table with cause and fix, a link
+// from a case to its delivery, and the last runs as the receiver gets fixed; chaos on the endpoint.
+
+const engine = useEngine();
+const browser = useBrowser();
+const receivers: TestReceiver[] = [];
+after(async () => {
+  for (const r of receivers) await r.close();
+});
+
+test('Check receiver scores the endpoint, links each case to its delivery, and keeps the last runs', async () => {
+  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
+  const sandboxId = created.body.sandbox.id;
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const broken = await startTestReceiver(endpoint.secret, 'skips-timestamp');
+  const fixed = await startTestReceiver(endpoint.secret);
+  receivers.push(broken, fixed);
+  await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
+
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
+  await card.getByRole('button', { name: `Check receiver ${broken.url}` }).click();
+  const report = card.getByTestId('check-report');
+  await expect(report).attribute('data-status', 'finished');
+  await expect(card.getByTestId('check-score')).text('13/15 passed');
+  const stale = card.locator('tr[data-case="stale-timestamp"]');
+  assert.equal(await stale.getAttribute('data-ok'), 'false');
+  assert.match(await stale.innerText(), /Cause Accepted a correctly signed request whose t is 10 minutes old[\s\S]*Fix Reject a signature whose t is more than 300 s/);
+  assert.equal(await card.locator('tr[data-ok="true"]').count(), 13);
+  await screenshot(page, 'receiver-check');
+
+  await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: fixed.url } });
+  await page.reload();
+  await card.getByRole('button', { name: `Check receiver ${fixed.url}` }).click();
+  await expect(card.getByTestId('check-score')).text('15/15 passed');
+  const runs = card.getByLabel('Last runs').getByRole('button');
+  assert.deepEqual(await runs.allInnerTexts(), ['15/15', '13/15']);
+  await runs.nth(1).click();
+  await expect(card.getByTestId('check-score')).text('13/15 passed');
+
+  await card.locator('tr[data-case="stale-timestamp"]').getByRole('link', { name: 'delivery' }).click();
+  await expect(page.getByText('check · stale-timestamp')).visible();
+  assert.match(page.url(), new RegExp(`/sandboxes/${sandboxId}/deliveries/dlv_\\w+$`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('chaos is set on the endpoint form and shown on the card', async () => {
+  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
+  const sandboxId = created.body.sandbox.id;
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+  await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hook');
+  await page.getByLabel('All order topics').check();
+  await page.getByText('Chaos (off): inject the faults real senders cause').click();
+  await page.getByLabel('Duplicate %').fill('20');
+  await page.getByLabel('Reorder window (ms)').fill('5000');
+  await page.getByLabel('Seed').fill('7');
+  await page.getByRole('button', { name: 'Create endpoint' }).click();
+  await expect(page.locator('li.endpoint').getByText('on (seed 7)')).visible();
+  const list = await call(engine.url, '/api/v1/webhooks/endpoints', { token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  assert.deepEqual(list.body.data[0].chaos, { duplicateRate: 0.2, reorderWindowMs: 5000, delayMs: 0, seed: 7 });
+  const chaos = page.locator('li.endpoint').getByTestId('chaos');
+  await chaos.locator('summary').click();
+  await chaos.getByRole('button', { name: 'Turn off' }).click();
+  await expect(chaos.locator('summary')).text('Chaos: off');
+  assert.deepEqual(page.errors, []);
+});
