@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import ts from 'typescript';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { buildPackages } from '../helpers/packages.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
 type ReceiverModule = typeof import('../../src/receiver/index.ts');

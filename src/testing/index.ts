@@ -1,0 +1,93 @@
+/**
+ * `sandbay/testing`: Sandbay inside a user's own test suite. Start an in-process sandbox
+ * (memory PGlite, a port of its own), sign test webhooks, and run the receiver check against
+ * the receiver under test — the same battery and report as `sandbay check`.
+ */
+import { createHmac } from 'node:crypto';
+import type { CheckReport } from '../shared/check-report.ts';
+import { formatSignatureHeader, signedPayload } from '../shared/signature.ts';
+import { silentLogger } from '../server/log.ts';
+import { startSandbox as startEngine, type RunningSandbox } from '../server/start.ts';
+import { effectsUrlCounter } from '../webhooks/check/checks.ts';
+
+export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
+
+export interface StartSandboxOptions {
+  /** Per-attempt webhook timeout (default SPEC's 10 s); tests may shorten it. */
+  attemptTimeoutMs?: number;
+}
+
+/** A running engine with one seeded sandbox, ready to call. */
+export interface TestingSandbox {
+  /** The engine's base URL, e.g. http://127.0.0.1:41234 (API under /api/v1). */
+  url: string;
+  sandboxId: string;
+  /** A bearer token with every scope. */
+  token: string;
+  /** Signs test webhooks sent to a bare URL. */
+  webhookTestSecret: string;
+  /** The in-process engine (its services), for tests that want to look inside. */
+  engine: RunningSandbox;
+  /** Runs the receiver check as this sandbox; its deliveries go to this sandbox's log. */
+  checkReceiver(options: CheckReceiverOptions): Promise<CheckReport>;
+  /** Stops the engine and removes its scratch database. */
+  close(): Promise<void>;
+}
+
+/** Starts Sandbay in this process on an in-memory database, with a fresh sandbox and a token. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<TestingSandbox> {
+  const engine = await startEngine({ memory: true, port: 0, logRequests: false, logger: silentLogger, attemptTimeoutMs: options.attemptTimeoutMs });
+  try {
+    const created = await engine.services.sandboxes.create();
+    const sandboxId = created.sandbox.id;
+    return {
+      url: engine.url, sandboxId, token: created.credentials.accessToken, webhookTestSecret: created.webhookTestSecret, engine,
+      checkReceiver: (check) => runCheck(engine, sandboxId, check),
+      close: () => engine.close(),
+    };
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+}
+
+/** The X-Service-Signature value Sandbay would send for this body (Stripe's generateTestHeaderString). */
+export function signTestHeader(options: { payload: string | Uint8Array; secret: string | readonly string[]; timestamp?: number }): string {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  const body = typeof options.payload === 'string' ? Buffer.from(options.payload, 'utf8') : options.payload;
+  return formatSignatureHeader(timestamp, secrets.map((s) => createHmac('sha256', s).update(signedPayload(timestamp, '')).update(body).digest('hex')));
+}
+
+export interface CheckReceiverOptions {
+  /** The receiver under test. */
+  url: string;
+  /** The secret it verifies with. */
+  secret: string;
+  /** Its count of processed events: a function, or a URL answering a number or {"count": n}; the duplicate case then checks it rose by one. */
+  effects?: (() => number | Promise<number>) | string;
+  /** Accept a self-signed certificate on an https receiver. */
+  allowInsecureTls?: boolean;
+  /** Run in this sandbox (its log keeps the deliveries); by default a private one is started and closed. */
+  sandbox?: TestingSandbox;
+}
+
+/** Runs the battery against a receiver and resolves with the report `sandbay check --json` prints. */
+export async function checkReceiver(options: CheckReceiverOptions): Promise<CheckReport> {
+  if (options.sandbox) return options.sandbox.checkReceiver(options);
+  const sandbox = await startSandbox();
+  try {
+    return await sandbox.checkReceiver(options);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function runCheck(engine: RunningSandbox, sandboxId: string, options: CheckReceiverOptions): Promise<CheckReport> {
+  const { effects } = options;
+  const counter = typeof effects === 'string' ? effectsUrlCounter(effects) : effects ? async () => effects() : undefined;
+  const { done } = await engine.services.webhooks.checks.ofUrl(sandboxId, {
+    url: options.url, secret: options.secret, allowInsecureTls: options.allowInsecureTls, effects: counter,
+  });
+  return (await done).report;
+}

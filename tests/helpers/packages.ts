@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
+
+const root = packageRoot();
+const stamp = join(root, 'dist', '.built');
+const lock = join(root, 'dist', '.build.lock');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the published packages (sandbay/receiver and sandbay/testing: `npm run build:testing`,
+ * what `npm ci` runs as prepare) from the current sources, once for all test files: a lock keeps
+ * two files from writing dist/ at once, and a stamp skips the build when nothing changed.
+ */
+export async function buildPackages(): Promise<void> {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { force: true });
+      } catch {
+        // released meanwhile
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (existsSync(stamp) && statSync(stamp).mtimeMs > newestSource(join(root, 'src'))) return;
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.testing.json'], { cwd: root, stdio: 'pipe' });
+    writeFileSync(stamp, '');
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
