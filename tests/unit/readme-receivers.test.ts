@@ -3,21 +3,22 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { requireTool, tools } from '../helpers/tools.ts';
+import { readmeBlocks } from '../helpers/readme.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'sandbay-readme-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The verifier: the first block of the language (the second is the receiver around it, run by the receiver-check test). */
 function codeBlock(language: string): string {
-  const blocks = [...readme.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))];
-  assert.equal(blocks.length, 1, `one ${language} block in the README`);
-  return blocks[0][1];
+  const blocks = readmeBlocks(language);
+  assert.equal(blocks.length, 2, `a verifier and a receiver in ${language} in the README`);
+  return blocks[0];
 }
 
 interface Case { name: string; payload: string; header: string; secrets: string[]; expect: string }
@@ -87,23 +88,18 @@ print(json.dumps(results))
 });
 
 test('the README Go receiver verifies the vectors, rotation and both-way tolerance', () => {
-  const program = join(dir, 'receiver.go');
+  const verify = join(dir, 'verify.go');
+  const program = join(dir, 'vectors.go');
+  writeFileSync(verify, codeBlock('go'));
   writeFileSync(program, `package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 )
 
-${codeBlock('go')}
 func main() {
 	data, _ := os.ReadFile(os.Args[1])
 	var cases []struct {
@@ -126,13 +122,14 @@ func main() {
 	fmt.Println(string(out))
 }
 `);
-  check((file) => exec(requireTool(tools.go), ['run', program, file]));
+  check((file) => exec(requireTool(tools.go), ['run', verify, program, file]));
 });
 
 test('the README PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
-  const script = join(dir, 'receiver.php');
+  const script = join(dir, 'vectors.php');
+  writeFileSync(join(dir, 'verify_webhook.php'), codeBlock('php'));
   writeFileSync(script, `<?php
-${codeBlock('php')}
+require __DIR__ . '/verify_webhook.php';
 $results = [];
 foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
     try {
