@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/db/paths.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 
 const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
 

@@ -11,6 +11,7 @@ import ts from 'typescript';
 const mayImport: Record<string, readonly string[]> = {
   main: ['server', 'preload', 'shared'],
   cli: ['server', 'receiver', 'shared'],
+  testing: ['server', 'webhooks', 'receiver', 'shared'],
   server: ['domain', 'webhooks', 'schedule', 'db', 'receiver', 'shared'],
   domain: ['webhooks', 'schedule', 'db', 'receiver', 'shared'],
   webhooks: ['schedule', 'db', 'receiver', 'shared'],

@@ -98,8 +98,8 @@ test('progress is announced on the live stream as check.updated', async () => {
   await sse.open();
   try {
     const run = await runCheck(sb, { url: closedPort, secret: 'whsec_x' });
-    const last = await sse.waitFor((m) => m.event === 'check.updated' && m.data.id === run.id && m.data.status === 'finished');
-    assert.deepEqual(last.data, { id: run.id, endpointId: null, done: 15, total: 15, status: 'finished' });
+    const last = await sse.waitFor((m) => m.event === 'check.updated' && m.data.id === run.id && m.data.runStatus === 'finished');
+    assert.deepEqual(last.data, { id: run.id, endpointId: null, done: 15, total: 15, runStatus: 'finished' });
     assert.ok(sse.messages.some((m) => m.event === 'attempt.finished' && m.data.trigger === 'check'));
   } finally {
     sse.close();

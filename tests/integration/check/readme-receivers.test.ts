@@ -7,7 +7,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { packageRoot } from '../../../src/db/paths.ts';
+import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { buildPackages } from '../../helpers/packages.ts';
 import { readmeBlocks } from '../../helpers/readme.ts';
