@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { withFileLock } from './file-lock.ts';
 
 const root = packageRoot();
 const stamp = join(root, 'dist', '.built');
@@ -22,25 +23,9 @@ function newestSource(dir: string): number {
  * two files from writing dist/ at once, and a stamp skips the build when nothing changed.
  */
 export async function buildPackages(): Promise<void> {
-  mkdirSync(join(root, 'dist'), { recursive: true });
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx'));
-      break;
-    } catch {
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { force: true });
-      } catch {
-        // released meanwhile
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
+  await withFileLock(lock, () => {
     if (existsSync(stamp) && statSync(stamp).mtimeMs > newestSource(join(root, 'src'))) return;
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.testing.json'], { cwd: root, stdio: 'pipe' });
     writeFileSync(stamp, '');
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  });
 }
