@@ -2,6 +2,7 @@ import { request } from 'undici';
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { CheckRun } from '../../shared/check-report.ts';
+import { notFound } from '../../shared/problem.ts';
 import { Endpoints } from '../endpoints.ts';
 import type { CheckRunner, EffectsCounter } from './runner.ts';
 
@@ -49,7 +50,7 @@ export class Checks {
   async ofEndpoint(tenantId: string, endpointId: string, options: { effects?: EffectsCounter } = {}): Promise<StartedCheck> {
     const endpoint = await this.endpoints.get(this.db, tenantId, endpointId);
     const target = await this.endpoints.target(tenantId, endpointId);
-    if (!target) return this.ofEndpoint(tenantId, endpointId, options); // deleted in between: get() now answers 404
+    if (!target) throw notFound('webhook endpoint'); // deleted in between
     const secrets = Endpoints.signingSecrets(target, this.clock.nowMs(tenantId));
     return this.runner.start(tenantId, { endpointId, url: target.url, secrets, allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics }, options.effects);
   }
