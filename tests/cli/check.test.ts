@@ -37,7 +37,8 @@ test('a correct receiver: one ✓ line per case, the score, exit 0', async () =>
   assert.equal(caseLines.length, 15);
   assert.match(caseLines[0], /^✓ valid\s+a correct delivery of order\.placed → 200 in \d+ ms$/);
   assert.match(caseLines[1], /^✓ tampered-body\s+a correct header, one byte of the body changed → 400 in \d+ ms$/);
-  assert.match(lines.at(-2)!, /^Score: 15\/15 passed, 0 failed, 0 warnings in \d+\.\d s\.$/);
+  // A loaded machine can make the latency case slow enough to warn; the score line says so either way.
+  assert.match(lines.at(-2)!, /^Score: 15\/15 passed, 0 failed, [01] warnings? in \d+\.\d s\.$/);
   assert.equal(lines.at(-1), `Every request is in the inspector: ${engine.url}/sandboxes/${sb.id}/deliveries`);
 });
 
