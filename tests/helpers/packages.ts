@@ -5,8 +5,9 @@ import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { withFileLock } from './file-lock.ts';
 
 const root = packageRoot();
-const stamp = join(root, 'dist', '.built');
-const lock = join(root, 'dist', '.build.lock');
+// Beside dist/, not in it: npm pack ships all of dist/.
+const stamp = join(root, 'node_modules', '.cache', 'sandbay', 'packages.built');
+const lock = join(root, 'node_modules', '.cache', 'sandbay', 'packages.lock');
 
 function newestSource(dir: string): number {
   let newest = 0;

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { CheckCaseResult, CheckReport, CheckRun } from '../../shared/check-report.ts';
+import { ApiError } from '../../shared/problem.ts';
 import { patternMatches, topics, type Topic } from '../../shared/topics.ts';
 import type { DeliveryStream } from '../delivery-stream.ts';
 import type { Sender } from '../sender.ts';
@@ -59,7 +60,9 @@ export class CheckRunner {
     const run = await this.deps.store.create(tenantId, { endpointId: target.endpointId, url: target.url, secret: target.secrets[0], total: checkCases.length, report: emptyReport(target.url) });
     this.announce(tenantId, run.id, target.endpointId, 0, 'running');
     const done = this.execute(tenantId, run, target, data, effects).catch(async (err) => {
-      if (!this.stopped) this.deps.onError(`check ${run.id} failed: ${(err as Error)?.stack ?? err}`);
+      // A run that is gone (its sandbox reset or deleted, or pruned by newer runs) simply ends.
+      const gone = err instanceof ApiError && err.status === 404;
+      if (!this.stopped && !gone) this.deps.onError(`check ${run.id} failed: ${(err as Error)?.stack ?? err}`);
       return this.deps.store.get(this.deps.db, tenantId, run.id).catch(() => run);
     });
     this.running.add(done);
