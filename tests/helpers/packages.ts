@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { withFileLock } from './file-lock.ts';
@@ -26,6 +26,7 @@ function newestSource(dir: string): number {
 export async function buildPackages(): Promise<void> {
   await withFileLock(lock, () => {
     if (existsSync(stamp) && statSync(stamp).mtimeMs > newestSource(join(root, 'src'))) return;
+    rmSync(join(root, 'dist'), { recursive: true, force: true }); // no stale files of moved sources get packed
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.testing.json'], { cwd: root, stdio: 'pipe' });
     writeFileSync(stamp, '');
   });

@@ -74,7 +74,8 @@ test('a scratch project installs the packed tarball; its own test starts a sandb
   assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('node_modules/')), 'no tests or node_modules in the tarball');
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch-receiver', private: true, type: 'module' }));
   npm(['install', '--prefer-offline', '--no-save', join(scratch, tarball.filename)], scratch);
-  assert.deepEqual(readdirSync(join(scratch, 'node_modules', 'sandbay', 'dist')).sort(), ['catcher', 'db', 'domain', 'receiver', 'schedule', 'server', 'shared', 'testing', 'webhooks']);
+  const shipped = readdirSync(join(scratch, 'node_modules', 'sandbay', 'dist'));
+  for (const layer of ['receiver', 'testing', 'server', 'webhooks', 'db']) assert.ok(shipped.includes(layer), `dist/${layer} installed`);
   writeFileSync(join(scratch, 'receiver.test.mjs'), userTest);
   // Run as a user would: not as a child of this test runner (which would change the reporter's protocol).
   const { NODE_TEST_CONTEXT: _child, ...env } = process.env;
