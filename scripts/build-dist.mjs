@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run build:dist` (also part of `prepack`): compiles the engine, the CLI and the receiver
-// toolkit to dist/, the JavaScript a packed install runs (bin/sandbay.mjs, package exports).
+// `npm run build:dist` (also part of `prepack`): compiles the engine, the CLI, the receiver toolkit
+// and sandbay/testing to dist/, the JavaScript a packed install runs (bin/sandbay.mjs, package exports).
 //
 // Test files and `npm pack` may build while others read dist/, so the output is compiled into
 // a staging folder and only files whose bytes changed are swapped in, each by an atomic rename.
@@ -39,7 +39,7 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource() && !process.a
 
 const staging = join(root, '.cache', `dist-${process.pid}`);
 try {
-  for (const config of ['tsconfig.dist.json', 'tsconfig.receiver.json']) {
+  for (const config of ['tsconfig.dist.json', 'tsconfig.testing.json']) {
     execFileSync(process.execPath, [tsc, '-p', config, '--outDir', staging], { cwd: root, stdio: 'inherit' });
   }
   const built = new Set();

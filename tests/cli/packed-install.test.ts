@@ -37,10 +37,10 @@ before(async () => {
   installOutput = installed.stdout + installed.stderr;
 });
 
-test('the tarball holds the compiled engine and CLI, receiver types, the built UI, migrations and seed; no sources or tests', async () => {
+test('the tarball holds the compiled engine and CLI, receiver and testing types, the built UI, migrations and seed; no sources or tests', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
   const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-  for (const needed of ['bin/sandbay.mjs', 'dist/cli/main.js', 'dist/server/start.js', 'dist/receiver/index.js', 'dist/receiver/index.d.ts', 'out/renderer/index.html', 'src/db/migrations/001-core.sql', 'seed/customers.json', 'package.json', 'README.md']) {
+  for (const needed of ['bin/sandbay.mjs', 'dist/cli/main.js', 'dist/server/start.js', 'dist/receiver/index.js', 'dist/receiver/index.d.ts', 'dist/testing/index.js', 'dist/testing/index.d.ts', 'out/renderer/index.html', 'src/db/migrations/001-core.sql', 'seed/customers.json', 'package.json', 'README.md']) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
   const noise = files.filter((f) => /^(tests|docs|scripts|resources)\//.test(f) || /\.tsx?$/.test(f.replace(/\.d\.ts$/, '')) || f.startsWith('out/main'));
@@ -85,4 +85,60 @@ test("import('sandbay/receiver') works from the project that installed it", asyn
   const script = "const r = await import('sandbay/receiver'); console.log(typeof r.verifyWebhook, r.signatureHeaderName, (await import('sandbay')).verifyWebhook === r.verifyWebhook);";
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
   assert.equal(stdout.trim(), 'function X-Service-Signature true');
+});
+
+// A user's own test, as the README shows it: a receiver built on sandbay/receiver, checked by sandbay/testing.
+const userTest = `
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { test } from 'node:test';
+import { createDeliveryDeduper, verifyWebhook } from 'sandbay/receiver';
+import { checkReceiver, signTestHeader, startSandbox } from 'sandbay/testing';
+
+const secret = 'whsec_scratchProjectSecret000000000';
+let processed = 0;
+const deliveries = createDeliveryDeduper();
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let event;
+    try {
+      event = verifyWebhook({ payload: Buffer.concat(chunks), header: req.headers['x-service-signature'], secret });
+    } catch {
+      return res.writeHead(400).end();
+    }
+    if (!deliveries.seen(event.deliveryId)) {
+      processed++;
+      deliveries.mark(event.deliveryId);
+    }
+    res.writeHead(200).end('ok');
+  });
+});
+
+test('my receiver passes the Sandbay receiver check', async () => {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = 'http://127.0.0.1:' + server.address().port + '/hook';
+  const sandbox = await startSandbox();
+  try {
+    const me = await fetch(sandbox.url + '/api/v1/sandbox', { headers: { authorization: 'Bearer ' + sandbox.token } });
+    assert.equal((await me.json()).id, sandbox.sandboxId);
+    const report = await checkReceiver({ url, secret, effects: () => processed, sandbox });
+    assert.equal(report.failed, 0, JSON.stringify(report.cases.filter((c) => !c.ok)));
+    assert.equal(report.cases.length, 15);
+    const header = signTestHeader({ payload: '{"deliveryId":"dlv_x"}', secret });
+    assert.equal(verifyWebhook({ payload: '{"deliveryId":"dlv_x"}', header, secret }).deliveryId, 'dlv_x');
+  } finally {
+    await sandbox.close();
+    server.close();
+  }
+});
+`;
+
+test("sandbay/testing in the installing project's own test: it starts a sandbox, checks a receiver and passes", async () => {
+  writeFileSync(join(app, 'receiver.test.mjs'), userTest);
+  // Run as a user would: not as a child of this test runner (which would change the reporter's protocol).
+  const { NODE_TEST_CONTEXT: _child, ...userEnv } = env;
+  const { stdout } = await run(process.execPath, ['--test', 'receiver.test.mjs'], { cwd: app, env: userEnv });
+  assert.match(stdout, /# pass 1\n# fail 0/);
 });

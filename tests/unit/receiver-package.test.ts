@@ -12,10 +12,8 @@ const root = packageRoot();
 // A variable specifier keeps `tsc --noEmit` from needing dist/ before it is built.
 const packageName = 'sandbay/receiver';
 
-before(() => {
-  // Build from the current sources (what `npm ci` does through `prepare`), swapped in atomically.
-  execFileSync(process.execPath, [join(root, 'scripts', 'build-dist.mjs')], { cwd: root, stdio: 'pipe' });
-});
+// Build from the current sources (what `npm pack` does through `prepack`), swapped in atomically.
+before(() => buildPackages());
 
 test('the built package is importable by its name and verifies the reference vectors', async () => {
   const receiver = (await import(packageName)) as ReceiverModule;

@@ -22,7 +22,7 @@ export const checkRoutes = (s: Services) => {
       handler: () => ({ body: { data: checkCases.map((c) => ({ id: c.id, sends: c.sends, guards: c.guards, expected: c.expected({ effects: true }) })) } }),
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       summary: `Run the receiver check against the endpoint's URL with its live secrets. ${started}`,
       params: idParam, body: EndpointCheckRequest, responses: { 202: CheckRun },
       handler: async ({ params, body, principal }) => {
@@ -33,11 +33,13 @@ export const checkRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'listWebhookEndpointChecks', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'The endpoint\'s newest check runs (ten are kept), newest first.', params: idParam, query: listQuery, responses: { 200: listOf(CheckRun) },
-      handler: async ({ params, query, principal }) => {
-        const tenantId = tenantOf(principal);
+      handler: async (input) => {
+        const { params, query } = input;
+        const tenantId = tenantOf(input.principal);
         await s.webhooks.endpoints.get(s.db, tenantId, params.id);
-        const rows = await checkRuns.list(tenantId, { endpointId: params.id }, query.limit + 1, s.cursors.decode(query.cursor)?.key as number | undefined);
-        return { body: seqPage(s.cursors, rows, query.limit) };
+        const cursors = s.cursors.of(input, 'seq');
+        const rows = await checkRuns.list(tenantId, { endpointId: params.id }, query.limit + 1, cursors.afterSeq(query.cursor));
+        return { body: seqPage(cursors, rows, query.limit) };
       },
     }),
     route({
@@ -46,7 +48,7 @@ export const checkRoutes = (s: Services) => {
       handler: async ({ params, principal }) => ({ body: await checkRuns.get(s.db, tenantOf(principal), params.checkId, params.id) }),
     }),
     route({
-      method: 'post', path: '/api/v1/webhooks/checks', operationId: 'checkReceiverUrl', tags, access: 'sandbox', scope: 'webhooks:write',
+      method: 'post', path: '/api/v1/webhooks/checks', operationId: 'checkReceiverUrl', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       summary: `Run the receiver check against a URL with a secret (\`sandbay check <url> --secret\`); its deliveries go to this sandbox's log. ${started}`,
       body: UrlCheckRequest, responses: { 202: CheckRun },
       handler: async ({ body, principal }) => {
@@ -59,9 +61,10 @@ export const checkRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/checks', operationId: 'listChecks', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: "Every stored check run of the sandbox (of endpoints and bare URLs), newest first.", query: listQuery, responses: { 200: listOf(CheckRun) },
-      handler: async ({ query, principal }) => {
-        const rows = await checkRuns.list(tenantOf(principal), {}, query.limit + 1, s.cursors.decode(query.cursor)?.key as number | undefined);
-        return { body: seqPage(s.cursors, rows, query.limit) };
+      handler: async (input) => {
+        const cursors = s.cursors.of(input, 'seq');
+        const rows = await checkRuns.list(tenantOf(input.principal), {}, input.query.limit + 1, cursors.afterSeq(input.query.cursor));
+        return { body: seqPage(cursors, rows, input.query.limit) };
       },
     }),
     route({

@@ -7,7 +7,7 @@ import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
 import { independentlyVerify } from '../../helpers/receiver.ts';
 import { SseClient } from '../../helpers/sse.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
-import { caseOf, failedCases, runCheck } from './helpers.ts';
+import { caseOf, failedCases, runCheck, waitForCheck } from './helpers.ts';
 
 const engine = useEngine();
 const closedPort = 'http://127.0.0.1:9/hook';
@@ -72,8 +72,11 @@ test('check deliveries stay out of the DLQ and cannot be retried or replayed', a
   const id = caseOf(run, 'valid').deliveryIds[0];
   assert.equal((await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body.status, 'dead');
   assert.deepEqual((await sb.api('/api/v1/webhooks/dlq')).body.data, []);
-  assert.equal((await sb.api('/api/v1/webhooks/dlq/replay', { body: {} })).body.replayed, 0);
+  const job = await sb.api('/api/v1/webhooks/dlq/replay', { body: {} });
+  assert.equal(job.status, 202);
+  assert.equal(job.body.total, 0, 'the DLQ replay job leaves check deliveries out');
   problem(await sb.api(`/api/v1/webhooks/deliveries/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
+  problem(await sb.api(`/api/v1/webhooks/dlq/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
   const listed = await sb.api(`/api/v1/webhooks/deliveries?status=dead`);
   assert.deepEqual(listed.body.data.map((d: any) => d.id), [id], 'still in the delivery log');
 });
@@ -117,4 +120,26 @@ test('bad requests are clear problems', async () => {
   const other = await createSandbox(engine.url);
   const run = await runCheck(sb, { url: closedPort, secret: 'whsec_x' });
   problem(await other.api(`/api/v1/webhooks/checks/${run.id}`), 404, 'not_found');
+});
+
+test('a check started with an Idempotency-Key runs once; the same key answers the same run', async () => {
+  const sb = await createSandbox(engine.url);
+  const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:1/placeholder', ['order.*']);
+  const r = await startTestReceiver(endpoint.secret);
+  try {
+    await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: r.url } });
+    const start = () => sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`, { body: {}, headers: { 'idempotency-key': 'check-once' } });
+    const first = await start();
+    assert.equal(first.status, 202);
+    const run = await waitForCheck(sb, first.body.id);
+    assert.deepEqual(failedCases(run), []);
+    const again = await start();
+    assert.equal(again.status, 202);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.body.id, first.body.id);
+    const runs = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`);
+    assert.deepEqual(runs.body.data.map((x: any) => x.id), [first.body.id], 'one run stored');
+  } finally {
+    await r.close();
+  }
 });

@@ -1,18 +1,29 @@
 import type { TestSandbox } from '../../helpers/engine.ts';
 
+type CheckStart = { url: string; secret?: string; effectsUrl?: string } | { endpointId: string; effectsUrl?: string };
+
 /** Starts a check through the API (a bare URL, or an endpoint) and polls until it has finished. */
-export async function runCheck(sb: TestSandbox, start: { url: string; secret?: string; effectsUrl?: string } | { endpointId: string; effectsUrl?: string }): Promise<any> {
+export async function runCheck(sb: TestSandbox, start: CheckStart): Promise<any> {
+  return waitForCheck(sb, await startCheck(sb, start));
+}
+
+/** Polls a started check run until it has finished. */
+export async function waitForCheck(sb: TestSandbox, id: string): Promise<any> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = await sb.api(`/api/v1/webhooks/checks/${id}`);
+    if (run.body.status !== 'running') return run.body;
+    if (Date.now() > deadline) throw new Error(`check ${id} still running: ${JSON.stringify(run.body)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function startCheck(sb: TestSandbox, start: CheckStart): Promise<string> {
   const res = 'endpointId' in start
     ? await sb.api(`/api/v1/webhooks/endpoints/${start.endpointId}/checks`, { body: start.effectsUrl ? { effectsUrl: start.effectsUrl } : {} })
     : await sb.api('/api/v1/webhooks/checks', { body: start });
   if (res.status !== 202) throw new Error(`check did not start: ${res.status} ${JSON.stringify(res.body)}`);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const run = await sb.api(`/api/v1/webhooks/checks/${res.body.id}`);
-    if (run.body.status !== 'running') return run.body;
-    if (Date.now() > deadline) throw new Error(`check ${res.body.id} still running: ${JSON.stringify(run.body)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return res.body.id;
 }
 
 /** The ids of the cases that failed. */
