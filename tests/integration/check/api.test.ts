@@ -2,8 +2,8 @@
 // live progress, unreachable receivers, and check deliveries kept out of retries and the DLQ.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startTestReceiver } from '../../helpers/check-receivers.ts';
-import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
+import { startTestReceiver, type TestReceiver } from '../../helpers/check-receivers.ts';
+import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { independentlyVerify } from '../../helpers/receiver.ts';
 import { SseClient } from '../../helpers/sse.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
@@ -12,29 +12,35 @@ import { caseOf, failedCases, runCheck, waitForCheck } from './helpers.ts';
 const engine = useEngine();
 const closedPort = 'http://127.0.0.1:9/hook';
 
-test("an endpoint check signs with the endpoint's live secrets and sends a real topic outside its subscription", async () => {
+/** An endpoint subscribed to order.* whose URL is a correct receiver verifying with the endpoint's own secret. */
+async function withReceiverEndpoint(fn: (sb: TestSandbox, endpoint: { id: string; secret: string }, r: TestReceiver) => Promise<void>): Promise<void> {
   const sb = await createSandbox(engine.url);
+  // The secret is the endpoint's: register first, then point it at the receiver.
   const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:1/placeholder', ['order.*']);
   const r = await startTestReceiver(endpoint.secret);
   try {
     await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: r.url } });
-    const run = await runCheck(sb, { endpointId: endpoint.id });
-    assert.deepEqual(failedCases(run), []);
-    assert.equal(run.endpointId, endpoint.id);
-    assert.equal(run.url, r.url);
-    const topics = await Promise.all(caseOf(run, 'unknown-topic').deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body));
-    assert.equal(topics.length, 2);
-    assert.notEqual(topics[0].topic.split('.')[0], 'order', 'a real topic the endpoint did not subscribe to');
-    assert.equal(topics[1].topic, 'x.unknown');
-    assert.ok(topics.every((d) => d.endpointId === endpoint.id && d.check.case === 'unknown-topic'));
-    assert.ok(independentlyVerify(topics[0].attempts[0].signatureHeader, topics[0].rawBody, endpoint.secret));
-    const one = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${run.id}`);
-    assert.equal(one.status, 200);
-    assert.deepEqual(one.body, run);
+    await fn(sb, endpoint, r);
   } finally {
     await r.close();
   }
-});
+}
+
+test("an endpoint check signs with the endpoint's live secrets and sends a real topic outside its subscription", () => withReceiverEndpoint(async (sb, endpoint, r) => {
+  const run = await runCheck(sb, { endpointId: endpoint.id });
+  assert.deepEqual(failedCases(run), []);
+  assert.equal(run.endpointId, endpoint.id);
+  assert.equal(run.url, r.url);
+  const topics = await Promise.all(caseOf(run, 'unknown-topic').deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body));
+  assert.equal(topics.length, 2);
+  assert.notEqual(topics[0].topic.split('.')[0], 'order', 'a real topic the endpoint did not subscribe to');
+  assert.equal(topics[1].topic, 'x.unknown');
+  assert.ok(topics.every((d) => d.endpointId === endpoint.id && d.check.case === 'unknown-topic'));
+  assert.ok(independentlyVerify(topics[0].attempts[0].signatureHeader, topics[0].rawBody, endpoint.secret));
+  const one = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${run.id}`);
+  assert.equal(one.status, 200);
+  assert.deepEqual(one.body, run);
+}));
 
 test('runs are stored newest first, ten kept per endpoint; another endpoint\'s run is a 404 under this one', async () => {
   const sb = await createSandbox(engine.url);
@@ -122,24 +128,16 @@ test('bad requests are clear problems', async () => {
   problem(await other.api(`/api/v1/webhooks/checks/${run.id}`), 404, 'not_found');
 });
 
-test('a check started with an Idempotency-Key runs once; the same key answers the same run', async () => {
-  const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:1/placeholder', ['order.*']);
-  const r = await startTestReceiver(endpoint.secret);
-  try {
-    await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: r.url } });
-    const start = () => sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`, { body: {}, headers: { 'idempotency-key': 'check-once' } });
-    const first = await start();
-    assert.equal(first.status, 202);
-    const run = await waitForCheck(sb, first.body.id);
-    assert.deepEqual(failedCases(run), []);
-    const again = await start();
-    assert.equal(again.status, 202);
-    assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.equal(again.body.id, first.body.id);
-    const runs = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`);
-    assert.deepEqual(runs.body.data.map((x: any) => x.id), [first.body.id], 'one run stored');
-  } finally {
-    await r.close();
-  }
-});
+test('a check started with an Idempotency-Key runs once; the same key answers the same run', () => withReceiverEndpoint(async (sb, endpoint) => {
+  const start = () => sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`, { body: {}, headers: { 'idempotency-key': 'check-once' } });
+  const first = await start();
+  assert.equal(first.status, 202);
+  const run = await waitForCheck(sb, first.body.id);
+  assert.deepEqual(failedCases(run), []);
+  const again = await start();
+  assert.equal(again.status, 202);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(again.body.id, first.body.id);
+  const runs = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`);
+  assert.deepEqual(runs.body.data.map((x: any) => x.id), [first.body.id], 'one run stored');
+}));
