@@ -36,9 +36,11 @@ export const checkRoutes = (s: Services) => {
       handler: async (input) => {
         const { params, query } = input;
         const tenantId = tenantOf(input.principal);
-        await s.webhooks.endpoints.get(s.db, tenantId, params.id);
+        // The cursor is input: checked (422) before the endpoint is looked up (404), as on every list.
         const cursors = s.cursors.of(input, 'seq');
-        const rows = await checkRuns.list(tenantId, { endpointId: params.id }, query.limit + 1, cursors.afterSeq(query.cursor));
+        const after = cursors.afterSeq(query.cursor);
+        await s.webhooks.endpoints.get(s.db, tenantId, params.id);
+        const rows = await checkRuns.list(tenantId, { endpointId: params.id }, query.limit + 1, after);
         return { body: seqPage(cursors, rows, query.limit) };
       },
     }),
