@@ -96,3 +96,23 @@ test('sign out ends the session; an expired one says so', async () => {
   await expect(page.getByText('Your session expired (access tokens live 1 hour). Sign in again.')).visible();
   assert.deepEqual(page.errors, []);
 });
+
+test('a read-only session sees each endpoint and whether chaos is on, but neither Check receiver nor the chaos form', async () => {
+  const endpointUrl = receiver.url;
+  const readOnly = await call(engine.url, '/oauth/token', {
+    body: { grant_type: 'client_credentials', client_id: alice.clientId, client_secret: alice.clientSecret, scope: 'webhooks:read' },
+  });
+  assert.equal(readOnly.status, 200, JSON.stringify(readOnly.body));
+  const viewer = await browser.newPage();
+  await viewer.goto(engine.url);
+  await viewer.getByLabel('With an access token').check();
+  await viewer.getByLabel('Access token', { exact: true }).fill(readOnly.body.access_token);
+  await viewer.getByRole('button', { name: 'Sign in' }).click();
+  await expect(viewer.getByTestId('signed-in-as')).visible();
+  await viewer.goto(`${engine.url}/sandboxes/${alice.id}/endpoints`);
+  const card = viewer.getByRole('listitem', { name: `Endpoint ${endpointUrl}` });
+  await expect(card.getByTestId('chaos')).text('Chaos: off');
+  await expect(card.getByRole('button', { name: `Check receiver ${endpointUrl}` })).count(0);
+  await expect(card.getByRole('button', { name: 'Save chaos' })).count(0);
+  assert.deepEqual(viewer.errors, []);
+});

@@ -46,13 +46,16 @@ export function ChaosFields({ draft, onChange, problem }: { draft: ChaosDraft; o
 }
 
 /** Chaos on a registered endpoint: the faults real senders cause, marked on each attempt they touch. */
-export function ChaosEditor({ endpoint }: { endpoint: Endpoint }) {
+export function ChaosEditor({ endpoint, canEdit }: { endpoint: Endpoint; canEdit: boolean }) {
   const [draft, setDraft] = useState(() => draftOf(endpoint.chaos));
   const save = useAction((chaos: Partial<EndpointChaos> | null) => useEndpoints.getState().update(endpoint.id, { chaos }));
   const problem = save.error instanceof ApiProblem ? save.error : null;
+  const state = <>Chaos: {endpoint.chaos ? <span className="tag warn">on (seed {endpoint.chaos.seed})</span> : 'off'}</>;
+  // Changing chaos needs webhooks:write; a read-only session sees whether it is on.
+  if (!canEdit) return <p className="chaos" data-testid="chaos">{state}</p>;
   return (
     <details className="chaos" data-testid="chaos">
-      <summary>Chaos: {endpoint.chaos ? <span className="tag warn">on (seed {endpoint.chaos.seed})</span> : 'off'}</summary>
+      <summary>{state}</summary>
       <form className="stack tight" onSubmit={(e) => { e.preventDefault(); void save.run(chaosOf(draft)).then((ep) => ep && setDraft(draftOf(ep.chaos))); }}>
         <p className="field-hint">Real senders deliver twice, out of order and late. Each injected fault is marked on its attempt in the delivery log.</p>
         <ChaosFields draft={draft} onChange={setDraft} problem={problem} />

@@ -89,8 +89,8 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
           </form>
         )}
         <InlineError error={toggle.error ?? test.error} />
-        <ReceiverCheck endpoint={endpoint} sandboxId={sandboxId} />
-        <ChaosEditor endpoint={endpoint} />
+        <ReceiverCheck endpoint={endpoint} sandboxId={sandboxId} canRun={canWrite} />
+        <ChaosEditor endpoint={endpoint} canEdit={canWrite} />
         {!endpoint.enabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
       </div>
     </li>

@@ -57,8 +57,9 @@ function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseIn
 /**
  * Check receiver (SPEC §10): runs the battery against the endpoint with live progress, shows
  * the scored table with cause and fix per failure, and the last runs so the score can be seen improving.
+ * Starting a run needs webhooks:write (`canRun`); a read-only session sees the stored runs.
  */
-export function ReceiverCheck({ endpoint, sandboxId }: { endpoint: Endpoint; sandboxId: string }) {
+export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpoint; sandboxId: string; canRun: boolean }) {
   const runs = useChecks((s) => s.runs[endpoint.id]);
   const cases = useChecks((s) => s.cases);
   const [shown, setShown] = useState<string | null>(null);
@@ -70,11 +71,13 @@ export function ReceiverCheck({ endpoint, sandboxId }: { endpoint: Endpoint; san
   const busy = start.busy || runs?.[0]?.status === 'running';
   return (
     <section className="stack tight receiver-check" aria-label={`Receiver check of ${endpoint.url}`}>
-      <form className="row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
-        <button type="submit" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
-        <input className="mono grow" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="effects URL (optional): GET → count of processed events"
-          aria-label="Effects URL" />
-      </form>
+      {canRun && (
+        <form className="row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
+          <button type="submit" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
+          <input className="mono grow" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="effects URL (optional): GET → count of processed events"
+            aria-label="Effects URL" />
+        </form>
+      )}
       <InlineError error={start.error ?? load.error} />
       {run && <RunTable run={run} cases={cases} sandboxId={sandboxId} />}
       {runs && runs.length > 1 && (
