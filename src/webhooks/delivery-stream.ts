@@ -6,14 +6,28 @@ export interface StreamMessage extends ApiStreamMessage {
   id: string;
 }
 
-interface Subscriber {
+/** How a subscriber's connection is watched: what it still holds unsent, and how to cut it. */
+export interface SubscriberLink {
+  send: (messages: StreamMessage[]) => void;
+  /** Bytes written to the client that it has not read yet (the socket's and Node's buffers). */
+  unsentBytes: () => number;
+  /** Ends the client's connection; called once, when it fell too far behind. */
+  drop: () => void;
+}
+
+interface Subscriber extends SubscriberLink {
   tenantId: string;
   pending: StreamMessage[];
-  send: (messages: StreamMessage[]) => void;
 }
 
 const ringSize = 20_000;
 const flushEveryMs = 25;
+/**
+ * A client that leaves this much unread is dropped rather than buffered for without end: a
+ * tab in the background or a stuck script must not grow the engine's memory. On reconnecting
+ * with its Last-Event-ID it resumes from the ring, or gets `reset` when that is gone.
+ */
+export const maxUnsentBytesPerClient = 1024 * 1024;
 
 /**
  * The live feed behind GET /api/v1/events/stream (SPEC §5.7): one message per change,
@@ -46,8 +60,8 @@ export class DeliveryStream {
    * Subscribes to a sandbox's messages. With a Last-Event-ID, the missed messages are
    * returned for immediate sending, or 'reset' when they are gone.
    */
-  subscribe(tenantId: string, lastEventId: string | undefined, send: Subscriber['send']): { backlog: StreamMessage[] | 'reset'; close: () => void } {
-    const sub: Subscriber = { tenantId, pending: [], send };
+  subscribe(tenantId: string, lastEventId: string | undefined, link: SubscriberLink): { backlog: StreamMessage[] | 'reset'; close: () => void } {
+    const sub: Subscriber = { ...link, tenantId, pending: [] };
     this.subscribers.add(sub);
     return { backlog: lastEventId ? this.since(tenantId, lastEventId) : [], close: () => this.subscribers.delete(sub) };
   }
@@ -56,6 +70,9 @@ export class DeliveryStream {
   get lastId(): string {
     return `${this.bootId}-${this.seq}`;
   }
+
+  /** Clients cut off since start for leaving too much unread. */
+  dropped = 0;
 
   get subscriberCount(): number {
     return this.subscribers.size;
@@ -76,6 +93,12 @@ export class DeliveryStream {
       if (sub.pending.length === 0) continue;
       const batch = sub.pending;
       sub.pending = [];
+      if (sub.unsentBytes() > maxUnsentBytesPerClient) {
+        this.subscribers.delete(sub);
+        this.dropped++;
+        sub.drop();
+        continue;
+      }
       sub.send(batch);
     }
   }

@@ -14,7 +14,7 @@ test('a client too far behind gets reset; one whose next message is still kept g
     if (tenantId === 'sbx_mine') mine.push(`dlv_${seq}`);
   }
   const since = (seq: number) => {
-    const sub = stream.subscribe('sbx_mine', `${stream.bootId}-${seq}`, () => {});
+    const sub = stream.subscribe('sbx_mine', `${stream.bootId}-${seq}`, { send: () => {}, unsentBytes: () => 0, drop: () => {} });
     sub.close();
     return sub.backlog;
   };

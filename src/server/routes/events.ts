@@ -39,11 +39,16 @@ export const eventRoutes = (s: Services) => [
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
       const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
-      const { backlog, close } = s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, (messages) => {
-        if (!session.isConnected) return;
-        void session.batch((buffer) => {
-          for (const m of messages) buffer.push(m.data, m.event, m.id);
-        }).catch(() => {});
+      const { backlog, close } = s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
+        send: (messages) => {
+          if (!session.isConnected) return;
+          void session.batch((buffer) => {
+            for (const m of messages) buffer.push(m.data, m.event, m.id);
+          }).catch(() => {});
+        },
+        // Node's own buffer plus the socket's: what a client that stopped reading leaves behind.
+        unsentBytes: () => ctx.res.writableLength,
+        drop: () => ctx.res.destroy(),
       });
       ctx.req.on('close', close);
       if (backlog === 'reset') {

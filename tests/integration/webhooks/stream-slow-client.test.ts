@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { test } from 'node:test';
+import { createSandbox, useEngine } from '../../helpers/engine.ts';
+import { SseClient } from '../../helpers/sse.ts';
+import { maxUnsentBytesPerClient } from '../../../src/webhooks/delivery-stream.ts';
+
+const engine = useEngine();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Opens the stream over a raw socket and stops reading once the head arrived: a client that never reads. */
+function openUnreadStream(url: string, token: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => {});
+  socket.write(`GET /api/v1/events/stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
+  return new Promise((resolve, reject) => {
+    socket.once('data', (head) => {
+      if (!head.toString().startsWith('HTTP/1.1 200')) return reject(new Error(`stream refused: ${head}`));
+      socket.pause();
+      resolve({ socket, closed });
+    });
+  });
+}
+
+// Issue 14 §2: without a cap, every message for a client that stopped reading piles up in
+// the engine's memory (Node's write buffer) for as long as the connection stays open.
+test('a stream client that stops reading is dropped once it leaves the cap unread, and resumes or gets reset', async () => {
+  const stream = engine.running.services.webhooks.stream;
+  const sb = await createSandbox(engine.url);
+  const { socket, closed } = await openUnreadStream(engine.url, sb.token);
+  const before = stream.dropped;
+  const lastSeenId = stream.lastId;
+  const padding = 'x'.repeat(2000);
+  let published = 0;
+  // Kernel socket buffers first fill (a few MB on loopback), then Node's; 64 MB is far past both plus the cap.
+  while (stream.dropped === before && published * padding.length < 64 * 1024 * 1024) {
+    for (let i = 0; i < 500; i++, published++) stream.publish(sb.id, 'delivery.updated', { id: `dlv_${published}`, error: padding });
+    await sleep(30);
+  }
+  assert.equal(stream.dropped, before + 1, `dropped after ${published} messages (${maxUnsentBytesPerClient} bytes cap)`);
+  socket.resume(); // reads what was already on its way, then sees the engine end the connection
+  await closed;
+  assert.equal(stream.subscriberCount, 0, 'the dropped client holds nothing in the hub');
+
+  // Still in the ring: the reconnecting client gets everything it missed.
+  const resumed = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}`, 'last-event-id': lastSeenId });
+  await resumed.open();
+  try {
+    await resumed.waitFor((m) => m.data.id === `dlv_${published - 1}`, 10_000);
+    assert.ok(resumed.messages.every((m) => m.event !== 'reset'));
+  } finally {
+    resumed.close();
+  }
+
+  // Once the ring moved past it (20,000 newer messages), the client must refetch.
+  for (let i = 0; i < 20_000; i++) stream.publish('sbx_someone_else', 'delivery.created', { id: `dlv_other_${i}` });
+  const behind = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}`, 'last-event-id': lastSeenId });
+  await behind.open();
+  try {
+    const reset = await behind.waitFor((m) => m.event === 'reset');
+    assert.equal(reset.data.reason, 'cannot_resume');
+  } finally {
+    behind.close();
+  }
+});
