@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 import type { Db, Queryable, Tx } from '../../db/database.ts';
 import type { Invalidations } from '../../db/invalidations.ts';
 import { randomString } from '../../shared/ids.ts';
+import { LruMap } from '../../shared/lru-map.ts';
 
 export const accessTokenTtlSeconds = 3600;
 export const refreshTokenTtlSeconds = 30 * 86400;
 
-const maxCachedTokens = 50_000;
+/**
+ * Verified tokens kept in memory (~0.5 KB each, so ~5 MB): thousands of clients minting
+ * tokens must not grow the engine forever, and a token in use stays warm.
+ */
+export const maxCachedTokens = 10_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -33,14 +38,23 @@ export type TokenCheck = { ok: true; grant: AccessGrant } | { ok: false; reason:
  * sharing the database (a revocation is announced). Token lifetimes use the real clock (SPEC §5.5).
  */
 export class TokenStore {
-  private readonly cache = new Map<string, AccessGrant>();
+  private readonly cache: LruMap<string, AccessGrant>;
 
-  constructor(private readonly db: Db, private readonly invalidations: Invalidations, private readonly realNow: () => number = Date.now) {
+  constructor(
+    private readonly db: Db, private readonly invalidations: Invalidations, private readonly realNow: () => number = Date.now,
+    maxCached = maxCachedTokens,
+  ) {
+    this.cache = new LruMap(maxCached);
     invalidations.on('tokens', {
       drop: (message) => this.forgetWhere((grant, hash) =>
         hash === message.hash || grant.familyId === message.familyId || grant.tenantId === message.tenantId),
       dropAll: () => this.cache.clear(),
     });
+  }
+
+  /** How many verified tokens are held in memory. */
+  get cachedCount(): number {
+    return this.cache.size;
   }
 
   async issue(
@@ -82,7 +96,6 @@ export class TokenStore {
         tenantId: row.tenant_id, clientId: row.client_id, familyId: row.family_id,
         scopes: new Set(row.scope.split(' ').filter(Boolean)), expiresAtMs: row.expires_at.getTime(),
       };
-      if (this.cache.size >= maxCachedTokens) this.cache.clear();
       this.cache.set(hash, grant);
     }
     if (grant.expiresAtMs <= this.realNow()) return { ok: false, reason: 'token_expired' };
