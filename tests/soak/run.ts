@@ -1,0 +1,14 @@
+import { parseArgs } from 'node:util';
+import { fullSoak, runSoak } from './soak.ts';
+
+// npm run soak -- --minutes N: one engine under steady load; exits 1 if a delivery was lost or RSS passed its bound.
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } });
+const minutes = Number(values.minutes);
+if (!(minutes > 0)) {
+  console.error(`--minutes must be a positive number, not ${values.minutes}`);
+  process.exit(2);
+}
+console.log(`soak: ${minutes} min, ${fullSoak.ordersPerSecond} orders/s, ${fullSoak.catcherHitsPerSecond} catcher hits/s, ${fullSoak.sseClients} SSE clients (${fullSoak.nonReaders} never read)`);
+const report = await runSoak({ ...fullSoak, durationMs: minutes * 60_000, print: (line) => console.log(line) });
+console.log(report.ok ? 'soak: OK' : 'soak: FAILED');
+process.exit(report.ok ? 0 : 1);
