@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { maxCachedTokens } from '../../src/domain/oauth/token-store.ts';
 import { keptPerCatcher } from '../../src/webhooks/catcher/request-log.ts';
+import { responseExcerptBytes } from '../../src/webhooks/sender.ts';
 import { createTestDatabase, testDriver } from '../helpers/postgres.ts';
 import { fullSoak, runSoak } from '../soak/soak.ts';
 
@@ -22,6 +23,7 @@ test('a short soak loses no delivery and keeps catcher logs, the token cache and
     assert.equal(ledger.lost, 0, context);
     assert.ok(ledger.attempts > ledger.emitted, `retries ran\n${context}`);
     assert.equal(bounded.maxCatcherLog, keptPerCatcher, `catchers got more than they keep, and keep no more\n${context}`);
+    assert.equal(bounded.maxAttemptBody, responseExcerptBytes, `a 64 KiB error page is kept as its first 4 KiB\n${context}`);
     assert.ok(bounded.cachedTokens > 0 && bounded.cachedTokens <= maxCachedTokens, context);
     assert.ok(bounded.sseSubscribers <= fullSoak.sseClients, context);
   } finally {

@@ -1,6 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+const errorPage = `soak says no\n${'x'.repeat(64 * 1024)}`;
+
 /**
  * The soak's webhook receiver on loopback: answers 200, 500 and hangs in turn, so deliveries
  * succeed, retry and (five failures in a row) reach the DLQ. A hung request is held until the
@@ -9,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 export class FlakyReceiver {
   hits = 0;
   private turn = 0;
+  private hangs = true;
   private server?: Server;
   private readonly held = new Set<ServerResponse>();
   private readonly sockets = new Set<Socket>();
@@ -20,7 +23,9 @@ export class FlakyReceiver {
         this.hits++;
         const kind = this.turn++ % 3;
         if (kind === 0) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-        else if (kind === 1) res.writeHead(500, { 'content-type': 'text/plain' }).end('soak says no');
+        // A large error page: the engine must keep only its first 4 KiB in the attempt record.
+        else if (kind === 1) res.writeHead(500, { 'content-type': 'text/plain' }).end(errorPage);
+        else if (!this.hangs) res.writeHead(503).end();
         else {
           this.held.add(res);
           res.on('close', () => this.held.delete(res));
@@ -38,6 +43,12 @@ export class FlakyReceiver {
   /** Requests held open right now (the engine's attempt timeout ends them). */
   get hanging(): number {
     return this.held.size;
+  }
+
+  /** Stops hanging (and answers what it holds with 503), so the run's last clock advances end soon. */
+  calm(): void {
+    this.hangs = false;
+    for (const res of this.held) res.writeHead(503).end();
   }
 
   async close(): Promise<void> {

@@ -15,7 +15,7 @@ export interface SoakSandbox {
 /** Fires `fn` at a steady rate, never more than `maxOutstanding` at once (a slow engine shows as skips). */
 export class SteadyLoad {
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly outstanding = new Set<Promise<void>>();
+  private readonly outstanding = new Map<Promise<void>, string>();
 
   constructor(private readonly metrics: SoakMetrics) {}
 
@@ -30,34 +30,37 @@ export class SteadyLoad {
           this.metrics.error(`${name}: skipped, engine behind`);
           continue;
         }
-        this.track(fn(i++));
+        this.track(name, fn(i++));
       }
     }, tickMs));
   }
 
   /** Runs `fn` every `ms`, skipping a turn while the previous one still runs (clock advances, resets). */
-  periodically(ms: number, fn: () => Promise<void>): void {
+  periodically(name: string, ms: number, fn: () => Promise<void>): void {
     let running = false;
     this.timers.push(setInterval(() => {
       if (running) return;
       running = true;
-      this.track(fn().finally(() => (running = false)));
+      this.track(name, fn().finally(() => (running = false)));
     }, ms));
   }
 
-  get busy(): number {
-    return this.outstanding.size;
+  /** What is under way, by name (e.g. "orders ×3, clock advances ×1"). */
+  get busy(): string {
+    const counts = new Map<string, number>();
+    for (const name of this.outstanding.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+    return [...counts].map(([name, n]) => `${name} ×${n}`).join(', ') || 'nothing';
   }
 
   /** Stops starting work and waits for what is under way. */
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    await Promise.allSettled([...this.outstanding]);
+    await Promise.allSettled([...this.outstanding.keys()]);
   }
 
-  private track(p: Promise<void>): void {
-    const tracked = p.catch((err) => this.metrics.error(`load: ${(err as Error).message.slice(0, 80)}`)).finally(() => this.outstanding.delete(tracked));
-    this.outstanding.add(tracked);
+  private track(name: string, p: Promise<void>): void {
+    const tracked = p.catch((err) => this.metrics.error(`${name}: ${(err as Error).message.slice(0, 80)}`)).finally(() => this.outstanding.delete(tracked));
+    this.outstanding.set(tracked, name);
   }
 }
 

@@ -13,8 +13,12 @@ export class SoakMetrics {
     this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
   }
 
-  /** Records the process's memory now; returns it. */
-  sampleMemory(): NodeJS.MemoryUsage {
+  /**
+   * Records the process's memory now; returns it. With `collect` (and node --expose-gc) a full
+   * collection runs first, so heapUsed is what is really retained: the figure that shows a leak.
+   */
+  sampleMemory(collect = false): NodeJS.MemoryUsage {
+    if (collect) (globalThis as { gc?: () => void }).gc?.();
     const usage = process.memoryUsage();
     this.maxRssBytes = Math.max(this.maxRssBytes, usage.rss);
     this.maxHeapBytes = Math.max(this.maxHeapBytes, usage.heapUsed);

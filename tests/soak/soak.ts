@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../src/server/start.ts';
 import { keptPerCatcher } from '../../src/webhooks/catcher/request-log.ts';
+import { responseExcerptBytes } from '../../src/webhooks/sender.ts';
 import { FlakyReceiver } from './flaky-receiver.ts';
 import { countLedger, endpointsPerSandbox, finishedDeliveries, type Ledger } from './ledger.ts';
 import { advanceClock, catcherHit, freshToken, orderRound, resetSandbox, setUpSandbox, SteadyLoad, type SoakSandbox } from './load.ts';
@@ -36,8 +37,8 @@ export interface SoakOptions {
 
 export const fullSoak: Omit<SoakOptions, 'durationMs' | 'print'> = {
   ordersPerSecond: 8, catcherHitsPerSecond: 15, tokensPerSecond: 2, sseClients: 50, nonReaders: 10,
-  ledgerSandboxes: 4, churnSandboxes: 2, advanceEveryMs: 20_000, clockStepSeconds: 15 * 60, resetEveryMs: 45_000, reportEveryMs: 60_000,
-  rssBoundBytes: 600 * 1024 * 1024, attemptTimeoutMs: 2_000,
+  ledgerSandboxes: 4, churnSandboxes: 2, advanceEveryMs: 20_000, clockStepSeconds: 20 * 60, resetEveryMs: 45_000, reportEveryMs: 60_000,
+  rssBoundBytes: 600 * 1024 * 1024, attemptTimeoutMs: 1_000,
 };
 
 export interface SoakReport {
@@ -46,7 +47,7 @@ export interface SoakReport {
   rssBoundBytes: number;
   errors: Map<string, number>;
   /** What the engine's bounded structures held at the end. */
-  bounded: { sseSubscribers: number; sseDropped: number; cachedTokens: number; maxCatcherLog: number; catcherHits: number };
+  bounded: { maxAttemptBody: number; sseSubscribers: number; sseDropped: number; cachedTokens: number; maxCatcherLog: number; catcherHits: number };
   ok: boolean;
 }
 
@@ -82,10 +83,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   load.every('orders', o.ordersPerSecond, 200, (i) => orderRound(url, pick(i), metrics));
   load.every('catcher', o.catcherHitsPerSecond, 200, (i) => catcherHit(url, pick(i), i, metrics));
   load.every('tokens', o.tokensPerSecond, 50, (i) => freshToken(url, pick(i), metrics));
-  load.periodically(o.advanceEveryMs, async () => {
-    for (const sb of ledgerSandboxes) await advanceClock(url, sb, o.clockStepSeconds, metrics);
+  load.periodically('clock advances', o.advanceEveryMs, async () => {
+    await Promise.all(ledgerSandboxes.map((sb) => advanceClock(url, sb, o.clockStepSeconds, metrics)));
   });
-  load.periodically(o.resetEveryMs, async () => {
+  load.periodically('resets', o.resetEveryMs, async () => {
     for (const sb of churn) await resetSandbox(url, sb, metrics);
   });
 
@@ -93,13 +94,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   o.print(`engine ready, ${sandboxes.length} sandboxes set up`);
   let last = { at: started, requests: 0, finished: 0, hits: 0 };
   const report = async () => {
-    const m = metrics.sampleMemory();
+    const m = metrics.sampleMemory(true);
     const now = Date.now();
     const finished = await finishedDeliveries(services.db, sandboxes);
     const ms = now - last.at;
+    const retained = 'gc' in globalThis ? ' after GC' : '';
     const elapsed = new Date(now - started).toISOString().slice(14, 19);
     o.print(
-      `[${elapsed}] rss ${mb(m.rss)}  heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}  external ${mb(m.external)} | ` +
+      `[${elapsed}] rss ${mb(m.rss)}  heap${retained} ${mb(m.heapUsed)}/${mb(m.heapTotal)}  external ${mb(m.external)} | ` +
       `${rate(metrics.requests - last.requests, ms)} req/s  ${rate(finished - last.finished, ms)} deliveries/s  ` +
       `${rate(receiver.hits - last.hits, ms)} receiver hits/s | sse ${sse.open} open, ${services.webhooks.stream.dropped} dropped | ` +
       `errors: ${metrics.errorSummary()}`,
@@ -113,8 +115,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   await report();
   const stopping = Date.now();
   const busy = load.busy;
-  await load.stop();
-  o.print(`load stopped: ${busy} calls were under way, done in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
+  const stopped = load.stop();
+  receiver.calm();
+  const waiting = setInterval(() => o.print(`stopping: still under way: ${load.busy}`), 15_000);
+  await stopped;
+  clearInterval(waiting);
+  o.print(`load stopped: ${busy} under way, done in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
   clearInterval(sampler);
 
   const ledger = await countLedger(services.db, sandboxes);
@@ -122,7 +128,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     'select count(*)::int as n from catcher_requests where tenant_id = any($1) group by tenant_id, catcher_name',
     [sandboxes.map((s) => s.id)],
   );
+  const [attemptBodies] = await services.db.query<{ n: number | null }>(
+    'select max(octet_length(response_body))::int as n from attempts where tenant_id = any($1)', [sandboxes.map((s) => s.id)],
+  );
   const bounded = {
+    maxAttemptBody: attemptBodies.n ?? 0,
     sseSubscribers: services.webhooks.stream.subscriberCount, sseDropped: services.webhooks.stream.dropped,
     cachedTokens: services.tokens.cachedCount, maxCatcherLog: Math.max(0, ...catcherLogs.map((r) => r.n)), catcherHits: metrics.done.get('catcher hit') ?? 0,
   };
@@ -131,13 +141,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   await receiver.close();
   await rm(dataDir, { recursive: true, force: true });
 
-  const ok = ledger.lost === 0 && metrics.maxRssBytes <= o.rssBoundBytes && bounded.maxCatcherLog <= keptPerCatcher;
+  const ok = ledger.lost === 0 && metrics.maxRssBytes <= o.rssBoundBytes && bounded.maxCatcherLog <= keptPerCatcher && bounded.maxAttemptBody <= responseExcerptBytes;
   o.print(
     `ledger: ${ledger.emitted} emitted = ${ledger.succeeded} succeeded + ${ledger.pending} pending + ${ledger.dead} dead (${ledger.attempts} attempts); ` +
     `lost ${ledger.lost}${ledger.unacknowledged ? ` (${ledger.unacknowledged} more from unanswered orders)` : ''}`,
   );
   o.print(`rss peak ${mb(metrics.maxRssBytes)} (bound ${mb(o.rssBoundBytes)}: ${metrics.maxRssBytes <= o.rssBoundBytes ? 'under' : 'OVER'}), heap peak ${mb(metrics.maxHeapBytes)}`);
-  o.print(`bounded: ${bounded.catcherHits} catcher hits, longest catcher log ${bounded.maxCatcherLog}/${keptPerCatcher}, ${bounded.cachedTokens} cached tokens, sse ${bounded.sseSubscribers} subscribed, ${bounded.sseDropped} dropped`);
+  o.print(`bounded: ${bounded.catcherHits} catcher hits, longest catcher log ${bounded.maxCatcherLog}/${keptPerCatcher}, largest attempt body ${bounded.maxAttemptBody}/${responseExcerptBytes} B, ${bounded.cachedTokens} cached tokens, sse ${bounded.sseSubscribers} subscribed, ${bounded.sseDropped} dropped`);
   o.print(`errors: ${metrics.errorSummary()}`);
   o.print(`slowest answers: ${metrics.slowestSummary()}`);
   return { ledger, maxRssBytes: metrics.maxRssBytes, rssBoundBytes: o.rssBoundBytes, errors: metrics.errors, bounded, ok };
