@@ -37,7 +37,7 @@ export interface SoakOptions {
 
 export const fullSoak: Omit<SoakOptions, 'durationMs' | 'print'> = {
   ordersPerSecond: 8, catcherHitsPerSecond: 15, tokensPerSecond: 2, sseClients: 50, nonReaders: 10,
-  ledgerSandboxes: 4, churnSandboxes: 2, advanceEveryMs: 20_000, clockStepSeconds: 20 * 60, resetEveryMs: 45_000, reportEveryMs: 60_000,
+  ledgerSandboxes: 4, churnSandboxes: 2, advanceEveryMs: 30_000, clockStepSeconds: 75 * 60, resetEveryMs: 45_000, reportEveryMs: 60_000,
   rssBoundBytes: 600 * 1024 * 1024, attemptTimeoutMs: 1_000,
 };
 
