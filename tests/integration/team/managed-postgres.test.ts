@@ -1,23 +1,15 @@
 // `serve --postgres`: a PostgreSQL server Sandbay runs itself in <dataDir>/postgres.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { scratchBase } from '../../../src/db/template.ts';
 import { processAlive } from '../../../src/shared/node/process-alive.ts';
 import { call, createSandbox } from '../../helpers/engine.ts';
-import { runCli, waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { useServeDataDir } from '../../helpers/serve-on-data-dir.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sandbay-managed-pg-'));
-// As root the server runs as the postgres user, which must be able to enter the data dir (mkdtemp makes it 0700).
-chmodSync(dataDir, 0o755);
-const processes: ServeProcess[] = [];
-after(async () => {
-  for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
-  await Promise.all(processes.map((p) => p.exited));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const { dataDir, start } = useServeDataDir('sandbay-managed-pg-');
 
 const postmasterPid = () => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 // Zombie-aware: a server whose Sandbay was killed is re-parented, and once stopped may linger unreaped.
@@ -25,8 +17,7 @@ const isAlive = processAlive;
 
 /** `sandbay serve` with args, once ready (killed after the file if a test fails before it stops it). */
 async function serve(args: string[]): Promise<ServeProcess & { url: string }> {
-  const proc = runCli(['serve', '--quiet', ...args]);
-  processes.push(proc);
+  const proc = start(args);
   return Object.assign(proc, await waitForReady(proc, 120_000));
 }
 

@@ -1,30 +1,16 @@
 // `serve --workers N`: N engine processes (node:cluster) on one port and one PostgreSQL server.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { readDiscovery, readLock, lockFile } from '../../../src/server/instance-lock.ts';
 import { processAlive } from '../../../src/shared/node/process-alive.ts';
 import { call, createSandbox } from '../../helpers/engine.ts';
-import { runCli, waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { waitForReady } from '../../helpers/process.ts';
+import { useServeDataDir } from '../../helpers/serve-on-data-dir.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sandbay-workers-'));
-// As root the managed server runs as the postgres user, which must be able to enter the data dir.
-chmodSync(dataDir, 0o755);
-const processes: ServeProcess[] = [];
-after(async () => {
-  for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
-  await Promise.all(processes.map((p) => p.exited));
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-function serveProcess(args: string[]): ServeProcess {
-  const proc = runCli(['serve', '--quiet', ...args]);
-  processes.push(proc);
-  return proc;
-}
+const { dataDir, start: serveProcess } = useServeDataDir('sandbay-workers-');
 
 /** The worker processes of a primary (Linux: its children that are not the PostgreSQL server). */
 function workersOf(primaryPid: number): number[] {
