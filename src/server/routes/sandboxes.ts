@@ -6,6 +6,7 @@ import { route } from '../route.ts';
 import { listOf } from '../schemas/common.ts';
 import { CreatedSandbox, CreateSandboxRequest, ResetRequest, ResetResult, Sandbox } from '../schemas/sandbox.ts';
 import type { Services } from '../services.ts';
+import { pageOf } from './paging.ts';
 
 const tags = ['Sandboxes'];
 
@@ -21,11 +22,7 @@ export const sandboxRoutes = (s: Services) => [
     method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',
     summary: 'List every sandbox (admin key only).', query: listQuery,
     responses: { 200: listOf(Sandbox.omit({ counts: true })) },
-    handler: async (input) => {
-      const cursors = s.cursors.of(input, 'time');
-      const rows = await s.sandboxes.list(input.query.limit + 1, cursors.decode(input.query.cursor));
-      return { body: cursors.page(rows, input.query.limit) };
-    },
+    handler: async (input) => ({ body: await pageOf(s, input, (page) => s.sandboxes.list(page.limit, page.after)) }),
   }),
   route({
     method: 'get', path: '/api/v1/sandbox', operationId: 'getSandbox', tags, access: 'sandbox', scope: 'sandbox:read',

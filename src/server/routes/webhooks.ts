@@ -10,7 +10,7 @@ import {
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { seqPage } from './paging.ts';
+import { pageOf, seqPage } from './paging.ts';
 
 // service.assertAttemptable: why a delivery cannot be attempted right now.
 const notAttemptable = ['check_delivery', 'attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
@@ -30,11 +30,7 @@ export const webhookRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/endpoints', operationId: 'listWebhookEndpoints', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'List endpoints (secrets masked).', query: listQuery, responses: { 200: listOf(Endpoint) },
-      handler: async (input) => {
-        const cursors = s.cursors.of(input, 'time');
-        const rows = await endpoints.list(tenantOf(input.principal), input.query.limit + 1, cursors.decode(input.query.cursor));
-        return { body: cursors.page(rows, input.query.limit) };
-      },
+      handler: async (input) => ({ body: await pageOf(s, input, (page) => endpoints.list(tenantOf(input.principal), page.limit, page.after)) }),
     }),
     route({
       method: 'get', path: '/api/v1/webhooks/endpoints/:id', operationId: 'getWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:read',
@@ -129,11 +125,7 @@ export const webhookRoutes = (s: Services) => {
     route({
       method: 'get', path: '/api/v1/webhooks/dlq-replays', operationId: 'listDeadLetterReplays', tags, access: 'sandbox', scope: 'webhooks:read',
       summary: 'DLQ replay jobs, newest first.', query: listQuery, responses: { 200: listOf(DlqReplayJob) },
-      handler: async (input) => {
-        const cursors = s.cursors.of(input, 'time');
-        const rows = await replays.list(tenantOf(input.principal), input.query.limit + 1, cursors.decode(input.query.cursor));
-        return { body: cursors.page(rows, input.query.limit) };
-      },
+      handler: async (input) => ({ body: await pageOf(s, input, (page) => replays.list(tenantOf(input.principal), page.limit, page.after)) }),
     }),
     route({
       method: 'get', path: '/api/v1/webhooks/dlq-replays/:id', operationId: 'getDeadLetterReplay', tags, access: 'sandbox', scope: 'webhooks:read',
