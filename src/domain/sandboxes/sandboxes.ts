@@ -38,8 +38,7 @@ export class Sandboxes {
         const change = { reset: message.reset === true, all: message.all === true };
         for (const hook of this.lifecycle) hook.before?.(id);
         if (change.all) this.tokens.forgetTenant(id);
-        if (change.reset) this.clock.setOffset(id, 0);
-        else this.clock.forget(id);
+        this.clock.forget(id); // a reset's offset is 0, a deleted sandbox has none: either way, no entry
         for (const hook of this.lifecycle) hook.after(id, change);
       },
       // Per-sandbox state the other caches do not cover is only ever dropped for sandboxes that are gone.
