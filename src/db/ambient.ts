@@ -14,6 +14,16 @@ export interface AmbientDb extends Db {
    * only after the COMMIT.
    */
   ambient<T, R>(work: () => Promise<T>, finish: (tx: Tx, outcome: T) => Promise<R>): Promise<R>;
+  /**
+   * Runs `fn` outside any ambient transaction: what it starts (timers, attempts, flushes) uses the
+   * database as usual even when it was set off from inside a keyed request's transaction.
+   */
+  detached<T>(fn: () => T): T;
+}
+
+/** Runs background work outside any ambient transaction of `db` (a plain Db has none). */
+export function detached<T>(db: Db, fn: () => T): T {
+  return 'detached' in db && typeof db.detached === 'function' ? (db as AmbientDb).detached(fn) : fn();
 }
 
 /** One level of an ambient transaction: the transaction itself, or a savepoint inside it. */
@@ -104,6 +114,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
     withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
     close: () => db.close(),
+    detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),
     async ambient(work, finish) {
       const after: (() => void)[] = [];
       active++;

@@ -33,6 +33,13 @@ export class SandboxClock {
     for (const row of rows) this.offsets.set(row.id, row.clock_offset_ms);
   }
 
+  /** Reads one sandbox's offset from the database (before an advance: another engine's may not have been heard yet). */
+  async refresh(tenantId: string): Promise<void> {
+    if (!this.store) return;
+    const [row] = await this.store.db.query<{ clock_offset_ms: number }>('select clock_offset_ms from tenants where id = $1', [tenantId]);
+    if (row) this.setOffset(tenantId, row.clock_offset_ms);
+  }
+
   real(): number {
     return this.realNow();
   }

@@ -21,6 +21,11 @@ export interface JobHandler {
    * its follow-ups scheduled (the clock advance relies on that).
    */
   run(job: DueJob, asOf: number): Promise<void>;
+  /**
+   * The sandbox's jobs due by `upTo` as the database has them (work other engines scheduled
+   * included), for an advance to run; a kind whose jobs live only in memory leaves it out.
+   */
+  due?(tenantId: string, upTo: number): Promise<DueJob[]>;
 }
 
 // A clock advance runs the jobs due within this much sandbox time of each other together
@@ -46,7 +51,15 @@ export class Scheduler {
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly clock: SandboxClock, private readonly onError: (err: unknown, job: DueJob) => void) {}
+  /**
+   * `detach` runs the timer's set-up outside any request's ambient transaction (src/db/ambient.ts),
+   * so jobs never join the transaction of the request that scheduled them.
+   */
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly onError: (err: unknown, job: DueJob) => void,
+    private readonly detach: <T>(fn: () => T) => T = (fn) => fn(),
+  ) {}
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
@@ -59,13 +72,17 @@ export class Scheduler {
   }
 
   schedule(job: DueJob): void {
+    this.remember(job);
+    if (!this.advancing.has(job.tenantId)) this.arm();
+  }
+
+  private remember(job: DueJob): void {
     const key = keyOf(job);
     this.jobs.set(key, job);
     let keys = this.byTenant.get(job.tenantId);
     if (!keys) this.byTenant.set(job.tenantId, (keys = new Set()));
     keys.add(key);
     this.heap.push(this.realDue(job), { key, job });
-    if (!this.advancing.has(job.tenantId)) this.arm();
   }
 
   cancel(kind: string, tenantId: string, id: string): boolean {
@@ -133,6 +150,11 @@ export class Scheduler {
     }
   }
 
+  /** Sandboxes whose clock an advance here is moving: real-time claims leave them to it. */
+  advancingTenants(): string[] {
+    return [...this.advancing.keys()];
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -141,12 +163,16 @@ export class Scheduler {
 
   private async simulate(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
     await this.settle(tenantId);
+    await this.clock.refresh(tenantId);
     const startOffset = this.clock.offsetMs(tenantId);
     const target = this.clock.nowMs(tenantId) + ms;
     let jobsRun = 0;
     for (;;) {
       // Work started outside the queue meanwhile (a manual retry) may schedule a follow-up due on the way.
       await this.settle(tenantId);
+      for (const handler of this.handlers.values()) {
+        if (handler.due) for (const job of await handler.due(tenantId, target)) this.remember(job);
+      }
       const due = this.pending(tenantId).filter((j) => j.dueAt <= target).sort((a, b) => a.dueAt - b.dueAt);
       if (due.length === 0) break;
       const batch = due.filter((j) => j.dueAt <= due[0].dueAt + batchWindowMs);
@@ -184,7 +210,7 @@ export class Scheduler {
     const next = this.nextLive();
     if (!next) return;
     const delay = Math.min(Math.max(0, next.priority - this.clock.real()), maxTimerMs);
-    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer = this.detach(() => setTimeout(() => this.tick(), delay));
     this.timer.unref();
   }
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
-import { withAmbientTransactions } from '../db/ambient.ts';
+import { detached, withAmbientTransactions } from '../db/ambient.ts';
 import { Invalidations } from '../db/invalidations.ts';
 import type { Db } from '../db/database.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
@@ -82,6 +82,10 @@ export interface SandboxOptions {
    * managed PostgreSQL), and the workers answer GET /api/v1/health with the primary's instance id.
    */
   worker?: { instanceId: string };
+  /** How long a claimed delivery stays leased to this engine (default 30 s; the team tests shorten it). */
+  deliveryLeaseMs?: number;
+  /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
+  deliveryPollMs?: number;
 }
 
 export interface RunningSandbox {
@@ -153,9 +157,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const clock = new SandboxClock();
     await clock.load(db, invalidations);
     const tokens = new TokenStore(db, invalidations);
-    const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`));
+    const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`), (fn) => detached(db, fn));
     const webhooks = createWebhookEngine({
-      db, clock, scheduler, attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
+      // Workers of one `--workers` run share the primary's instance id; each holds its own leases.
+      db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs,
+      attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
       maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
       invalidations,
     });
@@ -185,6 +191,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());
+    await webhooks.start();
+    cleanups.push(() => webhooks.dispatcher.close());
     // Runs first (cleanups run in reverse): a DLQ replay job stops taking its next deliveries, or the
     // scheduler's wait for attempts in flight would last until the whole job had run.
     cleanups.push(() => webhooks.replays.close());

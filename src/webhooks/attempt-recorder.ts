@@ -1,9 +1,12 @@
+import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { Attempt } from '../shared/api-types.ts';
 
 export interface AttemptRecord {
   tenantId: string;
   deliveryId: string;
+  /** The lease the attempt ran under: recorded only if the delivery is still leased to `owner` for this slot. */
+  lease: { owner: string; slot: number };
   /** The attempt as the API shows it, its start still a Date. */
   attempt: Omit<Attempt, 'startedAt'> & { startedAt: Date };
   delivery: {
@@ -21,26 +24,29 @@ const flushDelayMs = 5;
 
 /**
  * Writes attempt results in batches: everything finished since the last write goes in one
- * transaction (one multi-row insert, one multi-row update), so thousands of attempts a
- * second cost a few statements. A record for a delivery a reset removed is dropped.
+ * statement (one multi-row update, one multi-row insert), so thousands of attempts a second
+ * cost a few statements. A result is written only if its engine still holds the delivery's
+ * lease for that attempt slot, which the write clears; one whose lease was lost (expired and
+ * taken by another engine, or the delivery removed by a reset) is dropped: that attempt stands.
  */
 export class AttemptRecorder {
-  private buffer: { record: AttemptRecord; done: () => void; fail: (err: unknown) => void }[] = [];
+  private buffer: { record: AttemptRecord; done: (kept: boolean) => void; fail: (err: unknown) => void }[] = [];
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves once the record is committed. */
-  record(record: AttemptRecord): Promise<void> {
+  /** Resolves once the batch is committed: true if the record was written, false if its lease was lost. */
+  record(record: AttemptRecord): Promise<boolean> {
     return new Promise((done, fail) => {
       this.buffer.push({ record, done, fail });
       if (!this.scheduled) {
         this.scheduled = true;
-        setTimeout(() => {
+        // Never inside a keyed request's transaction: other attempts' results share this write.
+        detached(this.db, () => setTimeout(() => {
           this.scheduled = false;
           this.flushing = this.flushing.then(() => this.flush());
-        }, flushDelayMs);
+        }, flushDelayMs));
       }
     });
   }
@@ -58,37 +64,42 @@ export class AttemptRecorder {
     const batch = this.buffer;
     this.buffer = [];
     if (batch.length === 0) return;
-    const rows = batch.map(({ record: { tenantId, deliveryId, attempt: a, delivery: d } }) => ({
-      tenant_id: tenantId, delivery_id: deliveryId, number: a.number, trigger: a.trigger, url: a.url,
+    const rows = batch.map(({ record: { tenantId, deliveryId, lease, attempt: a, delivery: d } }) => ({
+      tenant_id: tenantId, delivery_id: deliveryId, lease_owner: lease.owner, lease_slot: lease.slot, number: a.number, trigger: a.trigger, url: a.url,
       started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
       response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error, chaos: a.chaos,
       status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
       next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, updated_at: d.updatedAt.toISOString(),
     }));
     try {
-      // One statement (atomic on its own): update the deliveries, then insert the attempts of
-      // those that still exist — a reset may have removed some while their attempt ran.
-      await this.db.query(
+      // One statement (atomic on its own): update the deliveries still leased for these slots,
+      // then insert the attempts of those — a reset may have removed some, a lease may have expired.
+      const written = await this.db.query<{ tenant_id: string; delivery_id: string }>(
         `with r as (
-           select * from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, number int, trigger text, url text,
+           select * from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, lease_owner text, lease_slot int, number int, trigger text, url text,
              started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
              response_body text, error text, chaos jsonb, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
              updated_at timestamptz)
          ), updated as (
            update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
-                  next_attempt_at = r.next_attempt_at, last_status = r.response_status, last_error = r.error, updated_at = r.updated_at
+                  next_attempt_at = r.next_attempt_at, last_status = r.response_status, last_error = r.error, updated_at = r.updated_at,
+                  lease_owner = null, lease_until = null, lease_slot = null
              from r where d.tenant_id = r.tenant_id and d.id = r.delivery_id
+               and d.lease_owner = r.lease_owner and d.lease_slot = r.lease_slot and d.attempt_count = r.lease_slot - 1
            returning d.tenant_id, d.id
-         )
+         ), inserted as (
          insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
                                response_status, response_headers, response_body, error, chaos)
          select r.tenant_id, r.delivery_id, r.number, r.trigger, r.url, r.started_at, r.duration_ms, r.signature_header,
                 r.response_status, r.response_headers, r.response_body, r.error, r.chaos
            from r join updated u on u.tenant_id = r.tenant_id and u.id = r.delivery_id
-         on conflict do nothing`,
+         on conflict do nothing
+         )
+         select tenant_id, id as delivery_id from updated`,
         [JSON.stringify(rows)],
       );
-      for (const item of batch) item.done();
+      const kept = new Set(written.map((w) => `${w.tenant_id}\u0000${w.delivery_id}`));
+      for (const item of batch) item.done(kept.has(`${item.record.tenantId}\u0000${item.record.deliveryId}`));
     } catch (err) {
       for (const item of batch) item.fail(err);
     }

@@ -1,3 +1,4 @@
+import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
@@ -5,18 +6,23 @@ import { nextRetryDelaySeconds } from '../shared/retry-schedule.ts';
 import { signatureHeaderName } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
-import { attemptChaos, type Chaos, type ChaosSettings } from './chaos.ts';
+import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
+import {
+  maxInFlightPerEndpoint, targetKey, type ClaimCondition, type ClaimRefusal, type DeliveryLeases, type LeasedDelivery, type Target,
+} from './leases.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import { signatureHeader } from '../receiver/sign.ts';
 
 export const attemptJob = 'webhook.attempt';
+/** Sent (at COMMIT) when due work appears that no engine holds a lease on: every engine claims. */
+export const dueChannel = 'sandbay_due';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
-export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt'> {
+export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leased'> {
   attemptCount: number;
   cycleAttempts: number;
   /** The sandbox's epoch when this was queued; a reset since then makes the job stale. */
@@ -27,7 +33,8 @@ export type Trigger = AttemptRecord['attempt']['trigger'];
 
 export interface AttemptResult {
   status: 'pending' | 'succeeded' | 'dead';
-  skipped?: 'endpoint_disabled' | 'endpoint_deleted' | 'stale';
+  /** in_flight: another attempt holds (or just took) the delivery's lease; lost_lease: ours expired mid-attempt. */
+  skipped?: 'endpoint_disabled' | 'endpoint_deleted' | 'stale' | 'in_flight' | 'lost_lease';
 }
 
 export interface DispatcherDeps {
@@ -38,14 +45,16 @@ export interface DispatcherDeps {
   sender: Sender;
   recorder: AttemptRecorder;
   stream: DeliveryStream;
+  leases: DeliveryLeases;
   /** Faults an endpoint asks for (duplicates, holds): drawn once per delivery, stored with it. */
   chaos: Chaos;
   /** The sandbox's webhookTestSecret, for test webhooks sent to a bare URL. */
   testSecret: (tenantId: string) => Promise<string>;
   realNow: () => number;
+  /** The safety-net poll: due work nobody was told of, and leases of crashed engines. */
+  pollMs: number;
+  onError: (message: string) => void;
 }
-
-const maxInFlightPerEndpoint = 10;
 
 interface StateRow {
   tenant_id?: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
@@ -60,128 +69,296 @@ const toState = (tenantId: string, r: StateRow): DeliveryState => ({
   attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts,
 });
 
+interface ClaimAsk {
+  id: string;
+  when: ClaimCondition;
+  resolve: (result: LeasedDelivery | ClaimRefusal) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
+const fullRetryMs = 20;
+
 /**
- * Runs delivery attempts: sign afresh, POST, record (batched), then schedule the next slot
- * of the retry cycle on the sandbox clock or dead-letter the delivery (SPEC §5.2–5.3).
+ * Runs delivery attempts: claim a lease on the delivery (the deliveries table is the queue every
+ * engine shares), sign afresh, POST outside any transaction, record (batched) only if the lease is
+ * still ours, then schedule the next slot of the retry cycle on the sandbox clock or dead-letter
+ * the delivery (SPEC §5.2–5.3). Wake-ups: first attempts leased at insert go out at once; a local
+ * timer per retry this engine scheduled; NOTIFY sandbay_due; and the slow poll as the safety net.
  */
 export class Dispatcher implements JobHandler {
+  /** Local turns per endpoint, so that claims wait here rather than hammering the database. */
   private readonly limiter = new KeyedLimiter(maxInFlightPerEndpoint);
-  private readonly inFlight = new Set<string>();
   /** Bumped by a reset or delete, so attempts that were in flight then change nothing. */
   private readonly epochs = new Map<string, number>();
+  private claiming = false;
+  /** Look for due work everywhere (a NOTIFY, the poll) at the next turn of the claim loop. */
+  private scanAll = false;
+  private readonly toClaim = new Map<string, Target>();
+  /** Targets whose due work did not all fit in their ten slots: each attempt finished there claims again. */
+  private readonly waiting = new Map<string, Target>();
+  /** Claims asked for in this turn of the event loop, per target: sent together. */
+  private readonly claimBatches = new Map<string, { target: Target; asks: ClaimAsk[] }>();
+  private poller?: NodeJS.Timeout;
+  private stopListening?: () => Promise<void>;
+  private stopMissed?: () => void;
+  private closed = false;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
-  /** Every pending delivery goes back on the queue at start: nothing is lost by a crash. */
+  /** Nothing to load: the deliveries table is the queue, and the first claim runs as the engine starts. */
   async load(): Promise<DueJob[]> {
-    const rows = await this.deps.db.query<StateRow & { tenant_id: string }>(`${stateSelect} where status = 'pending'`);
-    return rows.map((r) => this.job(toState(r.tenant_id, r), r.next_attempt_at?.getTime() ?? this.deps.clock.nowMs(r.tenant_id)));
+    return [];
   }
 
-  /** Hears of committed deliveries (the outbox's afterCommit) and queues their first attempt. */
+  /** Starts claiming: the liveness lock, the due channel, the slow poll, and one claim now. */
+  async start(): Promise<void> {
+    await this.deps.leases.start();
+    this.stopListening = await this.deps.db.listen(dueChannel, () => this.kick());
+    this.stopMissed = this.deps.db.onNotificationsMissed(() => this.kick());
+    this.poller = detached(this.deps.db, () => setInterval(() => this.poll(), this.deps.pollMs));
+    this.poller.unref();
+    this.poll();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.poller);
+    this.stopMissed?.();
+    await this.stopListening?.().catch(() => {});
+    this.deps.leases.close();
+  }
+
+  /** The sandbox's pending deliveries due by `upTo` that no one holds a lease on: what an advance runs. */
+  async due(tenantId: string, upTo: number): Promise<DueJob[]> {
+    const rows = await this.deps.db.query<StateRow>(
+      `${stateSelect} d where d.tenant_id = $1 and d.status = 'pending' and d.next_attempt_at <= $2
+          and (d.lease_until is null or d.lease_until < now())
+          and not exists (select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled)`,
+      [tenantId, new Date(upTo)],
+    );
+    return rows.map((r) => this.job(toState(tenantId, r), r.next_attempt_at!.getTime()));
+  }
+
+  /** Hears of committed deliveries (the outbox's afterCommit): those leased to this engine go out now. */
   enqueue(deliveries: QueuedDelivery[]): void {
     for (const d of deliveries) {
-      this.deps.scheduler.schedule(this.job({ ...d, attemptCount: 0, cycleAttempts: 0 }, d.dueAt));
       this.deps.stream.publish(d.tenantId, 'delivery.created', { id: d.id, topic: d.topic, endpointId: d.endpointId, status: 'pending' });
+      if (!d.leased) continue;
+      const leased: LeasedDelivery = { ...d, attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: this.deps.clock.nowMs(d.tenantId) };
+      void this.attempt(leased, 'initial', leased.sandboxNowMs, leased);
     }
   }
 
+  /** A scheduled attempt (the local timer, or an advance's step): claims its slot, or finds it taken. */
   async run(job: DueJob, asOf: number): Promise<void> {
     const queued = job.data as DeliveryState | undefined;
     if (queued && queued.epoch !== this.epochOf(job.tenantId)) return;
     const state = queued ?? (await this.loadState(job.tenantId, job.id));
     if (!state) return;
-    await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf);
+    await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf, {
+      statuses: ['pending'], attemptCount: state.attemptCount, dueBy: asOf,
+    });
   }
 
-  isInFlight(tenantId: string, deliveryId: string): boolean {
-    return this.inFlight.has(`${tenantId}\u0000${deliveryId}`);
+  /** True while an attempt of the delivery is in flight on any engine (a live lease). */
+  isInFlight(tenantId: string, deliveryId: string): Promise<boolean> {
+    return this.deps.leases.isLeased(tenantId, deliveryId);
   }
 
   /**
-   * One attempt. `retry`/`initial`/`manual` use the next slot of the five; `replay` is an
+   * One attempt: claims the delivery's lease if `claim` is a condition (a lease the outbox took is
+   * passed as is). `retry`/`initial`/`manual` use the next slot of the five; `replay` is an
    * extra attempt outside the cycle whose failure leaves the delivery dead; `duplicate` is
    * chaos sending a delivered one again, which changes nothing of its state. Every attempt
    * counts as the sandbox's running work, so a clock advance waits for manual retries and
    * replays too, until they are recorded and their follow-up is scheduled (SPEC §5.5).
+   * It runs outside any request's transaction: it awaits the network.
    */
-  attempt(state: DeliveryState, trigger: Trigger, asOf: number): Promise<AttemptResult> {
-    return this.deps.scheduler.track(state.tenantId, this.attemptOnce(state, trigger, asOf));
+  attempt(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
+    return this.deps.scheduler.track(state.tenantId, detached(this.deps.db, () => this.attemptOnce(state, trigger, asOf, claim)));
   }
 
-  private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number): Promise<AttemptResult> {
+  /**
+   * Claims due work as far as endpoints have room: of one target (an attempt there finished), or of
+   * every sandbox (a NOTIFY, the poll). One claim loop at a time; calls meanwhile join its next turn.
+   */
+  kick(target?: Target): void {
+    if (this.closed) return;
+    if (target) this.toClaim.set(targetKey(target), target);
+    else this.scanAll = true;
+    if (this.claiming) return;
+    this.claiming = true;
+    void detached(this.deps.db, async () => {
+      try {
+        while ((this.scanAll || this.toClaim.size > 0) && !this.closed) {
+          const targets = new Map(this.toClaim);
+          this.toClaim.clear();
+          const advancing = this.deps.scheduler.advancingTenants();
+          if (this.scanAll) {
+            this.scanAll = false;
+            for (const t of await this.deps.leases.dueTargets(advancing)) targets.set(targetKey(t), t);
+          }
+          for (const [key, t] of targets) {
+            if (advancing.includes(t.tenantId)) continue; // the advance runs that sandbox's due work itself
+            const { claimed, full } = await this.deps.leases.claimTarget(t);
+            if (full) this.waiting.set(key, t);
+            else this.waiting.delete(key);
+            for (const leased of claimed) {
+              void this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased);
+            }
+          }
+        }
+      } catch (err) {
+        if (!this.closed) this.deps.onError(`claiming due deliveries failed: ${err}`);
+      } finally {
+        this.claiming = false;
+      }
+    });
+  }
+
+  private poll(): void {
+    this.deps.leases.releaseDeadOwners()
+      .catch((err) => { if (!this.closed) this.deps.onError(`releasing leases of stopped engines failed: ${err}`); })
+      .finally(() => this.kick());
+  }
+
+  /**
+   * Claims one delivery's lease; claims asked for in the same turn of the event loop (an advance's
+   * batch) go to the database together, one statement per endpoint. A claim refused for want of a
+   * free slot (taken on another engine) is asked again shortly; our local turn is held meanwhile.
+   */
+  private async claim(state: DeliveryState, when: ClaimCondition): Promise<LeasedDelivery | undefined> {
+    for (;;) {
+      const result = await this.askClaim(state, when);
+      if (result === 'unavailable') return undefined;
+      if (result !== 'full') return result;
+      await new Promise((r) => setTimeout(r, fullRetryMs));
+      if (this.closed) return undefined;
+    }
+  }
+
+  private askClaim(state: DeliveryState, when: ClaimCondition): Promise<LeasedDelivery | ClaimRefusal> {
+    const target: Target = { tenantId: state.tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
+    const key = targetKey(target);
+    return new Promise((resolve, reject) => {
+      let batch = this.claimBatches.get(key);
+      if (!batch) {
+        const created = { target, asks: [] as ClaimAsk[] };
+        this.claimBatches.set(key, (batch = created));
+        setImmediate(() => {
+          this.claimBatches.delete(key);
+          this.deps.leases.claimMany(created.target, created.asks).then(
+            (results) => { for (const ask of created.asks) ask.resolve(results.get(ask.id) ?? 'unavailable'); },
+            (err) => { for (const ask of created.asks) ask.reject(err); },
+          );
+        });
+      }
+      batch.asks.push({ id: state.id, when, resolve, reject });
+    });
+  }
+
+  private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
     const { tenantId, id } = state;
     const epoch = this.epochOf(tenantId);
+    const given = 'slot' in claim ? claim : undefined;
     const target = await this.resolveTarget(state, asOf);
     if ('skipped' in target) {
+      if (given) await this.deps.leases.release(tenantId, id, given.slot);
       if (target.skipped === 'endpoint_deleted') await this.deadLetter(state, 'endpoint_deleted');
       return { status: target.skipped === 'endpoint_deleted' ? 'dead' : 'pending', skipped: target.skipped };
     }
-    // Chaos hook (./chaos.ts): a first attempt may be held back once, and a delivered one sent again below.
+    // Chaos hook (./chaos.ts): a first attempt may be held back once (its lease given up until then),
+    // and a delivered one sent again below.
     const chaos = trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
     if (chaos?.holdUntil) {
+      if (given) await this.deps.leases.release(tenantId, id, given.slot);
       this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
       this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'pending', nextAttemptAt: new Date(chaos.holdUntil).toISOString(), chaos: attemptChaos(chaos.draw, false) });
       return { status: 'pending' };
     }
-    const key = `${tenantId}\u0000${id}`;
-    this.inFlight.add(key);
+    const release = await this.limiter.acquire(state.endpointId ?? target.url);
+    let leased: LeasedDelivery | undefined;
+    let header: string;
+    let outcome;
+    const claimedAt = this.deps.realNow();
     try {
-      const release = await this.limiter.acquire(state.endpointId ?? target.url);
-      let header: string;
-      let outcome;
-      try {
-        header = signatureHeader(target.secrets, state.body, Math.floor(this.deps.realNow() / 1000));
-        outcome = await this.deps.sender.send({
-          url: target.url, body: state.body, allowInsecureTls: target.allowInsecureTls,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Sandbay-Webhooks/1.0',
-            'x-service-topic': state.topic,
-            'x-service-delivery-id': id,
-            [signatureHeaderName.toLowerCase()]: header,
-          },
-        });
-      } finally {
-        release();
+      leased = given ?? (await this.claim(state, claim as ClaimCondition));
+      if (!leased) return { status: 'pending', skipped: 'in_flight' };
+      // Never start an attempt on a lease that could run out before it is recorded: renew a late one.
+      if (given && this.deps.realNow() - claimedAt > this.deps.leases.leaseMs / 2 && !(await this.deps.leases.renew(tenantId, id, leased.slot))) {
+        return { status: 'pending', skipped: 'lost_lease' };
       }
-      const cycle = trigger !== 'replay' && trigger !== 'duplicate';
-      const cycleAttempts = state.cycleAttempts + (cycle ? 1 : 0);
-      const delay = cycle ? nextRetryDelaySeconds(cycleAttempts) : null;
-      const status = outcome.ok || trigger === 'duplicate' ? 'succeeded' : delay === null ? 'dead' : 'pending';
-      const finishedAt = asOf + outcome.durationMs;
-      const next: DeliveryState = { ...state, attemptCount: state.attemptCount + 1, cycleAttempts };
-      const nextAttemptAt = status === 'pending' ? finishedAt + delay! * 1000 : null;
-      const record: AttemptRecord = {
-        tenantId, deliveryId: id,
-        attempt: {
-          number: next.attemptCount, trigger, url: target.url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
-          signatureHeader: header, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
-          chaos: attemptChaos(chaos?.draw ?? null, trigger === 'duplicate'),
+      header = signatureHeader(target.secrets, leased.body, Math.floor(this.deps.realNow() / 1000));
+      outcome = await this.deps.sender.send({
+        url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Sandbay-Webhooks/1.0',
+          'x-service-topic': leased.topic,
+          'x-service-delivery-id': id,
+          [signatureHeaderName.toLowerCase()]: header,
         },
-        delivery: {
-          status, attemptCount: next.attemptCount, cycleAttempts, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
-          updatedAt: new Date(finishedAt),
-        },
-      };
-      if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
-      await this.deps.recorder.record(record);
-      if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
-      if (nextAttemptAt !== null) this.deps.scheduler.schedule(this.job(next, nextAttemptAt));
-      this.deps.stream.publish(tenantId, 'attempt.finished', {
-        id, number: next.attemptCount, trigger, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
       });
-      this.deps.stream.publish(tenantId, 'delivery.updated', {
-        id, status, attemptCount: next.attemptCount, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
-      });
-      if (outcome.ok && chaos?.draw.duplicate) {
-        this.inFlight.delete(key);
-        await this.attempt(next, 'duplicate', finishedAt);
-      }
-      return { status };
+      this.deps.leases.markSent(tenantId, id);
     } finally {
-      this.inFlight.delete(key);
+      release();
     }
+    let result: AttemptResult;
+    try {
+      result = await this.recordOutcome(leased, trigger, asOf, epoch, target.url, header, outcome, chaos?.draw ?? null);
+    } finally {
+      this.deps.leases.markDone(tenantId, id);
+      const finished: Target = { tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
+      if (this.waiting.has(targetKey(finished))) this.kick(finished);
+    }
+    if (outcome.ok && !result.skipped && chaos?.draw.duplicate) {
+      const delivered = { ...leased, attemptCount: leased.slot, cycleAttempts: leased.cycleAttempts + 1 };
+      await this.attemptOnce(delivered, 'duplicate', asOf + outcome.durationMs, { statuses: ['succeeded'], attemptCount: leased.slot });
+    }
+    return result;
+  }
+
+  private async recordOutcome(
+    leased: LeasedDelivery, trigger: Trigger, asOf: number, epoch: number, url: string, header: string,
+    outcome: Awaited<ReturnType<Sender['send']>>, chaos: ChaosDraw | null,
+  ): Promise<AttemptResult> {
+    const { tenantId, id } = leased;
+    const cycle = trigger !== 'replay' && trigger !== 'duplicate';
+    const cycleAttempts = leased.cycleAttempts + (cycle ? 1 : 0);
+    const delay = cycle ? nextRetryDelaySeconds(cycleAttempts) : null;
+    const status = outcome.ok || trigger === 'duplicate' ? 'succeeded' : delay === null ? 'dead' : 'pending';
+    const finishedAt = asOf + outcome.durationMs;
+    const next: DeliveryState = { ...leased, attemptCount: leased.slot, cycleAttempts };
+    const nextAttemptAt = status === 'pending' ? finishedAt + delay! * 1000 : null;
+    const record: AttemptRecord = {
+      tenantId, deliveryId: id, lease: { owner: this.deps.leases.owner, slot: leased.slot },
+      attempt: {
+        number: leased.slot, trigger, url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
+        signatureHeader: header, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
+        chaos: attemptChaos(chaos, trigger === 'duplicate'),
+      },
+      delivery: {
+        status, attemptCount: leased.slot, cycleAttempts, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
+        updatedAt: new Date(finishedAt),
+      },
+    };
+    if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
+    if (!(await this.deps.recorder.record(record))) {
+      // The lease ran out and another engine took the slot (or a reset removed the delivery): its attempt stands.
+      if (this.epochOf(tenantId) === epoch) this.deps.onError(`delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`);
+      return { status, skipped: 'lost_lease' };
+    }
+    if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
+    if (nextAttemptAt !== null) this.deps.scheduler.schedule(this.job(next, nextAttemptAt));
+    this.deps.stream.publish(tenantId, 'attempt.finished', {
+      id, number: leased.slot, trigger, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
+    });
+    this.deps.stream.publish(tenantId, 'delivery.updated', {
+      id, status, attemptCount: leased.slot, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
+    });
+    return { status };
   }
 
   /** Loads a delivery's state from the database (the source of truth). */
@@ -190,13 +367,9 @@ export class Dispatcher implements JobHandler {
     return row && { ...toState(tenantId, row), status: row.status };
   }
 
-  /** Queues again an endpoint's pending deliveries (after it is enabled), read in one query. */
+  /** An endpoint was enabled: its waiting deliveries are claimable again, by whichever engine is first. */
   async resumeEndpoint(tenantId: string, endpointId: string): Promise<void> {
-    const rows = await this.deps.db.query<StateRow>(
-      `${stateSelect} where tenant_id = $1 and endpoint_id = $2 and status = 'pending'`, [tenantId, endpointId],
-    );
-    const now = this.deps.clock.nowMs(tenantId);
-    for (const row of rows) this.deps.scheduler.schedule(this.job(toState(tenantId, row), Math.min(now, row.next_attempt_at?.getTime() ?? now)));
+    await this.deps.db.notify(dueChannel, JSON.stringify({ tenantId, endpointId }));
   }
 
   /** Dead-letters an endpoint's pending deliveries when it is deleted (SPEC §5.1). */

@@ -1,3 +1,4 @@
+import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
@@ -101,7 +102,12 @@ export class DlqReplays {
     await this.local.get(key(tenantId, id))?.finished;
   }
 
+  /** The job's work starts outside the request's transaction that started it (src/db/ambient.ts). */
   private run(tenantId: string, id: string, ids: string[]): void {
+    detached(this.db, () => this.runDetached(tenantId, id, ids));
+  }
+
+  private runDetached(tenantId: string, id: string, ids: string[]): void {
     const run: LocalRun = { tenantId, id, counts: { succeeded: 0, failed: 0, skipped: 0 }, stopped: false, finished: Promise.resolve() };
     this.local.set(key(tenantId, id), run);
     let writing = false;
@@ -141,8 +147,9 @@ export class DlqReplays {
 
   private async replayOne(tenantId: string, id: string): Promise<Outcome> {
     const state = await this.dispatcher.loadState(tenantId, id);
-    if (!state || state.status !== 'dead' || this.dispatcher.isInFlight(tenantId, id)) return 'skipped';
-    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
+    if (!state || state.status !== 'dead') return 'skipped';
+    // Claimed like any attempt: one in flight anywhere (a lease) means this one is skipped.
+    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), { statuses: ['dead'], attemptCount: state.attemptCount });
     if (result.skipped) return 'skipped';
     return result.status === 'succeeded' ? 'succeeded' : 'failed';
   }

@@ -12,6 +12,7 @@ import { DeliveryStream } from './delivery-stream.ts';
 import { attemptJob, Dispatcher } from './dispatcher.ts';
 import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
+import { DeliveryLeases } from './leases.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { WebhookService } from './service.ts';
@@ -28,6 +29,12 @@ export interface WebhookEngineOptions {
   onError: (message: string) => void;
   /** Cache invalidation shared with the other engines on the database. */
   invalidations: Invalidations;
+  /** This engine's id: the owner named on the leases it takes. */
+  owner: string;
+  /** How long a claim holds a delivery (real time); another engine takes it after. Default 30 s. */
+  leaseMs?: number;
+  /** The safety-net poll for due work and crashed engines' leases. Default 2 s. */
+  pollMs?: number;
 }
 
 export interface WebhookEngine {
@@ -42,8 +49,14 @@ export interface WebhookEngine {
   checks: Checks;
   checkRuns: CheckStore;
   lifecycle: TenantLifecycle;
+  /** Starts claiming from the deliveries table (after the scheduler has started). */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** SPEC §9: a crashed engine's work is taken again within 30 s (at once when its liveness lock is seen free). */
+export const defaultLeaseMs = 30_000;
+export const defaultPollMs = 2_000;
 
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
@@ -52,6 +65,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const sender = new Sender(options.attemptTimeoutMs);
   const recorder = new AttemptRecorder(db);
   const endpoints = new Endpoints(db, clock, options.invalidations);
+  const leases = new DeliveryLeases(db, options.owner, options.leaseMs ?? defaultLeaseMs);
   const testSecrets = new Map<string, string>();
   const testSecret = async (tenantId: string) => {
     let secret = testSecrets.get(tenantId);
@@ -63,7 +77,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     return secret;
   };
   const dispatcher = new Dispatcher({
-    db, clock, scheduler, endpoints, sender, recorder, stream, chaos: new Chaos(db), realNow: options.realNow ?? Date.now, testSecret,
+    db, clock, scheduler, endpoints, sender, recorder, stream, leases, chaos: new Chaos(db), realNow: options.realNow ?? Date.now,
+    pollMs: options.pollMs ?? defaultPollMs, onError: options.onError, testSecret,
   });
   const checkRuns = new CheckStore(db, clock);
   const checkRunner = new CheckRunner({ db, clock, sender, store: checkRuns, stream, onError: options.onError });
@@ -74,7 +89,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const outbox = new Outbox((deliveries: QueuedDelivery[]) => {
     dispatcher.enqueue(deliveries);
     pruner.created(deliveries[0].tenantId, deliveries.length);
-  });
+  }, leases);
   const service = new WebhookService(db, clock, scheduler, endpoints, dispatcher, outbox);
   const replays = new DlqReplays(db, clock, dispatcher, options.onError);
 
@@ -93,8 +108,10 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
 
   return {
     outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, lifecycle,
+    start: () => dispatcher.start(),
     async close() {
       await checkRunner.stop();
+      await dispatcher.close();
       await replays.close();
       await recorder.drain();
       stream.close();

@@ -2,6 +2,8 @@ import type { Queryable, Tx } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
 import { patternMatches, type Topic } from '../shared/topics.ts';
 import { buildEnvelope } from './envelope.ts';
+import { dueChannel } from './dispatcher.ts';
+import type { DeliveryLeases } from './leases.ts';
 
 /** A delivery as committed, with what the dispatcher needs to send it without a read. */
 export interface QueuedDelivery {
@@ -13,13 +15,18 @@ export interface QueuedDelivery {
   body: string;
   /** Sandbox time the next attempt is due, epoch ms. */
   dueAt: number;
+  /** Leased to this engine for its first attempt at insert: it goes out at COMMIT, with no claim. */
+  leased: boolean;
 }
+
+/** Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if enabled). */
+interface Target { endpointId: string | null; url: string | null; enabled?: boolean }
 
 export interface EmitOptions {
   /** Sandbox time of the event; defaults to the caller's sandbox now. */
   occurredAt: Date;
   /** A test webhook: one delivery to this target instead of the fan-out. */
-  target?: { endpointId: string | null; url: string | null };
+  target?: Target;
 }
 
 /**
@@ -28,7 +35,7 @@ export interface EmitOptions {
  * so nothing is sent for a change that rolled back and nothing committed is lost.
  */
 export class Outbox {
-  constructor(private readonly onCommitted: (deliveries: QueuedDelivery[]) => void) {}
+  constructor(private readonly onCommitted: (deliveries: QueuedDelivery[]) => void, private readonly leases?: DeliveryLeases) {}
 
   async emit(tx: Tx, tenantId: string, topic: Topic, data: unknown, options: EmitOptions): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
     const eventId = newId('evt');
@@ -37,11 +44,12 @@ export class Outbox {
       tenantId, eventId, topic, occurredAt, JSON.stringify(data), Boolean(options.target),
     ]);
     const targets = options.target ? [options.target] : await subscribedEndpoints(tx, tenantId, topic);
+    const disabled = new Set(targets.filter((t) => t.enabled === false).map((t) => t.endpointId));
     const deliveries = targets.map((target): QueuedDelivery => {
       const id = newId('dlv');
       return {
         tenantId, id, endpointId: target.endpointId, targetUrl: target.url, topic,
-        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data }), dueAt: occurredAt.getTime(),
+        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data }), dueAt: occurredAt.getTime(), leased: false,
       };
     });
     if (deliveries.length > 0) {
@@ -56,13 +64,33 @@ export class Outbox {
          values ${rows.join(', ')}`,
         params,
       );
+      const open = deliveries.filter((d) => !disabled.has(d.endpointId));
+      await this.leaseFirstAttempts(tx, tenantId, open);
+      // Deliveries no lease was taken on (their endpoint was full) are claimed by whichever engine hears first.
+      if (open.some((d) => !d.leased)) await tx.notify(dueChannel, JSON.stringify({ tenantId }));
       tx.afterCommit(() => this.onCommitted(deliveries));
     }
     return { eventId, deliveries };
   }
+
+  /** Leases each target's new deliveries to this engine as far as its endpoint has room (SPEC §5.2's ten). */
+  private async leaseFirstAttempts(tx: Tx, tenantId: string, deliveries: QueuedDelivery[]): Promise<void> {
+    if (!this.leases) return;
+    const byTarget = new Map<string, QueuedDelivery[]>();
+    for (const d of deliveries) {
+      const key = d.endpointId ?? `url:${d.targetUrl}`;
+      byTarget.set(key, [...(byTarget.get(key) ?? []), d]);
+    }
+    for (const group of byTarget.values()) {
+      const leased = await this.leases.leaseNew(tx, tenantId, group[0].endpointId, group[0].targetUrl, group.map((d) => d.id));
+      for (const d of group.slice(0, leased)) d.leased = true;
+    }
+  }
 }
 
-async function subscribedEndpoints(q: Queryable, tenantId: string, topic: Topic) {
-  const rows = await q.query<{ id: string; topics: string[] }>('select id, topics from webhook_endpoints where tenant_id = $1', [tenantId]);
-  return rows.filter((r) => r.topics.some((p) => patternMatches(p, topic))).map((r) => ({ endpointId: r.id, url: null }));
+async function subscribedEndpoints(q: Queryable, tenantId: string, topic: Topic): Promise<Target[]> {
+  const rows = await q.query<{ id: string; topics: string[]; enabled: boolean }>(
+    'select id, topics, enabled from webhook_endpoints where tenant_id = $1', [tenantId],
+  );
+  return rows.filter((r) => r.topics.some((p) => patternMatches(p, topic))).map((r) => ({ endpointId: r.id, url: null, enabled: r.enabled }));
 }

@@ -18,6 +18,9 @@ export const unknownTopic = (topic: string, path = '/topic') => {
   });
 };
 
+/** 409: an attempt of the delivery holds its lease, on this engine or another. */
+const attemptInFlight = () => new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
+
 /** The webhook operations behind the API and the CLI: endpoints, retries, replays, tests. */
 export class WebhookService {
   constructor(
@@ -46,8 +49,10 @@ export class WebhookService {
     if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
     if (state.status !== 'pending') throw illegalTransition('delivery', state.status, 'retry');
     await this.assertAttemptable(tenantId, id, state.endpointId);
+    // The wake-up for this slot is void now (one on another engine finds the slot taken when it fires).
     this.scheduler.cancel(attemptJob, tenantId, id);
-    await this.dispatcher.attempt(state, 'manual', this.clock.nowMs(tenantId));
+    const result = await this.dispatcher.attempt(state, 'manual', this.clock.nowMs(tenantId), { statuses: ['pending'], attemptCount: state.attemptCount });
+    if (result.skipped === 'in_flight') throw attemptInFlight();
     return getDelivery(this.db, tenantId, id);
   }
 
@@ -77,7 +82,8 @@ export class WebhookService {
       });
     }
     await this.assertAttemptable(tenantId, id, state.endpointId);
-    await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId));
+    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), { statuses: ['dead', 'succeeded'], attemptCount: state.attemptCount });
+    if (result.skipped === 'in_flight') throw attemptInFlight();
     return getDelivery(this.db, tenantId, id);
   }
 
@@ -119,9 +125,7 @@ export class WebhookService {
     if (check) {
       throw new ApiError(409, 'check_delivery', `This delivery is a request of receiver check ${check.check_id}, sent once as the case wanted it; run the check again instead.`);
     }
-    if (this.dispatcher.isInFlight(tenantId, id)) {
-      throw new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
-    }
+    if (await this.dispatcher.isInFlight(tenantId, id)) throw attemptInFlight();
     if (!endpointId) return;
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw new ApiError(409, 'endpoint_deleted', 'The endpoint of this delivery was deleted.');

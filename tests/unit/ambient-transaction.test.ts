@@ -88,3 +88,24 @@ test('work left behind by the handler (a timer) uses the database as usual once 
   await db.transaction((tx) => insert(tx, 'plain'));
   assert.deepEqual(await values(), ['late', 'plain']);
 });
+
+test('background work set off inside the work with detached() never joins its transaction', async () => {
+  await db.exec('delete from probe');
+  let joinedWrite!: Promise<unknown>;
+  let detachedWrite!: Promise<unknown>;
+  await assert.rejects(db.ambient(async () => {
+    // Timers a request leaves behind (a recorder's flush, a scheduler's wake-up): one plain, one detached.
+    await new Promise<void>((fired) => setTimeout(() => {
+      joinedWrite = insert(db, 'joined');
+      fired();
+    }, 5));
+    await new Promise<void>((fired) => db.detached(() => setTimeout(() => {
+      detachedWrite = insert(db, 'detached');
+      fired();
+    }, 5)));
+    await joinedWrite;
+    throw new Error('the request failed');
+  }, async () => undefined), /the request failed/);
+  await detachedWrite;
+  assert.deepEqual(await values(), ['detached'], 'the plain timer joined the transaction and was rolled back with it');
+});

@@ -49,6 +49,15 @@ export function parseWorkers(value: string): number {
   return workers;
 }
 
+/** A tuning knob from the environment (team mode's lease and poll; the team tests shorten them). */
+function msFromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  if (!value) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) throw new CliError(`${name} must be a whole number of milliseconds above 0, not ${value}`);
+  return ms;
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
@@ -57,6 +66,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     publicUrl: flags.publicUrl || undefined, adminKey: flags.adminKey || undefined,
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
     databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
+    deliveryLeaseMs: msFromEnv('SANDBAY_DELIVERY_LEASE_MS'), deliveryPollMs: msFromEnv('SANDBAY_DELIVERY_POLL_MS'),
   };
   const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop

@@ -22,8 +22,12 @@ export const clockRoutes = (s: Services) => {
       body: AdvanceRequest, responses: { 200: Clock.extend({ jobsRun: Clock.shape.offsetSeconds }) },
       handler: async ({ body, principal }) => {
         const tenantId = tenantOf(principal);
-        const { jobsRun } = await s.scheduler.advance(tenantId, body.seconds * 1000);
-        await s.clock.persist(tenantId);
+        // One advance of a sandbox at a time across engines; the clock itself is shared (announced to every engine).
+        const { jobsRun } = await s.db.withAdvisoryLock(`sandbay:advance:${tenantId}`, async () => {
+          const result = await s.scheduler.advance(tenantId, body.seconds * 1000);
+          await s.clock.persist(tenantId);
+          return result;
+        });
         return { body: { ...read(tenantId), jobsRun } };
       },
     }),

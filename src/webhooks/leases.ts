@@ -1,0 +1,289 @@
+import type { Db, Queryable, Tx } from '../db/database.ts';
+import type { Topic } from '../shared/topics.ts';
+
+/** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
+export const maxInFlightPerEndpoint = 10;
+
+/** A delivery leased to this engine for one attempt slot, with what the attempt needs. */
+export interface LeasedDelivery {
+  tenantId: string; id: string; endpointId: string | null; targetUrl: string | null; topic: Topic; body: string;
+  attemptCount: number; cycleAttempts: number;
+  /** The attempt number the lease is for (attemptCount + 1). */
+  slot: number;
+  /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
+  sandboxNowMs: number;
+}
+
+/** Why a delivery could not be claimed: its endpoint has ten in flight, or it is not claimable at all. */
+export type ClaimRefusal = 'full' | 'unavailable';
+
+/** Which deliveries a single claim accepts (a scheduled or manual attempt, or a replay). */
+export interface ClaimCondition {
+  statuses: ('pending' | 'dead' | 'succeeded')[];
+  /** The attempts it must have had: a scheduled attempt for slot n is void once slot n ran elsewhere. */
+  attemptCount?: number;
+  /** Sandbox time it must be due by (a scheduled attempt's own time, or an advance's step). */
+  dueBy?: number;
+}
+
+interface Row {
+  tenant_id: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
+  attempt_count: number; cycle_attempts: number; sandbox_now_ms: number;
+}
+
+const toLeased = (r: Row): LeasedDelivery => ({
+  tenantId: r.tenant_id, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
+  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts, slot: r.attempt_count + 1, sandboxNowMs: r.sandbox_now_ms,
+});
+
+const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.attempt_count, d.cycle_attempts,
+  (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
+const setLease = `lease_owner = $owner, lease_until = now() + $leaseMs::int * interval '1 ms', lease_slot = d.attempt_count + 1`;
+const notLeased = `(d.lease_until is null or d.lease_until < now())`;
+const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
+// A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
+const endpointOpen = `(d.endpoint_id is null or not exists (
+  select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled))`;
+/** Rows of one target ($1 tenant, $2 endpoint or $3 bare URL), in a form the indexes serve. */
+const sameTarget = (endpointId: string | null) =>
+  endpointId === null ? `d.tenant_id = $1 and d.endpoint_id is null and d.target_url = $3::text and $2::text is null`
+    : `d.tenant_id = $1 and d.endpoint_id = $2::text and $3::text is null`;
+
+/** The target's slots in use, as inFlight() counts them ($owner and $sent: this engine and its finished attempts). */
+const usedSlots = (endpointId: string | null) => `select count(*) as n from deliveries d
+  where ${sameTarget(endpointId)} and d.lease_owner is not null and d.lease_until > now()
+    and not (d.lease_owner = $owner and d.id = any($sent::text[]))`;
+
+/** Where deliveries go: a registered endpoint, or (a test webhook) a bare URL. */
+export interface Target { tenantId: string; endpointId: string | null; targetUrl: string | null }
+
+export const targetKey = (t: Target) => `${t.tenantId}\u0000${t.endpointId ?? `url:${t.targetUrl}`}`;
+
+/** Numbers `$name` placeholders after the positional ones, so the SQL above reads by name. */
+function named(sql: string, names: Record<string, unknown>, positional: unknown[]): [string, unknown[]] {
+  const params = [...positional];
+  const text = sql.replace(/\$([a-zA-Z]\w*)/g, (_, name: string) => {
+    if (!(name in names)) throw new Error(`no parameter ${name}`);
+    params.push(names[name]);
+    return `$${params.length}`;
+  });
+  return [text, params];
+}
+
+/**
+ * Leases on deliveries: the deliveries table is the queue every engine claims from
+ * (docs/decisions.md, Team mode). A claim takes `lease_until = now() + lease` (the database's
+ * clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns
+ * under a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines.
+ * Each engine holds a session advisory lock named after itself while it runs: a lease whose owner
+ * no longer holds it belongs to a dead engine and is released at once, not only when it expires.
+ */
+export class DeliveryLeases {
+  /** Deliveries this engine has finished sending and not yet recorded: they hold a lease but no slot. */
+  private readonly sent = new Set<string>();
+  private stopAlive?: () => void;
+
+  constructor(private readonly db: Db, readonly owner: string, readonly leaseMs: number) {}
+
+  /** Takes this engine's liveness lock (before it leases anything) and holds it until `close()`. */
+  async start(): Promise<void> {
+    const released = new Promise<void>((resolve) => (this.stopAlive = resolve));
+    await new Promise<void>((held, failed) => {
+      this.db.withAdvisoryLock(livenessKey(this.owner), () => (held(), released)).catch(failed);
+    });
+  }
+
+  close(): void {
+    this.stopAlive?.();
+  }
+
+  markSent(tenantId: string, id: string): void {
+    this.sent.add(`${tenantId}\u0000${id}`);
+  }
+
+  markDone(tenantId: string, id: string): void {
+    this.sent.delete(`${tenantId}\u0000${id}`);
+  }
+
+  /**
+   * Attempts of one endpoint (or bare test URL) in flight across engines: live leases, less this
+   * engine's own whose request has already finished (they wait only to be recorded). Call under its lock.
+   */
+  async inFlight(q: Queryable, tenantId: string, endpointId: string | null, targetUrl: string | null): Promise<number> {
+    const rows = await q.query<{ id: string; lease_owner: string }>(
+      `select d.id, d.lease_owner from deliveries d
+        where ${sameTarget(endpointId)} and d.lease_owner is not null and d.lease_until > now()`,
+      [tenantId, endpointId, endpointId === null ? targetUrl : null],
+    );
+    return rows.filter((r) => !(r.lease_owner === this.owner && this.sent.has(`${tenantId}\u0000${r.id}`))).length;
+  }
+
+  /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
+  async lockTarget(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, wait = true): Promise<boolean> {
+    const key = `sandbay:deliveries:${tenantId}:${endpointId ?? `url:${targetUrl}`}`;
+    if (wait) {
+      await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+      return true;
+    }
+    const [row] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked', [key]);
+    return row.locked;
+  }
+
+  /**
+   * Claims deliveries of one target by id, each for its next slot if it meets its condition and is
+   * not leased by anyone live, oldest due first, as far as the endpoint has room. Returns, per id
+   * asked, the lease or why not (`full`: no slot was left for it).
+   */
+  async claimMany(target: Target, asks: { id: string; when: ClaimCondition }[]): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
+    const { tenantId, endpointId, targetUrl } = target;
+    return this.db.transaction(async (tx) => {
+      await this.lockTarget(tx, tenantId, endpointId, targetUrl);
+      const requests = asks.map(({ id, when }) => ({
+        id, statuses: when.statuses.join(','), attempts: when.attemptCount ?? null,
+        due_by: when.dueBy === undefined ? null : new Date(when.dueBy).toISOString(),
+      }));
+      const [sql, params] = named(
+        `with used as (${usedSlots(endpointId)}), r as (
+           select * from jsonb_to_recordset($asks::jsonb) as r(id text, statuses text, attempts int, due_by timestamptz)
+         ), c as (
+           select d.tenant_id, d.id from deliveries d join r on r.id = d.id
+            where d.tenant_id = $1 and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
+              and (r.attempts is null or d.attempt_count = r.attempts) and (r.due_by is null or d.next_attempt_at <= r.due_by)
+            order by d.next_attempt_at nulls first limit greatest(0, $max::int - (select n from used)) for update of d skip locked
+         )
+         update deliveries d set ${setLease} from c, tenants t
+          where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
+         ${returning}`,
+        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), max: maxInFlightPerEndpoint, leaseMs: this.leaseMs },
+        [tenantId, endpointId, endpointId === null ? targetUrl : null],
+      );
+      const leased = new Map((await tx.query<Row>(sql, params)).map((r) => [r.id, toLeased(r)]));
+      const room = maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl));
+      const result = new Map<string, LeasedDelivery | ClaimRefusal>();
+      // An id not leased while no slot was left may simply not have fitted: it is asked again.
+      for (const { id } of asks) result.set(id, leased.get(id) ?? (room <= 0 ? 'full' : 'unavailable'));
+      return result;
+    });
+  }
+
+  /**
+   * The targets with due work no one holds a lease on, every sandbox by its own clock: what the slow
+   * poll and a NOTIFY look for. One index probe per enabled endpoint (and per sandbox for test
+   * webhooks to bare URLs), rather than a scan of every pending delivery.
+   */
+  async dueTargets(skipTenants: string[]): Promise<Target[]> {
+    const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(
+      `select e.tenant_id, e.id as endpoint_id, null::text as target_url
+         from webhook_endpoints e join tenants t on t.id = e.tenant_id
+        where e.enabled and not (e.tenant_id = any($1::text[])) and exists (
+          select 1 from deliveries d where d.tenant_id = e.tenant_id and d.endpoint_id = e.id and d.status = 'pending' and ${dueNow} and ${notLeased})
+       union all
+       select distinct t.id, null, d.target_url
+         from tenants t join deliveries d on d.tenant_id = t.id and d.endpoint_id is null and d.status = 'pending'
+        where ${dueNow} and ${notLeased} and not (t.id = any($1::text[]))`,
+      [skipTenants],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, endpointId: r.endpoint_id, targetUrl: r.target_url }));
+  }
+
+  /**
+   * Claims a target's due deliveries, oldest first, as many as its endpoint has free slots (SPEC §5.2's
+   * ten, across engines); `full` says whether any slot was left (due work may still wait).
+   */
+  async claimTarget(target: Target): Promise<{ claimed: LeasedDelivery[]; full: boolean }> {
+    const { tenantId, endpointId, targetUrl } = target;
+    return this.db.transaction(async (tx) => {
+      await this.lockTarget(tx, tenantId, endpointId, targetUrl);
+      // One statement after the lock (so its snapshot sees every claim committed before): count the
+      // slots in use, as inFlight() does, and lease as many due deliveries as are free.
+      const [sql, params] = named(
+        `with used as (${usedSlots(endpointId)}), c as (
+           select d.tenant_id, d.id from deliveries d join tenants t on t.id = d.tenant_id
+            where ${sameTarget(endpointId)} and d.status = 'pending' and ${dueNow} and ${notLeased} and ${endpointOpen}
+            order by d.next_attempt_at limit greatest(0, $max::int - (select n from used)) for update of d skip locked
+         )
+         update deliveries d set ${setLease} from c, tenants t
+          where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
+         ${returning}, (select n from used) as used`,
+        { owner: this.owner, sent: this.sentOf(tenantId), max: maxInFlightPerEndpoint, leaseMs: this.leaseMs },
+        [tenantId, endpointId, endpointId === null ? targetUrl : null],
+      );
+      const rows = await tx.query<Row & { used: number }>(sql, params);
+      // Nothing claimed: either no due work, or no free slot; one more look tells which.
+      if (rows.length === 0) return { claimed: [], full: (await this.inFlight(tx, tenantId, endpointId, targetUrl)) >= maxInFlightPerEndpoint };
+      return { claimed: rows.map(toLeased), full: rows[0].used + rows.length >= maxInFlightPerEndpoint };
+    });
+  }
+
+  private sentOf(tenantId: string): string[] {
+    const prefix = `${tenantId}\u0000`;
+    return [...this.sent].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  }
+
+  /**
+   * In the outbox's transaction: leases new deliveries of one target to this engine for their
+   * first attempt, as many as the endpoint has room for, so they go out at COMMIT without a poll.
+   * Returns how many of `ids` (in order) it leased; another claim of the target under way means none.
+   */
+  async leaseNew(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, ids: string[]): Promise<number> {
+    if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return 0;
+    const room = Math.min(ids.length, maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl)));
+    if (room <= 0) return 0;
+    await tx.query(
+      `update deliveries d set lease_owner = $3, lease_until = now() + $4::int * interval '1 ms', lease_slot = 1
+        where d.tenant_id = $1 and d.id = any($2::text[])`,
+      [tenantId, ids.slice(0, room), this.owner, this.leaseMs],
+    );
+    return room;
+  }
+
+  /** Extends this engine's lease before a late attempt; false if it was lost meanwhile. */
+  async renew(tenantId: string, id: string, slot: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `update deliveries set lease_until = now() + $5::int * interval '1 ms'
+        where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4 and lease_until > now() returning id`,
+      [tenantId, id, this.owner, slot, this.leaseMs],
+    );
+    return rows.length === 1;
+  }
+
+  /** Gives a lease back unused (the attempt was skipped), so the delivery is claimable again at once. */
+  async release(tenantId: string, id: string, slot: number): Promise<void> {
+    await this.db.query(
+      `update deliveries set lease_owner = null, lease_until = null, lease_slot = null
+        where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4`,
+      [tenantId, id, this.owner, slot],
+    );
+  }
+
+  /** True while anyone, on any engine, holds a live lease on the delivery (409 attempt_in_flight). */
+  async isLeased(tenantId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query(`select 1 from deliveries where tenant_id = $1 and id = $2 and lease_until > now()`, [tenantId, id]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Releases the live leases of engines that are gone (their liveness lock is free: a crash, a kill -9),
+   * so their work is taken again at once rather than when the leases expire.
+   */
+  async releaseDeadOwners(): Promise<number> {
+    const owners = await this.db.query<{ lease_owner: string }>(
+      `select distinct lease_owner from deliveries where lease_owner is not null and lease_owner <> $1 and lease_until > now()`,
+      [this.owner],
+    );
+    let released = 0;
+    for (const { lease_owner: owner } of owners) {
+      released += await this.db.transaction(async (tx) => {
+        const [row] = await tx.query<{ free: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as free', [livenessKey(owner)]);
+        if (!row.free) return 0;
+        const rows = await tx.query(
+          `update deliveries set lease_owner = null, lease_until = null, lease_slot = null where lease_owner = $1 returning id`, [owner],
+        );
+        return rows.length;
+      });
+    }
+    return released;
+  }
+}
+
+const livenessKey = (owner: string) => `sandbay:engine:${owner}`;
