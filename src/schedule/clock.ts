@@ -8,6 +8,9 @@ import type { Invalidations } from '../db/invalidations.ts';
  * transaction and then calls `setOffset`. Every save is announced, so the other engines on the
  * database read the same time (they set the offset in memory when the announcement arrives).
  */
+/** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
+const advancingMarkMs = 60_000;
+
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
   private store?: { db: Db; invalidations: Invalidations };
@@ -82,6 +85,25 @@ export class SandboxClock {
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs]);
       await this.store!.invalidations.announce(tx, { cache: 'clock', tenantId, offsetMs });
     });
+  }
+
+  /**
+   * Marks the sandbox as advancing in the database while `work` runs (renewed as it goes), so the
+   * real-time claims of every engine leave its due work to this advance. The mark waits for claims
+   * already under way (they hold the tenant row), so none of theirs slips past the advance's wait.
+   */
+  async whileAdvancing<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    const db = this.store?.db;
+    if (!db) return work();
+    const mark = (sql: string) => db.query(`update tenants set advancing_until = ${sql} where id = $1`, [tenantId]);
+    await mark(`clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`);
+    const renew = setInterval(() => void mark(`clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`).catch(() => {}), advancingMarkMs / 3);
+    try {
+      return await work();
+    } finally {
+      clearInterval(renew);
+      await mark('null');
+    }
   }
 
   forget(tenantId: string): void {

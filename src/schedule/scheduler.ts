@@ -26,6 +26,8 @@ export interface JobHandler {
    * included), for an advance to run; a kind whose jobs live only in memory leaves it out.
    */
   due?(tenantId: string, upTo: number): Promise<DueJob[]>;
+  /** Resolves when the sandbox's work of this kind in flight on other engines has finished (an advance waits for it). */
+  settle?(tenantId: string): Promise<void>;
 }
 
 // A clock advance runs the jobs due within this much sandbox time of each other together
@@ -139,7 +141,7 @@ export class Scheduler {
    */
   async advance(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
     while (this.advancing.has(tenantId)) await this.advancing.get(tenantId)!.catch(() => {});
-    const work = this.simulate(tenantId, ms);
+    const work = this.clock.whileAdvancing(tenantId, () => this.simulate(tenantId, ms));
     this.advancing.set(tenantId, work);
     try {
       return await work;
@@ -161,15 +163,21 @@ export class Scheduler {
     await Promise.allSettled([...this.running.values()].flatMap((s) => [...s]));
   }
 
-  private async simulate(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
+  /** Waits for the sandbox's running work here and, for kinds that can tell, on every other engine. */
+  private async settleEverywhere(tenantId: string): Promise<void> {
     await this.settle(tenantId);
+    for (const handler of this.handlers.values()) await handler.settle?.(tenantId);
+  }
+
+  private async simulate(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
+    await this.settleEverywhere(tenantId);
     await this.clock.refresh(tenantId);
     const startOffset = this.clock.offsetMs(tenantId);
     const target = this.clock.nowMs(tenantId) + ms;
     let jobsRun = 0;
     for (;;) {
-      // Work started outside the queue meanwhile (a manual retry) may schedule a follow-up due on the way.
-      await this.settle(tenantId);
+      // Work started outside the queue meanwhile (a manual retry, here or elsewhere) may schedule a follow-up due on the way.
+      await this.settleEverywhere(tenantId);
       for (const handler of this.handlers.values()) {
         if (handler.due) for (const job of await handler.due(tenantId, target)) this.remember(job);
       }

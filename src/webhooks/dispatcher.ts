@@ -22,7 +22,7 @@ export const attemptJob = 'webhook.attempt';
 export const dueChannel = 'sandbay_due';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
-export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leased'> {
+export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
   attemptCount: number;
   cycleAttempts: number;
   /** The sandbox's epoch when this was queued; a reset since then makes the job stale. */
@@ -78,6 +78,8 @@ interface ClaimAsk {
 
 /** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
 const fullRetryMs = 20;
+/** How often an advance looks again whether other engines' attempts of its sandbox have finished. */
+const settlePollMs = 20;
 
 /**
  * Runs delivery attempts: claim a lease on the delivery (the deliveries table is the queue every
@@ -89,6 +91,8 @@ const fullRetryMs = 20;
 export class Dispatcher implements JobHandler {
   /** Local turns per endpoint, so that claims wait here rather than hammering the database. */
   private readonly limiter = new KeyedLimiter(maxInFlightPerEndpoint);
+  /** Deliveries this engine is attempting now (from the lease until the outcome is recorded). */
+  private readonly attempting = new Set<string>();
   /** Bumped by a reset or delete, so attempts that were in flight then change nothing. */
   private readonly epochs = new Map<string, number>();
   private claiming = false;
@@ -145,8 +149,8 @@ export class Dispatcher implements JobHandler {
   enqueue(deliveries: QueuedDelivery[]): void {
     for (const d of deliveries) {
       this.deps.stream.publish(d.tenantId, 'delivery.created', { id: d.id, topic: d.topic, endpointId: d.endpointId, status: 'pending' });
-      if (!d.leased) continue;
-      const leased: LeasedDelivery = { ...d, attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: this.deps.clock.nowMs(d.tenantId) };
+      if (d.leasedAt === null) continue;
+      const leased: LeasedDelivery = { ...d, leasedAt: d.leasedAt, attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: this.deps.clock.nowMs(d.tenantId) };
       void this.attempt(leased, 'initial', leased.sandboxNowMs, leased);
     }
   }
@@ -159,7 +163,13 @@ export class Dispatcher implements JobHandler {
     if (!state) return;
     await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf, {
       statuses: ['pending'], attemptCount: state.attemptCount, dueBy: asOf,
+      notAdvancing: !this.deps.scheduler.advancingTenants().includes(job.tenantId),
     });
+  }
+
+  /** Waits until no other engine has an attempt of the sandbox in flight (an advance runs after them). */
+  async settle(tenantId: string): Promise<void> {
+    while (!this.closed && (await this.deps.leases.leasedElsewhere(tenantId))) await new Promise((r) => setTimeout(r, settlePollMs));
   }
 
   /** True while an attempt of the delivery is in flight on any engine (a live lease). */
@@ -282,12 +292,16 @@ export class Dispatcher implements JobHandler {
     let leased: LeasedDelivery | undefined;
     let header: string;
     let outcome;
-    const claimedAt = this.deps.realNow();
+    const key = `${tenantId}\u0000${id}`;
+    let mine = false;
     try {
       leased = given ?? (await this.claim(state, claim as ClaimCondition));
-      if (!leased) return { status: 'pending', skipped: 'in_flight' };
+      // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
+      if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
+      this.attempting.add(key);
+      mine = true;
       // Never start an attempt on a lease that could run out before it is recorded: renew a late one.
-      if (given && this.deps.realNow() - claimedAt > this.deps.leases.leaseMs / 2 && !(await this.deps.leases.renew(tenantId, id, leased.slot))) {
+      if (Date.now() - leased.leasedAt > this.deps.leases.leaseMs / 3 && !(await this.deps.leases.renew(tenantId, id, leased.slot))) {
         return { status: 'pending', skipped: 'lost_lease' };
       }
       header = signatureHeader(target.secrets, leased.body, Math.floor(this.deps.realNow() / 1000));
@@ -304,11 +318,13 @@ export class Dispatcher implements JobHandler {
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();
+      if (mine && !outcome) this.attempting.delete(key);
     }
     let result: AttemptResult;
     try {
       result = await this.recordOutcome(leased, trigger, asOf, epoch, target.url, header, outcome, chaos?.draw ?? null);
     } finally {
+      this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
       const finished: Target = { tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
       if (this.waiting.has(targetKey(finished))) this.kick(finished);

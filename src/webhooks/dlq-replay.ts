@@ -54,14 +54,18 @@ export class DlqReplays {
           and ($3::text is null or endpoint_id = $3) order by seq`,
       [tenantId, filter.topic ?? null, filter.endpointId ?? null],
     );
-    const job = await insertJob(this.db, tenantId, filter, rows.length);
+    // The work starts once the job row is committed: inside a keyed request's transaction, not before it commits.
+    const job = await this.db.transaction(async (tx) => {
+      const inserted = await insertJob(tx, tenantId, filter, rows.length);
+      if (inserted) tx.afterCommit(() => this.run(tenantId, inserted.id, rows.map((r) => r.id)));
+      return inserted;
+    });
     if (!job) {
       const running = await runningJob(this.db, tenantId);
       throw new ApiError(409, 'replay_in_progress', `A replay of this sandbox's DLQ is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`, {
         extra: { jobId: running?.id ?? null },
       });
     }
-    this.run(tenantId, job.id, rows.map((r) => r.id));
     return job;
   }
 

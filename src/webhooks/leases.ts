@@ -12,6 +12,8 @@ export interface LeasedDelivery {
   slot: number;
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
   sandboxNowMs: number;
+  /** This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the earliest. */
+  leasedAt: number;
 }
 
 /** Why a delivery could not be claimed: its endpoint has ten in flight, or it is not claimable at all. */
@@ -24,6 +26,8 @@ export interface ClaimCondition {
   attemptCount?: number;
   /** Sandbox time it must be due by (a scheduled attempt's own time, or an advance's step). */
   dueBy?: number;
+  /** A real-time attempt: not while an advance (on any engine) runs the sandbox's due work. */
+  notAdvancing?: boolean;
 }
 
 interface Row {
@@ -31,16 +35,20 @@ interface Row {
   attempt_count: number; cycle_attempts: number; sandbox_now_ms: number;
 }
 
-const toLeased = (r: Row): LeasedDelivery => ({
+const toLeased = (leasedAt: number) => (r: Row): LeasedDelivery => ({
   tenantId: r.tenant_id, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
-  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts, slot: r.attempt_count + 1, sandboxNowMs: r.sandbox_now_ms,
+  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts, slot: r.attempt_count + 1, sandboxNowMs: r.sandbox_now_ms, leasedAt,
 });
 
 const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.attempt_count, d.cycle_attempts,
   (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
-const setLease = `lease_owner = $owner, lease_until = now() + $leaseMs::int * interval '1 ms', lease_slot = d.attempt_count + 1`;
+// clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
+const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;
+const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = d.attempt_count + 1`;
 const notLeased = `(d.lease_until is null or d.lease_until < now())`;
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
+/** The sandbox is not being advanced (an advance runs its due work itself: SandboxClock.whileAdvancing). */
+const notAdvancing = `(t.advancing_until is null or t.advancing_until < now())`;
 // A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
 const endpointOpen = `(d.endpoint_id is null or not exists (
   select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled))`;
@@ -136,20 +144,23 @@ export class DeliveryLeases {
    */
   async claimMany(target: Target, asks: { id: string; when: ClaimCondition }[]): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
     const { tenantId, endpointId, targetUrl } = target;
+    const leasedAt = Date.now();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       const requests = asks.map(({ id, when }) => ({
         id, statuses: when.statuses.join(','), attempts: when.attemptCount ?? null,
-        due_by: when.dueBy === undefined ? null : new Date(when.dueBy).toISOString(),
+        due_by: when.dueBy === undefined ? null : new Date(when.dueBy).toISOString(), not_advancing: when.notAdvancing ?? false,
       }));
       const [sql, params] = named(
         `with used as (${usedSlots(endpointId)}), r as (
-           select * from jsonb_to_recordset($asks::jsonb) as r(id text, statuses text, attempts int, due_by timestamptz)
+           select * from jsonb_to_recordset($asks::jsonb) as r(id text, statuses text, attempts int, due_by timestamptz, not_advancing boolean)
          ), c as (
-           select d.tenant_id, d.id from deliveries d join r on r.id = d.id
+           select d.tenant_id, d.id from deliveries d join r on r.id = d.id join tenants t on t.id = d.tenant_id
             where d.tenant_id = $1 and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
               and (r.attempts is null or d.attempt_count = r.attempts) and (r.due_by is null or d.next_attempt_at <= r.due_by)
-            order by d.next_attempt_at nulls first limit greatest(0, $max::int - (select n from used)) for update of d skip locked
+              and (not r.not_advancing or ${notAdvancing})
+            order by d.next_attempt_at nulls first limit greatest(0, $max::int - (select n from used))
+            for update of d skip locked for share of t
          )
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
@@ -157,7 +168,7 @@ export class DeliveryLeases {
         { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), max: maxInFlightPerEndpoint, leaseMs: this.leaseMs },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
-      const leased = new Map((await tx.query<Row>(sql, params)).map((r) => [r.id, toLeased(r)]));
+      const leased = new Map((await tx.query<Row>(sql, params)).map((r) => [r.id, toLeased(leasedAt)(r)]));
       const room = maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl));
       const result = new Map<string, LeasedDelivery | ClaimRefusal>();
       // An id not leased while no slot was left may simply not have fitted: it is asked again.
@@ -177,10 +188,11 @@ export class DeliveryLeases {
          from webhook_endpoints e join tenants t on t.id = e.tenant_id
         where e.enabled and not (e.tenant_id = any($1::text[])) and exists (
           select 1 from deliveries d where d.tenant_id = e.tenant_id and d.endpoint_id = e.id and d.status = 'pending' and ${dueNow} and ${notLeased})
+          and ${notAdvancing}
        union all
        select distinct t.id, null, d.target_url
          from tenants t join deliveries d on d.tenant_id = t.id and d.endpoint_id is null and d.status = 'pending'
-        where ${dueNow} and ${notLeased} and not (t.id = any($1::text[]))`,
+        where ${dueNow} and ${notLeased} and ${notAdvancing} and not (t.id = any($1::text[]))`,
       [skipTenants],
     );
     return rows.map((r) => ({ tenantId: r.tenant_id, endpointId: r.endpoint_id, targetUrl: r.target_url }));
@@ -192,6 +204,7 @@ export class DeliveryLeases {
    */
   async claimTarget(target: Target): Promise<{ claimed: LeasedDelivery[]; full: boolean }> {
     const { tenantId, endpointId, targetUrl } = target;
+    const leasedAt = Date.now();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       // One statement after the lock (so its snapshot sees every claim committed before): count the
@@ -199,8 +212,9 @@ export class DeliveryLeases {
       const [sql, params] = named(
         `with used as (${usedSlots(endpointId)}), c as (
            select d.tenant_id, d.id from deliveries d join tenants t on t.id = d.tenant_id
-            where ${sameTarget(endpointId)} and d.status = 'pending' and ${dueNow} and ${notLeased} and ${endpointOpen}
-            order by d.next_attempt_at limit greatest(0, $max::int - (select n from used)) for update of d skip locked
+            where ${sameTarget(endpointId)} and d.status = 'pending' and ${dueNow} and ${notLeased} and ${endpointOpen} and ${notAdvancing}
+            order by d.next_attempt_at limit greatest(0, $max::int - (select n from used))
+            for update of d skip locked for share of t
          )
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
@@ -211,7 +225,7 @@ export class DeliveryLeases {
       const rows = await tx.query<Row & { used: number }>(sql, params);
       // Nothing claimed: either no due work, or no free slot; one more look tells which.
       if (rows.length === 0) return { claimed: [], full: (await this.inFlight(tx, tenantId, endpointId, targetUrl)) >= maxInFlightPerEndpoint };
-      return { claimed: rows.map(toLeased), full: rows[0].used + rows.length >= maxInFlightPerEndpoint };
+      return { claimed: rows.map(toLeased(leasedAt)), full: rows[0].used + rows.length >= maxInFlightPerEndpoint };
     });
   }
 
@@ -229,19 +243,22 @@ export class DeliveryLeases {
     if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return 0;
     const room = Math.min(ids.length, maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl)));
     if (room <= 0) return 0;
-    await tx.query(
-      `update deliveries d set lease_owner = $3, lease_until = now() + $4::int * interval '1 ms', lease_slot = 1
-        where d.tenant_id = $1 and d.id = any($2::text[])`,
+    const leased = await tx.query(
+      `update deliveries d set lease_owner = $3, lease_until = ${leaseUntil('$4')}, lease_slot = 1 from tenants t
+        where d.tenant_id = $1 and d.id = any($2::text[]) and t.id = d.tenant_id and ${notAdvancing} returning d.id`,
       [tenantId, ids.slice(0, room), this.owner, this.leaseMs],
     );
-    return room;
+    return leased.length;
   }
 
-  /** Extends this engine's lease before a late attempt; false if it was lost meanwhile. */
+  /**
+   * Extends this engine's lease before a late attempt; false if it was lost meanwhile. A lease that
+   * ran out but that no other engine took is still ours (this engine never attempts one delivery twice at once).
+   */
   async renew(tenantId: string, id: string, slot: number): Promise<boolean> {
     const rows = await this.db.query(
-      `update deliveries set lease_until = now() + $5::int * interval '1 ms'
-        where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4 and lease_until > now() returning id`,
+      `update deliveries set lease_until = ${leaseUntil('$5')}
+        where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4 and attempt_count = $4 - 1 returning id`,
       [tenantId, id, this.owner, slot, this.leaseMs],
     );
     return rows.length === 1;
@@ -254,6 +271,14 @@ export class DeliveryLeases {
         where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4`,
       [tenantId, id, this.owner, slot],
     );
+  }
+
+  /** True while another engine holds a live lease on one of the sandbox's deliveries (an attempt in flight there). */
+  async leasedElsewhere(tenantId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      'select 1 from deliveries where tenant_id = $1 and lease_owner <> $2 and lease_until > now() limit 1', [tenantId, this.owner],
+    );
+    return rows.length > 0;
   }
 
   /** True while anyone, on any engine, holds a live lease on the delivery (409 attempt_in_flight). */

@@ -15,8 +15,11 @@ export interface QueuedDelivery {
   body: string;
   /** Sandbox time the next attempt is due, epoch ms. */
   dueAt: number;
-  /** Leased to this engine for its first attempt at insert: it goes out at COMMIT, with no claim. */
-  leased: boolean;
+  /**
+   * When (this machine's real ms, just before) it was leased to this engine for its first attempt at
+   * insert, so it goes out at COMMIT with no claim; null when it was not.
+   */
+  leasedAt: number | null;
 }
 
 /** Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if enabled). */
@@ -49,7 +52,7 @@ export class Outbox {
       const id = newId('dlv');
       return {
         tenantId, id, endpointId: target.endpointId, targetUrl: target.url, topic,
-        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data }), dueAt: occurredAt.getTime(), leased: false,
+        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data }), dueAt: occurredAt.getTime(), leasedAt: null,
       };
     });
     if (deliveries.length > 0) {
@@ -67,7 +70,7 @@ export class Outbox {
       const open = deliveries.filter((d) => !disabled.has(d.endpointId));
       await this.leaseFirstAttempts(tx, tenantId, open);
       // Deliveries no lease was taken on (their endpoint was full) are claimed by whichever engine hears first.
-      if (open.some((d) => !d.leased)) await tx.notify(dueChannel, JSON.stringify({ tenantId }));
+      if (open.some((d) => d.leasedAt === null)) await tx.notify(dueChannel, JSON.stringify({ tenantId }));
       tx.afterCommit(() => this.onCommitted(deliveries));
     }
     return { eventId, deliveries };
@@ -82,8 +85,9 @@ export class Outbox {
       byTarget.set(key, [...(byTarget.get(key) ?? []), d]);
     }
     for (const group of byTarget.values()) {
+      const leasedAt = Date.now();
       const leased = await this.leases.leaseNew(tx, tenantId, group[0].endpointId, group[0].targetUrl, group.map((d) => d.id));
-      for (const d of group.slice(0, leased)) d.leased = true;
+      for (const d of group.slice(0, leased)) d.leasedAt = leasedAt;
     }
   }
 }

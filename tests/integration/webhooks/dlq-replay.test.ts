@@ -74,6 +74,25 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   problem(await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'order.plced' } }), 422, 'unknown_topic');
 });
 
+test('replaying the DLQ with an Idempotency-Key: the job runs after its request commits, and the key gives the same job', async () => {
+  // An empty DLQ: the job has nothing to do and finishes at once, which must still come after its row is committed.
+  const empty = await createSandbox(engine.url);
+  const none = await empty.api('/api/v1/webhooks/dlq/replay', { method: 'POST', headers: { 'idempotency-key': 'empty-dlq' } });
+  assert.equal(none.status, 202);
+  assert.equal((await waitForJob(empty, none.body.id, (j) => j.state !== 'running')).state, 'completed');
+
+  const { sb, rx } = await deadLetters(3);
+  rx.behaviour = { kind: 'status', status: 200 };
+  const keyed = { headers: { 'idempotency-key': `dlq-${sb.id}` } };
+  const started = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST', ...keyed });
+  assert.equal(started.status, 202);
+  const finished = await waitForJob(sb, started.body.id, (j) => j.state !== 'running');
+  assert.deepEqual([finished.state, finished.succeeded, finished.failed], ['completed', 3, 0]);
+  const again = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST', ...keyed });
+  assert.equal(again.body.id, started.body.id, 'the stored response');
+  assert.equal(rx.received.length, 3 * 5 + 3, 'each dead letter replayed once');
+});
+
 test('a hung receiver: ten replays at a time, one job per sandbox, and cancel stops the rest', async () => {
   const { sb, rx } = await deadLetters(25);
   rx.behaviour = { kind: 'hang' };

@@ -120,3 +120,24 @@ test('a disabled endpoint\'s deliveries are not leased; enabling it claims them 
     await rx.close();
   }
 });
+
+test('while another engine advances a sandbox, this one leaves its due work to that advance', async () => {
+  const { sb, rx, id } = await failedOnce();
+  try {
+    rx.behaviour = { kind: 'status', status: 200 };
+    // The mark another engine's advance holds (SandboxClock.whileAdvancing), over a retry due now and a new order.
+    const mark = (sql: string) => db().query(`update tenants set advancing_until = ${sql} where id = $1`, [sb.id]);
+    await mark(`now() + interval '60 s'`);
+    await db().query(`update deliveries set next_attempt_at = now() - interval '1 s' where tenant_id = $1 and id = $2`, [sb.id, id]);
+    await placeOrder(sb);
+    await new Promise((r) => setTimeout(r, 600)); // several polls (100 ms)
+    assert.equal(rx.received.length, 1, 'neither the due retry nor the new delivery was sent');
+    assert.deepEqual(await db().query(`select count(*) as n from deliveries where tenant_id = $1 and lease_owner is not null`, [sb.id]), [{ n: 0 }]);
+    // The advance ends (or its mark runs out): the work is this engine's again.
+    await mark('null');
+    await rx.waitFor(3, 10_000);
+    await waitForDelivery(sb, id, (d) => d.status === 'succeeded');
+  } finally {
+    await rx.close();
+  }
+});
