@@ -23,9 +23,10 @@ export interface JobHandler {
   run(job: DueJob, asOf: number): Promise<void>;
   /**
    * The sandbox's jobs due by `upTo` as the database has them (work other engines scheduled
-   * included), for an advance to run; a kind whose jobs live only in memory leaves it out.
+   * included), for an advance to run: at least those within `windowMs` of the earliest (the next
+   * batch); later ones may be left for the next call. A kind whose jobs live only in memory leaves it out.
    */
-  due?(tenantId: string, upTo: number): Promise<DueJob[]>;
+  due?(tenantId: string, upTo: number, windowMs: number): Promise<DueJob[]>;
   /** Resolves when the sandbox's work of this kind in flight on other engines has finished (an advance waits for it). */
   settle?(tenantId: string): Promise<void>;
 }
@@ -179,7 +180,7 @@ export class Scheduler {
       // Work started outside the queue meanwhile (a manual retry, here or elsewhere) may schedule a follow-up due on the way.
       await this.settleEverywhere(tenantId);
       for (const handler of this.handlers.values()) {
-        if (handler.due) for (const job of await handler.due(tenantId, target)) this.remember(job);
+        if (handler.due) for (const job of await handler.due(tenantId, target, batchWindowMs)) this.remember(job);
       }
       const due = this.pending(tenantId).filter((j) => j.dueAt <= target).sort((a, b) => a.dueAt - b.dueAt);
       if (due.length === 0) break;

@@ -10,7 +10,7 @@ import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, targetKey, type ClaimCondition, type ClaimRefusal, type DeliveryLeases, type LeasedDelivery, type Target,
+  maxInFlightPerEndpoint, soleHolderLeases, targetKey, type ClaimCondition, type ClaimRefusal, type DeliveryLeases, type LeasedDelivery, type Target,
 } from './leases.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
@@ -101,6 +101,8 @@ export class Dispatcher implements JobHandler {
   private readonly toClaim = new Map<string, Target>();
   /** Targets whose due work did not all fit in their ten slots: each attempt finished there claims again. */
   private readonly waiting = new Map<string, Target>();
+  /** Leases this engine holds per target whose request has not gone out yet (claimed ahead, waiting for a local turn). */
+  private readonly unsent = new Map<string, number>();
   /** Claims asked for in this turn of the event loop, per target: sent together. */
   private readonly claimBatches = new Map<string, { target: Target; asks: ClaimAsk[] }>();
   private poller?: NodeJS.Timeout;
@@ -134,13 +136,20 @@ export class Dispatcher implements JobHandler {
     this.deps.leases.close();
   }
 
-  /** The sandbox's pending deliveries due by `upTo` that no one holds a lease on: what an advance runs. */
-  async due(tenantId: string, upTo: number): Promise<DueJob[]> {
+  /**
+   * The sandbox's pending deliveries due by `upTo` that no one holds a lease on, within `windowMs`
+   * of the earliest: the next batch an advance runs (the rest come at its next call).
+   */
+  async due(tenantId: string, upTo: number, windowMs: number): Promise<DueJob[]> {
     const rows = await this.deps.db.query<StateRow>(
-      `${stateSelect} d where d.tenant_id = $1 and d.status = 'pending' and d.next_attempt_at <= $2
-          and (d.lease_until is null or d.lease_until < now())
-          and not exists (select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled)`,
-      [tenantId, new Date(upTo)],
+      `with open as (
+         select d.id, d.next_attempt_at from deliveries d where d.tenant_id = $1 and d.status = 'pending' and d.next_attempt_at <= $2
+            and (d.lease_until is null or d.lease_until < now())
+            and not exists (select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled)
+       )
+       ${stateSelect} d where d.tenant_id = $1 and d.id in (
+         select id from open where next_attempt_at <= (select min(next_attempt_at) from open) + $3::int * interval '1 ms')`,
+      [tenantId, new Date(upTo), windowMs],
     );
     return rows.map((r) => this.job(toState(tenantId, r), r.next_attempt_at!.getTime()));
   }
@@ -288,18 +297,19 @@ export class Dispatcher implements JobHandler {
       this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'pending', nextAttemptAt: new Date(chaos.holdUntil).toISOString(), chaos: attemptChaos(chaos.draw, false) });
       return { status: 'pending' };
     }
+    // Claimed before waiting for a local turn, so an advance's batch is one claim per endpoint.
+    const leased = given ?? (await this.claim(state, claim as ClaimCondition));
+    const key = `${tenantId}\u0000${id}`;
+    // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
+    if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
+    this.attempting.add(key);
+    const finished: Target = { tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
+    const queued = targetKey(finished);
+    this.unsent.set(queued, (this.unsent.get(queued) ?? 0) + 1);
     const release = await this.limiter.acquire(state.endpointId ?? target.url);
-    let leased: LeasedDelivery | undefined;
     let header: string;
     let outcome;
-    const key = `${tenantId}\u0000${id}`;
-    let mine = false;
     try {
-      leased = given ?? (await this.claim(state, claim as ClaimCondition));
-      // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
-      if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
-      this.attempting.add(key);
-      mine = true;
       // Never start an attempt on a lease that could run out before it is recorded: renew a late one.
       if (Date.now() - leased.leasedAt > this.deps.leases.leaseMs / 3 && !(await this.deps.leases.renew(tenantId, id, leased.slot))) {
         return { status: 'pending', skipped: 'lost_lease' };
@@ -318,7 +328,10 @@ export class Dispatcher implements JobHandler {
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();
-      if (mine && !outcome) this.attempting.delete(key);
+      if (!outcome) this.attempting.delete(key);
+      const left = this.unsent.get(queued)! - 1;
+      if (left > 0) this.unsent.set(queued, left);
+      else this.unsent.delete(queued);
     }
     let result: AttemptResult;
     try {
@@ -326,8 +339,8 @@ export class Dispatcher implements JobHandler {
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
-      const finished: Target = { tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
-      if (this.waiting.has(targetKey(finished))) this.kick(finished);
+      // More due work than the target's leases held: claim again once what is claimed ahead runs low.
+      if (this.waiting.has(queued) && (this.unsent.get(queued) ?? 0) <= soleHolderLeases / 2) this.kick(finished);
     }
     if (outcome.ok && !result.skipped && chaos?.draw.duplicate) {
       const delivered = { ...leased, attemptCount: leased.slot, cycleAttempts: leased.cycleAttempts + 1 };

@@ -3,6 +3,12 @@ import type { Topic } from '../shared/topics.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
+/**
+ * Leases one engine may hold on an endpoint while no other engine holds any: it sends them ten at a
+ * time itself (its local turns), so the ten in flight still hold across engines, and a burst or an
+ * advance's batch costs one claim, not one per attempt.
+ */
+export const soleHolderLeases = 200;
 
 /** A delivery leased to this engine for one attempt slot, with what the attempt needs. */
 export interface LeasedDelivery {
@@ -57,8 +63,14 @@ const sameTarget = (endpointId: string | null) =>
   endpointId === null ? `d.tenant_id = $1 and d.endpoint_id is null and d.target_url = $3::text and $2::text is null`
     : `d.tenant_id = $1 and d.endpoint_id = $2::text and $3::text is null`;
 
-/** The target's slots in use, as inFlight() counts them ($owner and $sent: this engine and its finished attempts). */
-const usedSlots = (endpointId: string | null) => `select count(*) as n from deliveries d
+/**
+ * The target's live leases ($owner and $sent: this engine and its finished attempts, which only wait to
+ * be recorded) and the room they leave, as `room()` computes it: up to `soleHolderLeases` while no other
+ * engine holds one, else what is left of the ten.
+ */
+const usedSlots = (endpointId: string | null) => `select count(*) as n,
+    greatest(0, case when count(*) filter (where d.lease_owner <> $owner) = 0 then $sole::int else $max::int end - count(*)) as room
+  from deliveries d
   where ${sameTarget(endpointId)} and d.lease_owner is not null and d.lease_until > now()
     and not (d.lease_owner = $owner and d.id = any($sent::text[]))`;
 
@@ -114,16 +126,18 @@ export class DeliveryLeases {
   }
 
   /**
-   * Attempts of one endpoint (or bare test URL) in flight across engines: live leases, less this
-   * engine's own whose request has already finished (they wait only to be recorded). Call under its lock.
+   * How many more leases this engine may take on one endpoint (or bare test URL), as usedSlots counts
+   * them (SPEC §5.2's ten across engines; more while it is the only holder). Call under its lock.
    */
-  async inFlight(q: Queryable, tenantId: string, endpointId: string | null, targetUrl: string | null): Promise<number> {
-    const rows = await q.query<{ id: string; lease_owner: string }>(
-      `select d.id, d.lease_owner from deliveries d
-        where ${sameTarget(endpointId)} and d.lease_owner is not null and d.lease_until > now()`,
-      [tenantId, endpointId, endpointId === null ? targetUrl : null],
-    );
-    return rows.filter((r) => !(r.lease_owner === this.owner && this.sent.has(`${tenantId}\u0000${r.id}`))).length;
+  async room(q: Queryable, tenantId: string, endpointId: string | null, targetUrl: string | null): Promise<number> {
+    const [sql, params] = named(usedSlots(endpointId), { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
+      [tenantId, endpointId, endpointId === null ? targetUrl : null]);
+    const [row] = await q.query<{ room: number }>(sql, params);
+    return row.room;
+  }
+
+  private limits() {
+    return { max: maxInFlightPerEndpoint, sole: soleHolderLeases, leaseMs: this.leaseMs };
   }
 
   /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
@@ -159,17 +173,17 @@ export class DeliveryLeases {
             where d.tenant_id = $1 and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
               and (r.attempts is null or d.attempt_count = r.attempts) and (r.due_by is null or d.next_attempt_at <= r.due_by)
               and (not r.not_advancing or ${notAdvancing})
-            order by d.next_attempt_at nulls first limit greatest(0, $max::int - (select n from used))
+            order by d.next_attempt_at nulls first limit (select room from used)
             for update of d skip locked for share of t
          )
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
          ${returning}`,
-        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), max: maxInFlightPerEndpoint, leaseMs: this.leaseMs },
+        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), ...this.limits() },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
       const leased = new Map((await tx.query<Row>(sql, params)).map((r) => [r.id, toLeased(leasedAt)(r)]));
-      const room = maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl));
+      const room = leased.size === asks.length ? 1 : await this.room(tx, tenantId, endpointId, targetUrl);
       const result = new Map<string, LeasedDelivery | ClaimRefusal>();
       // An id not leased while no slot was left may simply not have fitted: it is asked again.
       for (const { id } of asks) result.set(id, leased.get(id) ?? (room <= 0 ? 'full' : 'unavailable'));
@@ -208,24 +222,24 @@ export class DeliveryLeases {
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       // One statement after the lock (so its snapshot sees every claim committed before): count the
-      // slots in use, as inFlight() does, and lease as many due deliveries as are free.
+      // leases in use and the room they leave, as room() does, and lease as many due deliveries as fit.
       const [sql, params] = named(
         `with used as (${usedSlots(endpointId)}), c as (
            select d.tenant_id, d.id from deliveries d join tenants t on t.id = d.tenant_id
             where ${sameTarget(endpointId)} and d.status = 'pending' and ${dueNow} and ${notLeased} and ${endpointOpen} and ${notAdvancing}
-            order by d.next_attempt_at limit greatest(0, $max::int - (select n from used))
+            order by d.next_attempt_at limit (select room from used)
             for update of d skip locked for share of t
          )
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
-         ${returning}, (select n from used) as used`,
-        { owner: this.owner, sent: this.sentOf(tenantId), max: maxInFlightPerEndpoint, leaseMs: this.leaseMs },
+         ${returning}, (select room from used) as room`,
+        { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
-      const rows = await tx.query<Row & { used: number }>(sql, params);
+      const rows = await tx.query<Row & { room: number }>(sql, params);
       // Nothing claimed: either no due work, or no free slot; one more look tells which.
-      if (rows.length === 0) return { claimed: [], full: (await this.inFlight(tx, tenantId, endpointId, targetUrl)) >= maxInFlightPerEndpoint };
-      return { claimed: rows.map(toLeased(leasedAt)), full: rows[0].used + rows.length >= maxInFlightPerEndpoint };
+      if (rows.length === 0) return { claimed: [], full: (await this.room(tx, tenantId, endpointId, targetUrl)) <= 0 };
+      return { claimed: rows.map(toLeased(leasedAt)), full: rows.length >= rows[0].room };
     });
   }
 
@@ -237,18 +251,20 @@ export class DeliveryLeases {
   /**
    * In the outbox's transaction: leases new deliveries of one target to this engine for their
    * first attempt, as many as the endpoint has room for, so they go out at COMMIT without a poll.
-   * Returns how many of `ids` (in order) it leased; another claim of the target under way means none.
+   * Returns the ids it leased (the first of `ids`, in order); another claim of the target under way means none.
    */
-  async leaseNew(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, ids: string[]): Promise<number> {
-    if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return 0;
-    const room = Math.min(ids.length, maxInFlightPerEndpoint - (await this.inFlight(tx, tenantId, endpointId, targetUrl)));
-    if (room <= 0) return 0;
-    const leased = await tx.query(
-      `update deliveries d set lease_owner = $3, lease_until = ${leaseUntil('$4')}, lease_slot = 1 from tenants t
-        where d.tenant_id = $1 and d.id = any($2::text[]) and t.id = d.tenant_id and ${notAdvancing} returning d.id`,
-      [tenantId, ids.slice(0, room), this.owner, this.leaseMs],
+  async leaseNew(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, ids: string[]): Promise<Set<string>> {
+    if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return new Set();
+    // One statement after the lock: the room left (as usedSlots counts it) and the leases within it.
+    const [sql, params] = named(
+      `with used as (${usedSlots(endpointId)}),
+            pick as (select u.id from unnest($ids::text[]) with ordinality as u(id, n) order by u.n limit (select room from used))
+       update deliveries d set lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = 1 from tenants t
+        where d.tenant_id = $1 and d.id in (select id from pick) and t.id = d.tenant_id and ${notAdvancing} returning d.id`,
+      { owner: this.owner, sent: this.sentOf(tenantId), ids, ...this.limits() },
+      [tenantId, endpointId, endpointId === null ? targetUrl : null],
     );
-    return leased.length;
+    return new Set((await tx.query<{ id: string }>(sql, params)).map((r) => r.id));
   }
 
   /**

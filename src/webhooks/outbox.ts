@@ -87,7 +87,7 @@ export class Outbox {
     for (const group of byTarget.values()) {
       const leasedAt = Date.now();
       const leased = await this.leases.leaseNew(tx, tenantId, group[0].endpointId, group[0].targetUrl, group.map((d) => d.id));
-      for (const d of group.slice(0, leased)) d.leasedAt = leasedAt;
+      for (const d of group) if (leased.has(d.id)) d.leasedAt = leasedAt;
     }
   }
 }
