@@ -2,6 +2,7 @@ import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
 import { runAfterCommit, type Db, type QueryOptions } from './database.ts';
 import { preparedReads } from './prepared.ts';
 import { LocalLocks, LocalNotifications } from './local-notifications.ts';
+import { maintainPglite } from './pglite-maintenance.ts';
 
 /**
  * Result parsers, the same in effect as the node-postgres adapter's (pg-types.ts): our amounts are minor
@@ -25,6 +26,7 @@ export function wrapPglite(
   const rowsOf = (source: PGlite | Transaction) => async <T>(sql: string, params?: unknown[]) =>
     (await source.query<T>(sql, params as any[])).rows;
   const plain = rowsOf(pg);
+  const stopMaintenance = maintainPglite(pg, options.onError ?? ((err) => console.error('sandbay: PGlite vacuum/analyze failed:', err)));
   const prepared = preparedReads(pg);
   return {
     driver: 'pglite',
@@ -52,6 +54,7 @@ export function wrapPglite(
     // One process owns a PGlite dir, so an in-process lock excludes every other holder.
     withAdvisoryLock: (key, fn) => locks.withLock(key, fn),
     async close() {
+      await stopMaintenance();
       await pg.close();
       await options.onClose?.();
     },

@@ -65,7 +65,7 @@ test('a result whose lease was lost is dropped: no attempt row, the delivery unt
       tenantId: sb.id, deliveryId: id, lease: { owner, slot },
       attempt: {
         number: slot, trigger: 'retry', url: rx.url, startedAt: new Date(), durationMs: 3, signatureHeader: 't=1,v1=00',
-        responseStatus: 200, responseHeaders: {}, responseBody: 'ok', error: null,
+        responseStatus: 200, responseHeaders: {}, responseBody: 'ok', error: null, chaos: null,
       },
       delivery: { status: 'succeeded', attemptCount: slot, cycleAttempts: slot, nextAttemptAt: null, updatedAt: new Date() },
     });
