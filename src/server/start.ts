@@ -31,7 +31,7 @@ import { sandboxRoutes } from './routes/sandboxes.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { commerceRoutes } from './routes/commerce.ts';
-import { commerceJobs } from '../domain/commerce/register.ts';
+import { startCommerceJobs } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
 import { checkRoutes } from './routes/checks.ts';
 import { Catchers } from '../webhooks/catcher/catchers.ts';
@@ -86,6 +86,8 @@ export interface SandboxOptions {
   deliveryLeaseMs?: number;
   /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
   deliveryPollMs?: number;
+  /** The slow poll for commerce jobs due that no engine has run (default 5 s; the team tests shorten it). */
+  jobPollMs?: number;
 }
 
 export interface RunningSandbox {
@@ -178,7 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // Every cache has registered: from here on, other engines' changes reach them.
     await invalidations.start();
     cleanups.push(() => invalidations.close());
-    for (const [kind, handler] of commerceJobs(services)) scheduler.register(kind, handler);
+    cleanups.push(await startCommerceJobs(services, { pollMs: options.jobPollMs, onError: (message) => logger.error(message) }));
     const catchers = new Catchers(db, clock, services.baseUrl);
 
     let auth: AuthConfig | undefined;

@@ -37,5 +37,5 @@ export async function openApprovalRequest(
     [tenantId, newId('apr'), order.id, policy.companyId, order.customer_id, policy.levels, order.total_minor, order.currency, policy.thresholdMinor, expiresAt, now],
   );
   await deps.events.emit(tx, tenantId, 'approval.request.created', approvalRequestCreatedData(row), { occurredAt: now });
-  scheduleAfterCommit(tx, deps, approvalExpiryJob, tenantId, row.id, expiresAt);
+  await scheduleAfterCommit(tx, deps, approvalExpiryJob, tenantId, row.id, expiresAt);
 }

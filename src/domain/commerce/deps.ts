@@ -1,15 +1,24 @@
 import type { Tx } from '../../db/database.ts';
-import type { Scheduler } from '../../schedule/scheduler.ts';
+import type { DueJob, Scheduler } from '../../schedule/scheduler.ts';
 import type { DomainDeps } from '../deps.ts';
+
+/** The channel on which engines tell each other of the column jobs they schedule. */
+export const jobsChannel = 'sandbay_jobs';
 
 /** Domain rules that put work on the sandbox clock (expiries, retries, reports) also need the scheduler. */
 export interface CommerceDeps extends DomainDeps {
   scheduler: Scheduler;
 }
 
-/** Schedules a due job once the transaction that decided it has committed (a rollback schedules nothing). */
-export function scheduleAfterCommit(tx: Tx, deps: CommerceDeps, kind: string, tenantId: string, id: string, dueAt: Date): void {
-  tx.afterCommit(() => deps.scheduler.schedule({ kind, tenantId, id, dueAt: dueAt.getTime() }));
+/**
+ * Schedules a due job once the transaction that decided it has committed (a rollback schedules nothing),
+ * here at once and on every other engine on the database at the COMMIT (NOTIFY), so the job runs on time
+ * even if this engine stops first (src/domain/commerce/job-watch.ts).
+ */
+export async function scheduleAfterCommit(tx: Tx, deps: CommerceDeps, kind: string, tenantId: string, id: string, dueAt: Date): Promise<void> {
+  const job: DueJob = { kind, tenantId, id, dueAt: dueAt.getTime() };
+  tx.afterCommit(() => deps.scheduler.schedule(job));
+  await tx.notify(jobsChannel, JSON.stringify(job));
 }
 
 /** Where a list page starts: the (createdAt, id) of the last row of the previous page. */

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/database.ts';
+import type { Queryable, Tx } from '../../db/database.ts';
 import type { DueJob, JobHandler } from '../../schedule/scheduler.ts';
 import type { CommerceDeps } from './deps.ts';
 
@@ -17,30 +17,73 @@ export interface ColumnJob {
   run(tx: Tx, tenantId: string, id: string, asOf: Date): Promise<void>;
 }
 
+/** A column job's handler; `due` lists a sandbox's jobs from the database, whichever engine scheduled them. */
+export interface ColumnJobHandler extends JobHandler {
+  readonly job: ColumnJob;
+  due(tenantId: string, upTo: number): Promise<DueJob[]>;
+}
+
+/**
+ * Which sandboxes' overdue jobs the poll hands to the scheduler: not the seed template's. When an advance
+ * marks the sandbox it moves (team mode), that marker belongs here too (and in `run` for real-time runs),
+ * so the advance alone runs that sandbox's jobs.
+ */
+const runnableTenant = (alias: string) => `not ${alias}.is_template`;
+
 /**
  * A job kind whose due times live in a table column (quotes.expires_at, payouts.next_attempt_at…):
  * the column is the persistence, so a restart rebuilds the queue from it, and a job that went
  * stale (the row moved on, or a reset replaced it) finds nothing to do.
  */
-export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): JobHandler {
+export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobHandler {
+  const toJobs = (rows: { tenant_id: string; id: string; due: Date }[]) =>
+    rows.map((r) => ({ kind: job.kind, tenantId: r.tenant_id, id: r.id, dueAt: r.due.getTime() }));
   return {
+    job,
     async load(): Promise<DueJob[]> {
-      const rows = await deps.db.query<{ tenant_id: string; id: string; due: Date }>(
+      return toJobs(await deps.db.query(
         `select tenant_id, id, ${job.column} as due from ${job.table}
-          where ${job.column} is not null and ${job.pending}
+          where ${job.column} is not null and (${job.pending})
             and tenant_id in (select id from tenants where not is_template)`,
-      );
-      return rows.map((r) => ({ kind: job.kind, tenantId: r.tenant_id, id: r.id, dueAt: r.due.getTime() }));
+      ));
+    },
+    async due(tenantId: string, upTo: number): Promise<DueJob[]> {
+      return toJobs(await deps.db.query(
+        `select tenant_id, id, ${job.column} as due from ${job.table}
+          where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column}`,
+        [tenantId, new Date(upTo)],
+      ));
     },
     async run(due: DueJob, asOf: number): Promise<void> {
       const at = new Date(asOf);
       await deps.db.transaction(async (tx) => {
+        // SKIP LOCKED: when another engine is running this job, it is theirs (and once they commit, the
+        // row no longer owes it); a row some request holds is skipped too, and the poll finds it again
+        // if it still owes the job afterwards. Never two runs, never an engine waiting on another.
         const [row] = await tx.query(
-          `select 1 from ${job.table} where tenant_id = $1 and id = $2 and ${job.pending} and ${job.column} <= $3 for update`,
+          `select 1 from ${job.table} where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3 for update skip locked`,
           [due.tenantId, due.id, at],
         );
         if (row) await job.run(tx, due.tenantId, due.id, at);
       });
     },
   };
+}
+
+/**
+ * Every kind's jobs already due by their sandbox's clock (the database's time plus the offset), earliest
+ * first: what a poll hands to the scheduler, so work another engine scheduled, and then died, still runs.
+ */
+export async function overdueJobs(q: Queryable, jobs: ColumnJob[], limit: number): Promise<DueJob[]> {
+  if (jobs.length === 0) return [];
+  const union = jobs
+    .map((j, i) => `select $${i + 2}::text as kind, tenant_id, id, ${j.column} as due from ${j.table} where ${j.column} is not null and (${j.pending})`)
+    .join(' union all ');
+  const rows = await q.query<{ kind: string; tenant_id: string; id: string; due: Date }>(
+    `select j.kind, j.tenant_id, j.id, j.due from (${union}) j join tenants t on t.id = j.tenant_id
+      where ${runnableTenant('t')} and j.due <= now() + t.clock_offset_ms * interval '1 millisecond'
+      order by j.due limit $1`,
+    [limit, ...jobs.map((j) => j.kind)],
+  );
+  return rows.map((r) => ({ kind: r.kind, tenantId: r.tenant_id, id: r.id, dueAt: r.due.getTime() }));
 }

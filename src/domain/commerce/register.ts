@@ -1,4 +1,3 @@
-import type { JobHandler } from '../../schedule/scheduler.ts';
 import { approvalExpiryHandler } from '../b2b/approvals.ts';
 import { approvalExpiryJob } from '../b2b/approval-policy.ts';
 import { payoutRetryHandler, payoutRetryJob } from '../payouts/payouts.ts';
@@ -7,6 +6,8 @@ import { reportDueHandler, reportDueJob } from '../reports/reports.ts';
 import { consentPushHandler, consentPushJob } from '../security/consents.ts';
 import { impersonationTimeoutHandler, impersonationTimeoutJob } from '../security/impersonation.ts';
 import type { CommerceDeps } from './deps.ts';
+import { ColumnJobWatch } from './job-watch.ts';
+import type { ColumnJobHandler } from './jobs.ts';
 
 /**
  * The commerce platform's jobs on the sandbox clock: expiries, payout retries, reports, IYS pushes.
@@ -14,7 +15,7 @@ import type { CommerceDeps } from './deps.ts';
  * Scheduler.cancelTenant, which cancels every kind): the reseeded rows owe none (docs/decisions.md,
  * "The seed owes no jobs"), so commerce keeps no per-kind cancel of its own.
  */
-export function commerceJobs(deps: CommerceDeps): [string, JobHandler][] {
+export function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
   return [
     [approvalExpiryJob, approvalExpiryHandler(deps)],
     [quoteExpiryJob, quoteExpiryHandler(deps)],
@@ -23,4 +24,16 @@ export function commerceJobs(deps: CommerceDeps): [string, JobHandler][] {
     [impersonationTimeoutJob, impersonationTimeoutHandler(deps)],
     [consentPushJob, consentPushHandler(deps)],
   ];
+}
+
+/**
+ * Registers the commerce jobs with the scheduler and starts watching for those other engines on the
+ * database schedule (team mode); resolves to its stop.
+ */
+export async function startCommerceJobs(deps: CommerceDeps, options: { pollMs?: number; onError: (message: string) => void }): Promise<() => Promise<void>> {
+  const handlers = commerceJobs(deps);
+  for (const [kind, handler] of handlers) deps.scheduler.register(kind, handler);
+  const watch = new ColumnJobWatch(deps.db, deps.scheduler, handlers.map(([, h]) => h.job), options.onError, options.pollMs);
+  await watch.start();
+  return () => watch.close();
 }

@@ -122,7 +122,7 @@ async function attempt(tx: Tx, deps: CommerceDeps, tenantId: string, payoutId: s
   await emit('payout.failed', payoutFailedData(after));
   if (retryAt) {
     await emit('payout.retry.scheduled', payoutRetryScheduledData(after, maxPayoutAttempts));
-    scheduleAfterCommit(tx, deps, payoutRetryJob, tenantId, payoutId, retryAt);
+    await scheduleAfterCommit(tx, deps, payoutRetryJob, tenantId, payoutId, retryAt);
   } else {
     await emit('payout.retry.given_up', payoutRetryGivenUpData(after));
   }

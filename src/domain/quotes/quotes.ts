@@ -114,7 +114,7 @@ async function step(
       [tenantId, id, spec.to, now, ...extra],
     );
     await deps.events.emit(tx, tenantId, spec.topic, spec.data(after), { occurredAt: now });
-    if (spec.to === 'sent') scheduleAfterCommit(tx, deps, quoteExpiryJob, tenantId, id, after.expires_at!);
+    if (spec.to === 'sent') await scheduleAfterCommit(tx, deps, quoteExpiryJob, tenantId, id, after.expires_at!);
     if (spec.from === 'sent') cancelAfterCommit(tx, deps, quoteExpiryJob, tenantId, id);
   });
   return getQuote(deps.db, tenantId, id);

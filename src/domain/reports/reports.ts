@@ -60,7 +60,7 @@ export async function createReport(deps: CommerceDeps, tenantId: string, input: 
        values ($1, $2, $3, $4, $5, true, $6, $7, $7)`,
       [tenantId, id, input.name, input.kind, input.schedule, due, now],
     );
-    scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, due);
+    await scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, due);
   });
   return getReport(deps.db, tenantId, id);
 }
@@ -79,7 +79,7 @@ export async function updateReport(deps: CommerceDeps, tenantId: string, id: str
       `update saved_reports set name = coalesce($3, name), schedule = $4, active = $5, next_due_at = $6, updated_at = $7 where tenant_id = $1 and id = $2`,
       [tenantId, id, patch.name ?? null, schedule, active, nextDue, now],
     );
-    if (nextDue) scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, nextDue);
+    if (nextDue) await scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, nextDue);
     else cancelAfterCommit(tx, deps, reportDueJob, tenantId, id);
   });
   return getReport(deps.db, tenantId, id);
@@ -145,6 +145,6 @@ export const reportDueHandler = (deps: CommerceDeps) =>
         [tenantId, id, next, asOf],
       );
       await deps.events.emit(tx, tenantId, 'saved_report.due', savedReportDueData(after, run), { occurredAt: asOf });
-      scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, next);
+      await scheduleAfterCommit(tx, deps, reportDueJob, tenantId, id, next);
     },
   });

@@ -68,7 +68,7 @@ export async function recordConsent(
       [tenantId, newId('cns'), input.customerId, input.channel, recipient, input.status, input.source, now, new Date(now.getTime() + iysBatchMs)],
     );
     await audit(tx, tenantId, { actorId: input.customerId, action: `consent.${input.status}`, targetId: row.id, details: { channel: input.channel, source: input.source } }, now);
-    scheduleAfterCommit(tx, deps, consentPushJob, tenantId, row.id, row.push_due_at!);
+    await scheduleAfterCommit(tx, deps, consentPushJob, tenantId, row.id, row.push_due_at!);
     return { id: row.id, created: row.inserted };
   });
   return { consent: await getConsent(deps.db, tenantId, result.id), created: result.created };

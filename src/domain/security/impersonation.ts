@@ -68,7 +68,7 @@ export async function startImpersonation(
     );
     await audit(tx, tenantId, { actorId: input.staffId, action: 'impersonation.started', targetId: input.customerId, details: { sessionId: id, reason: input.reason } }, now);
     await deps.events.emit(tx, tenantId, 'impersonation.started', impersonationStartedData(row), { occurredAt: now });
-    scheduleAfterCommit(tx, deps, impersonationTimeoutJob, tenantId, id, expiresAt);
+    await scheduleAfterCommit(tx, deps, impersonationTimeoutJob, tenantId, id, expiresAt);
   });
   return getSession(deps.db, tenantId, id);
 }
