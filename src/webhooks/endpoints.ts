@@ -126,26 +126,33 @@ export class Endpoints {
     return rows.map((r) => toEndpoint(r, false));
   }
 
-  /** Applies a partial update; returns the endpoint and whether it went from disabled to enabled. */
+  /**
+   * Applies a partial update; returns the endpoint and whether it went from disabled to enabled.
+   * The row is locked first, so of two updates at once on two engines the second reads what the
+   * first wrote: neither loses the other's fields, and only one of them sees the endpoint come on.
+   */
   async update(tenantId: string, id: string, patch: Partial<EndpointInput>): Promise<{ endpoint: Endpoint; enabledNow: boolean }> {
     if (patch.topics) checkTopics(patch.topics);
-    const [before] = await this.db.query<{ enabled: boolean }>('select enabled from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
-    if (!before) throw notFound('webhook endpoint');
-    await this.db.query(
-      `update webhook_endpoints set url = coalesce($3, url), topics = coalesce($4, topics),
-              description = case when $5::boolean then $6 else description end,
-              enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9,
-              chaos = case when $10::boolean then $11::jsonb else chaos end,
-              chaos_since_seq = case when $10::boolean then ${chaosSince} else chaos_since_seq end
-        where tenant_id = $1 and id = $2`,
-      [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
-        patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId),
-        patch.chaos !== undefined, chaosJson(patch.chaos)],
-    );
+    const { endpoint, enabledNow } = await this.db.transaction(async (tx) => {
+      const [before] = await tx.query<{ enabled: boolean }>('select enabled from webhook_endpoints where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+      if (!before) throw notFound('webhook endpoint');
+      await tx.query(
+        `update webhook_endpoints set url = coalesce($3, url), topics = coalesce($4, topics),
+                description = case when $5::boolean then $6 else description end,
+                enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9,
+                chaos = case when $10::boolean then $11::jsonb else chaos end,
+                chaos_since_seq = case when $10::boolean then ${chaosSince} else chaos_since_seq end
+          where tenant_id = $1 and id = $2`,
+        [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
+          patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId),
+          patch.chaos !== undefined, chaosJson(patch.chaos)],
+      );
+      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      const after = await this.get(tx, tenantId, id);
+      return { endpoint: after, enabledNow: !before.enabled && after.enabled };
+    });
     this.forget(tenantId, id);
-    await this.invalidations.announce(this.db, { cache: 'endpoints', tenantId, id });
-    const endpoint = await this.get(this.db, tenantId, id);
-    return { endpoint, enabledNow: !before.enabled && endpoint.enabled };
+    return { endpoint, enabledNow };
   }
 
   /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */
