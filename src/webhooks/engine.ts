@@ -16,6 +16,7 @@ import { DeliveryLeases } from './leases.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { WebhookService } from './service.ts';
+import { Pruner } from './pruner.ts';
 
 export interface WebhookEngineOptions {
   db: Db;
@@ -120,41 +121,3 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
 }
 
-/**
- * Keeps each sandbox at its newest N deliveries (SPEC §3): every few hundred new ones,
- * older finished deliveries, their attempts and events left without deliveries go.
- */
-class Pruner {
-  private readonly sinceLast = new Map<string, number>();
-
-  constructor(private readonly db: Db, private readonly max: number, private readonly onError: (message: string) => void) {}
-
-  created(tenantId: string, count: number): void {
-    const n = (this.sinceLast.get(tenantId) ?? 0) + count;
-    if (n < Math.min(500, this.max)) return void this.sinceLast.set(tenantId, n);
-    this.sinceLast.set(tenantId, 0);
-    this.prune(tenantId).catch((err) => this.onError(`pruning deliveries failed: ${err}`));
-  }
-
-  async prune(tenantId: string): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const gone = await tx.query<{ id: string }>(
-        `delete from deliveries d
-          where d.tenant_id = $1 and d.status <> 'pending'
-            and d.seq <= (select seq from deliveries where tenant_id = $1 order by seq desc offset $2 limit 1)
-          returning d.id`,
-        [tenantId, this.max],
-      );
-      if (gone.length === 0) return 0;
-      const ids = gone.map((g) => g.id);
-      await tx.query('delete from attempts where tenant_id = $1 and delivery_id = any($2)', [tenantId, ids]);
-      await tx.query(
-        `delete from events e where e.tenant_id = $1
-            and e.seq <= (select seq from events where tenant_id = $1 order by seq desc offset $2 limit 1)
-            and not exists (select 1 from deliveries d where d.tenant_id = e.tenant_id and d.event_id = e.id)`,
-        [tenantId, this.max],
-      );
-      return gone.length;
-    });
-  }
-}
