@@ -10,7 +10,7 @@ import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { DeliverySummary, Event } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { seqPage } from './paging.ts';
+import { xactPage } from './paging.ts';
 
 const tags = ['Events'];
 
@@ -23,9 +23,9 @@ export const eventRoutes = (s: Services) => [
     handler: async (input) => {
       const { query, principal } = input;
       if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic);
-      const cursors = s.cursors.of(input, 'seq');
-      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, afterSeq: cursors.afterSeq(query.cursor), topic: query.topic });
-      return { body: seqPage(cursors, rows, query.limit) };
+      const cursors = s.cursors.of(input, 'xact');
+      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, after: cursors.afterXact(query.cursor), topic: query.topic });
+      return { body: xactPage(cursors, rows, query.limit) };
     },
   }),
   route({
@@ -69,7 +69,7 @@ export const eventRoutes = (s: Services) => [
       const tenantId = tenantOf(principal);
       const event = await getEvent(s.db, tenantId, params.id);
       const deliveries = await listDeliveries(s.db, tenantId, { eventId: params.id }, 100);
-      return { body: { ...event, deliveries: deliveries.map(({ seq: _seq, ...d }) => d) } };
+      return { body: { ...event, deliveries: deliveries.map(({ seq: _seq, xid: _xid, ...d }) => d) } };
     },
   }),
 ];

@@ -23,3 +23,9 @@ export function seqPage<T extends { id: string; seq: number }>(cursors: ListCurs
   const page = cursors.page(rows, limit, (row) => row.seq);
   return { data: page.data.map(({ seq: _seq, ...row }) => row), nextCursor: page.nextCursor };
 }
+
+/** A page of rows ordered by (inserting transaction, sequence) (src/db/horizon.ts); both stay internal. */
+export function xactPage<T extends { id: string; seq: number; xid: string }>(cursors: ListCursors, rows: T[], limit: number) {
+  const page = cursors.page(rows, limit, (row) => `${row.xid}.${row.seq}`);
+  return { data: page.data.map(({ seq: _seq, xid: _xid, ...row }) => row), nextCursor: page.nextCursor };
+}

@@ -10,7 +10,7 @@ import {
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { pageOf, seqPage } from './paging.ts';
+import { pageOf, xactPage } from './paging.ts';
 
 // service.assertAttemptable: why a delivery cannot be attempted right now.
 const notAttemptable = ['check_delivery', 'attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
@@ -72,9 +72,9 @@ export const webhookRoutes = (s: Services) => {
         const { query, principal } = input;
         if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic, '/topic');
         const { limit, cursor, ...filter } = query;
-        const cursors = s.cursors.of(input, 'seq');
-        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterSeq(cursor));
-        return { body: seqPage(cursors, rows, limit) };
+        const cursors = s.cursors.of(input, 'xact');
+        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterXact(cursor));
+        return { body: xactPage(cursors, rows, limit) };
       },
     }),
     route({
@@ -100,9 +100,9 @@ export const webhookRoutes = (s: Services) => {
       responses: { 200: listOf(DeliverySummary) },
       handler: async (input) => {
         const { limit, cursor, ...filter } = input.query;
-        const cursors = s.cursors.of(input, 'seq');
-        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead', excludeChecks: true }, limit + 1, cursors.afterSeq(cursor));
-        return { body: seqPage(cursors, rows, limit) };
+        const cursors = s.cursors.of(input, 'xact');
+        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead', excludeChecks: true }, limit + 1, cursors.afterXact(cursor));
+        return { body: xactPage(cursors, rows, limit) };
       },
     }),
     route({
