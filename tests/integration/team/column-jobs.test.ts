@@ -84,13 +84,13 @@ test('a job scheduled on an engine that stopped before it fell due is run by ano
 
 test('a due job whose row another transaction holds is skipped without waiting, then run once by the poll', async () => {
   const sandbox = await sandboxWithEndpoint(a);
-  const reportId = await reportDueSoon(a, sandbox, 1200);
+  const reportId = await reportDueSoon(a, sandbox, 1100);
   const holder = new pg.Client({ connectionString: database.url });
   await holder.connect();
   try {
     await holder.query('begin');
     await holder.query('select 1 from saved_reports where tenant_id = $1 and id = $2 for update', [sandbox.id, reportId]);
-    await sleep(1800); // due, and both engines' timers have fired and a few polls have passed
+    await sleep(1500); // due, and both engines' timers have fired and a few polls have passed
     const waiting = await holder.query(
       `select count(*)::int as n from pg_locks l join pg_stat_activity s on s.pid = l.pid where not l.granted and s.datname = current_database()`,
     );
