@@ -2,32 +2,16 @@
 // due, and run even when the engine that scheduled them has stopped (docs/decisions.md, Team mode).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
-import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
+import type { RunningSandbox } from '../../../src/server/start.ts';
 import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
 
-let database: TestDatabase;
-let a: RunningSandbox;
-let b: RunningSandbox;
-let receiver: Receiver;
-const quiet = { info() {}, warn() {}, error() {} };
-const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet, jobPollMs: 200 });
-
-before(async () => {
-  database = await createTestDatabase();
-  receiver = await new Receiver().start();
-  a = await start();
-  b = await start();
-});
-after(async () => {
-  await a?.close();
-  await b?.close();
-  await receiver?.close();
-  await database?.drop();
-});
+const team = useTeamEngines(2, { jobPollMs: 200 });
+const receiver = new Receiver();
+before(() => receiver.start());
+after(() => receiver.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -59,6 +43,7 @@ async function until(done: () => boolean, what: string, timeoutMs = 10_000): Pro
 }
 
 test('a job both engines hold runs once when it falls due: one run, one event, one webhook', async () => {
+  const [a, b] = team.engines;
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1500);
   // B heard of the job A scheduled (NOTIFY at A's COMMIT), so both engines' timers fire at the due time.
@@ -72,7 +57,8 @@ test('a job both engines hold runs once when it falls due: one run, one event, o
 });
 
 test('a job scheduled on an engine that stopped before it fell due is run by another', async () => {
-  const c = await start();
+  const [a, b] = team.engines;
+  const c = await team.start();
   const sandbox = await sandboxWithEndpoint(c);
   const reportId = await reportDueSoon(c, sandbox, 1500);
   await c.close();
@@ -83,12 +69,10 @@ test('a job scheduled on an engine that stopped before it fell due is run by ano
 });
 
 test('a due job whose row another transaction holds is skipped without waiting, then run once by the poll', async () => {
+  const [a, b] = team.engines;
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1100);
-  const holder = new pg.Client({ connectionString: database.url });
-  await holder.connect();
-  try {
-    await holder.query('begin');
+  await withOpenTransaction(team.databaseUrl, async (holder) => {
     await holder.query('select 1 from saved_reports where tenant_id = $1 and id = $2 for update', [sandbox.id, reportId]);
     await sleep(1500); // due, and both engines' timers have fired and a few polls have passed
     const waiting = await holder.query(
@@ -97,9 +81,7 @@ test('a due job whose row another transaction holds is skipped without waiting, 
     assert.equal(waiting.rows[0].n, 0, 'no engine waits on the held row (FOR UPDATE SKIP LOCKED)');
     assert.equal(hitsFor(sandbox).length, 0, 'nothing ran while the row was held');
     await holder.query('commit');
-  } finally {
-    await holder.end();
-  }
+  });
   await until(() => hitsFor(sandbox).length >= 1, 'the poll to run the job');
   await sleep(600);
   assert.equal(hitsFor(sandbox).length, 1);

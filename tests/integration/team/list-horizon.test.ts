@@ -4,27 +4,16 @@
 // (src/db/horizon.ts; docs/decisions.md, Team mode).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
-import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
+import type pg from 'pg';
 import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
 import { placeOrder, registerEndpoint } from '../../helpers/webhooks.ts';
 
-let database: TestDatabase;
-let engine: RunningSandbox;
+const team = useTeamEngines(1);
 const receiver = new Receiver();
-
-before(async () => {
-  database = await createTestDatabase();
-  await receiver.start();
-  engine = await startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: { info() {}, warn() {}, error() {} } });
-});
-after(async () => {
-  await engine?.close();
-  await receiver.close();
-  await database?.drop();
-});
+before(() => receiver.start());
+after(() => receiver.close());
 
 /** A client polling a newest-first list: reads pages until it meets a row it has seen; returns the new ids. */
 async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): Promise<string[]> {
@@ -44,7 +33,6 @@ async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): P
 
 /** Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence numbers). */
 async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: string) {
-  await client.query('begin');
   await client.query(
     `insert into events (tenant_id, id, topic, occurred_at, data) values ($1, $2, 'order.placed', now(), '{}')`, [sandbox.id, `evt_late${suffix}`],
   );
@@ -57,7 +45,7 @@ async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: strin
 }
 
 test('a row that commits after a later one is not skipped by a client polling the events and deliveries lists', async () => {
-  const sandbox = await createSandbox(engine.url);
+  const sandbox = await createSandbox(team.engines[0].url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
   await placeOrder(sandbox);
   const seenEvents = new Set<string>();
@@ -65,21 +53,17 @@ test('a row that commits after a later one is not skipped by a client polling th
   assert.equal((await pollNew(sandbox, '/api/v1/events', seenEvents)).length, 1);
   assert.equal((await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries)).length, 1);
 
-  const slow = new pg.Client({ connectionString: database.url });
-  await slow.connect();
-  let held: { eventId: string; deliveryId: string };
-  try {
-    held = await insertHeld(slow, sandbox, '1');
+  const held = await withOpenTransaction(team.databaseUrl, async (slow) => {
+    const rows = await insertHeld(slow, sandbox, '1');
     await placeOrder(sandbox); // a higher sequence number, committed first
     // Polled while the first transaction is still open: the order's rows are not below the horizon
     // yet, so they wait (at most a moment) rather than let the held rows land behind them.
     const whileHeldEvents = await pollNew(sandbox, '/api/v1/events', seenEvents);
     const whileHeldDeliveries = await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries);
-    assert.ok(!whileHeldEvents.includes(held.eventId) && !whileHeldDeliveries.includes(held.deliveryId), 'uncommitted rows are not listed');
+    assert.ok(!whileHeldEvents.includes(rows.eventId) && !whileHeldDeliveries.includes(rows.deliveryId), 'uncommitted rows are not listed');
     await slow.query('commit');
-  } finally {
-    await slow.end();
-  }
+    return rows;
+  });
   await pollNew(sandbox, '/api/v1/events', seenEvents);
   await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries);
   assert.ok(seenEvents.has(held.eventId), 'the late event was polled');
@@ -93,18 +77,14 @@ test('a row that commits after a later one is not skipped by a client polling th
 });
 
 test('what committed before a list request is listed (read-your-writes), even while another transaction is open', async () => {
-  const sandbox = await createSandbox(engine.url);
+  const sandbox = await createSandbox(team.engines[0].url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
-  const other = new pg.Client({ connectionString: database.url });
-  await other.connect();
-  try {
-    await other.query('begin');
+  await withOpenTransaction(team.databaseUrl, async (other) => {
     await other.query('select pg_current_xact_id()'); // holds the horizon back for 300 ms
-    setTimeout(() => void other.query('commit'), 300);
+    const committed = new Promise((r) => setTimeout(r, 300)).then(() => other.query('commit'));
     const order = await placeOrder(sandbox);
     const events = (await sandbox.api('/api/v1/events?limit=1')).body.data;
     assert.equal(events[0]?.data.orderId, order.id);
-  } finally {
-    await other.end();
-  }
+    await committed;
+  });
 });

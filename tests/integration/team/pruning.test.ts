@@ -3,41 +3,26 @@
 // being recorded in another transaction (docs/decisions.md, Team mode).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
-import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
+import type { RunningSandbox } from '../../../src/server/start.ts';
 import { Pruner } from '../../../src/webhooks/pruner.ts';
 import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 
-let database: TestDatabase;
-let a: RunningSandbox;
-let b: RunningSandbox;
+// The engines' own pruners stay out of the way (10,000 kept); the tests prune with their own.
+const team = useTeamEngines(2);
 const receiver = new Receiver();
-const quiet = { info() {}, warn() {}, error() {} };
 const keep = 3;
-
-before(async () => {
-  database = await createTestDatabase();
-  await receiver.start();
-  // The engines' own pruners stay out of the way (10,000 kept); the tests prune with their own.
-  const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
-  a = await start();
-  b = await start();
-});
-after(async () => {
-  await a?.close();
-  await b?.close();
-  await receiver.close();
-  await database?.drop();
-});
+before(() => receiver.start());
+after(() => receiver.close());
+const engine = (i: number): RunningSandbox => team.engines[i];
 
 const failNever = (message: string) => assert.fail(message);
 
 /** A sandbox with `count` succeeded deliveries; returns their ids, oldest first. */
 async function finishedDeliveries(count: number): Promise<{ sandbox: TestSandbox; ids: string[] }> {
-  const sandbox = await createSandbox(a.url);
+  const sandbox = await createSandbox(engine(0).url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
   for (let i = 0; i < count; i++) await placeOrder(sandbox);
   const ids: string[] = (await sandbox.api('/api/v1/webhooks/deliveries?limit=100')).body.data.map((d: any) => d.id).reverse();
@@ -47,7 +32,7 @@ async function finishedDeliveries(count: number): Promise<{ sandbox: TestSandbox
 }
 
 async function left(sandbox: TestSandbox) {
-  const [row] = await a.services.db.query<{ deliveries: number; orphans: number }>(
+  const [row] = await engine(0).services.db.query<{ deliveries: number; orphans: number }>(
     `select (select count(*)::int from deliveries where tenant_id = $1) as deliveries,
             (select count(*)::int from attempts t where t.tenant_id = $1
                 and not exists (select 1 from deliveries d where d.tenant_id = t.tenant_id and d.id = t.delivery_id)) as orphans`,
@@ -58,7 +43,7 @@ async function left(sandbox: TestSandbox) {
 
 test('two engines pruning one sandbox at once: no error, each old delivery pruned once, the newest kept', async () => {
   const { sandbox, ids } = await finishedDeliveries(10);
-  const pruners = [new Pruner(a.services.db, keep, failNever), new Pruner(b.services.db, keep, failNever)];
+  const pruners = [0, 1].map((i) => new Pruner(engine(i).services.db, keep, failNever));
   const counts = await Promise.all([...pruners, ...pruners].map((p) => p.prune(sandbox.id)));
   assert.equal(counts.reduce((x, y) => x + y, 0), ids.length - keep);
   assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
@@ -69,12 +54,9 @@ test('two engines pruning one sandbox at once: no error, each old delivery prune
 test('a prune skips a delivery whose attempt another transaction is recording, without waiting; the next prune takes it', async () => {
   const { sandbox, ids } = await finishedDeliveries(6);
   const oldest = ids[0];
-  const recorder = new pg.Client({ connectionString: database.url });
-  await recorder.connect();
-  const pruner = new Pruner(b.services.db, keep, failNever);
-  try {
-    // What the attempt recorder does for a replay of the oldest delivery, held open mid-way.
-    await recorder.query('begin');
+  const pruner = new Pruner(engine(1).services.db, keep, failNever);
+  // What the attempt recorder does for a replay of the oldest delivery, held open mid-way.
+  await withOpenTransaction(team.databaseUrl, async (recorder) => {
     await recorder.query(`update deliveries set attempt_count = attempt_count + 1 where tenant_id = $1 and id = $2`, [sandbox.id, oldest]);
     const pruned = await Promise.race([
       pruner.prune(sandbox.id),
@@ -87,9 +69,7 @@ test('a prune skips a delivery whose attempt another transaction is recording, w
       [sandbox.id, oldest, receiver.url],
     );
     await recorder.query('commit');
-  } finally {
-    await recorder.end();
-  }
+  });
   const replayed = (await sandbox.api(`/api/v1/webhooks/deliveries/${oldest}`)).body;
   assert.deepEqual(replayed.attempts.map((t: any) => t.number), [1, 2], 'the delivery and both its attempts are intact');
   assert.equal(await pruner.prune(sandbox.id), 1);
