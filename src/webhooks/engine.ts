@@ -120,4 +120,3 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     },
   };
 }
-
