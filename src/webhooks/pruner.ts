@@ -7,7 +7,9 @@ import type { Db } from '../db/database.ts';
  * Several engines may prune one sandbox at once, and a prune may meet an attempt being recorded
  * (a replay of an old delivery). So one engine at a time prunes a sandbox (a transaction-level
  * advisory lock, tried: the others simply skip, the one holding it does the work), and a prune
- * never waits on a delivery another transaction holds (SKIP LOCKED: it goes next time). A prune that
+ * never waits on a delivery another transaction holds (SKIP LOCKED: it goes next time), nor takes one
+ * leased for an attempt in flight on any engine (a replay of an old delivery: its outcome is recorded
+ * only if the delivery is still there). A prune that
  * waits on nothing can deadlock with nothing, and the recorder, which writes an attempt only for a
  * delivery its own update still found, can never leave an attempt whose delivery is gone.
  */
@@ -32,7 +34,7 @@ export class Pruner {
       const gone = await tx.query<{ id: string }>(
         `delete from deliveries d
           using (select tenant_id, id from deliveries
-                  where tenant_id = $1 and status <> 'pending'
+                  where tenant_id = $1 and status <> 'pending' and (lease_until is null or lease_until < now())
                     and seq <= (select seq from deliveries where tenant_id = $1 order by seq desc offset $2 limit 1)
                   for update skip locked) old
           where d.tenant_id = old.tenant_id and d.id = old.id

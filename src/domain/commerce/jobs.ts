@@ -48,9 +48,11 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
       ));
     },
     async due(tenantId: string, upTo: number): Promise<DueJob[]> {
+      // Rows another transaction holds are left out, as `run` would skip them: an advance asking again and
+      // again for a job it cannot take (a row someone keeps locked) would never end. The lock lasts this statement.
       return toJobs(await deps.db.query(
         `select tenant_id, id, ${job.column} as due from ${job.table}
-          where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column}`,
+          where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column} for update skip locked`,
         [tenantId, new Date(upTo)],
       ));
     },

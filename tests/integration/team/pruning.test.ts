@@ -75,3 +75,18 @@ test('a prune skips a delivery whose attempt another transaction is recording, w
   assert.equal(await pruner.prune(sandbox.id), 1);
   assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
 });
+
+test('a delivery leased for an attempt in flight (a replay on any engine) is not pruned until its lease is over', async () => {
+  const { sandbox, ids } = await finishedDeliveries(5);
+  const [oldest] = ids;
+  const db = engine(0).services.db;
+  await db.query(`update deliveries set lease_owner = 'ins_elsewhere', lease_until = now() + interval '30 seconds', lease_slot = 2 where tenant_id = $1 and id = $2`, [
+    sandbox.id, oldest,
+  ]);
+  const pruner = new Pruner(engine(1).services.db, keep, failNever);
+  assert.equal(await pruner.prune(sandbox.id), ids.length - keep - 1);
+  assert.equal((await sandbox.api(`/api/v1/webhooks/deliveries/${oldest}`)).status, 200);
+  await db.query(`update deliveries set lease_until = now() - interval '1 second' where tenant_id = $1 and id = $2`, [sandbox.id, oldest]);
+  assert.equal(await pruner.prune(sandbox.id), 1, 'a lease that ran out (its engine crashed) holds nothing');
+  assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
+});
