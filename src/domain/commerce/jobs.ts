@@ -23,12 +23,11 @@ export interface ColumnJobHandler extends JobHandler {
   due(tenantId: string, upTo: number): Promise<DueJob[]>;
 }
 
-/**
- * Which sandboxes' overdue jobs the poll hands to the scheduler: not the seed template's. When an advance
- * marks the sandbox it moves (team mode), that marker belongs here too (and in `run` for real-time runs),
- * so the advance alone runs that sandbox's jobs.
- */
-const runnableTenant = (alias: string) => `not ${alias}.is_template`;
+/** Not marked by an advance (SandboxClock.whileAdvancing): that advance alone runs the sandbox's jobs. */
+const notAdvancing = (alias: string) => `(${alias}.advancing_until is null or ${alias}.advancing_until < now())`;
+
+/** Which sandboxes' overdue jobs the poll hands to the scheduler: not the seed template's, nor one being advanced. */
+const runnableTenant = (alias: string) => `not ${alias}.is_template and ${notAdvancing(alias)}`;
 
 /**
  * A job kind whose due times live in a table column (quotes.expires_at, payouts.next_attempt_at…):
@@ -62,9 +61,13 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
         // SKIP LOCKED: when another engine is running this job, it is theirs (and once they commit, the
         // row no longer owes it); a row some request holds is skipped too, and the poll finds it again
         // if it still owes the job afterwards. Never two runs, never an engine waiting on another.
+        // A real-time run leaves a sandbox another engine is advancing to that advance (which runs it as of its due time).
+        const realTime = !deps.scheduler.advancingTenants().includes(due.tenantId);
         const [row] = await tx.query(
-          `select 1 from ${job.table} where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3 for update skip locked`,
-          [due.tenantId, due.id, at],
+          `select 1 from ${job.table} j where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3
+              and (not $4::boolean or exists (select 1 from tenants t where t.id = j.tenant_id and ${notAdvancing('t')}))
+            for update of j skip locked`,
+          [due.tenantId, due.id, at, realTime],
         );
         if (row) await job.run(tx, due.tenantId, due.id, at);
       });

@@ -87,3 +87,17 @@ test('a due job whose row another transaction holds is skipped without waiting, 
   assert.equal(hitsFor(sandbox).length, 1);
   assert.equal((await runsOf(a, sandbox, reportId)).length, 1);
 });
+
+test('while another engine advances a sandbox, its due jobs are left to that advance', async () => {
+  const [a, b] = team.engines;
+  const sandbox = await sandboxWithEndpoint(a);
+  const reportId = await reportDueSoon(a, sandbox, 1500);
+  // The mark an advance on a third engine holds (SandboxClock.whileAdvancing), over the job falling due.
+  const mark = (sql: string) => a.services.db.query(`update tenants set advancing_until = ${sql} where id = $1`, [sandbox.id]);
+  await mark(`now() + interval '60 s'`);
+  await sleep(2200); // due, both engines' timers fired, several polls
+  assert.equal((await runsOf(b, sandbox, reportId)).length, 0, 'not run in real time');
+  await mark('null'); // the advance ended (or its mark ran out): the poll runs it, once
+  await until(() => hitsFor(sandbox).length >= 1, 'the saved_report.due webhook');
+  assert.equal((await runsOf(b, sandbox, reportId)).length, 1);
+});
