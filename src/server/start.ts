@@ -168,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       invalidations,
     });
     cleanups.push(() => webhooks.close());
+    await webhooks.stream.start();
     let baseUrl = '';
     const services: Services = {
       db, clock, tokens, scheduler, webhooks,

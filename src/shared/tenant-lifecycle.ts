@@ -6,5 +6,6 @@
  */
 export interface TenantLifecycle {
   before?(tenantId: string): void;
-  after(tenantId: string, change: { reset: boolean; all: boolean }): void;
+  /** `elsewhere`: another engine on the database made the change, and this one hears of it. */
+  after(tenantId: string, change: { reset: boolean; all: boolean; elsewhere?: boolean }): void;
 }

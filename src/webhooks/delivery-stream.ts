@@ -1,8 +1,9 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { Db } from '../db/database.ts';
 import type { StreamEvent, StreamMessage as ApiStreamMessage } from '../shared/api-types.ts';
-import { randomString } from '../shared/ids.ts';
 
 export interface StreamMessage extends ApiStreamMessage {
-  /** `<boot>-<seq>`: the boot part tells a reconnecting client whether we can resume it. */
+  /** `<xid>-<seq>` of its row in stream_messages: the same on every engine, so any of them resumes it. */
   id: string;
 }
 
@@ -17,58 +18,111 @@ export interface SubscriberLink {
 
 interface Subscriber extends SubscriberLink {
   tenantId: string;
-  pending: StreamMessage[];
+  /** Live messages held back until the backlog has been sent, so the client sees them in order. */
+  held?: StreamMessage[];
 }
 
-const ringSize = 20_000;
-const flushEveryMs = 25;
 /**
  * A client that leaves this much unread is dropped rather than buffered for without end: a
  * tab in the background or a stuck script must not grow the engine's memory. On reconnecting
- * with its Last-Event-ID it resumes from the ring, or gets `reset` when that is gone.
+ * with its Last-Event-ID it resumes from the table, or gets `reset` when that is gone.
  */
 export const maxUnsentBytesPerClient = 1024 * 1024;
 
+/** A position in the stream: rows are read in (xid, seq) order. */
+interface Position {
+  xid: string;
+  seq: number;
+}
+
+const channel = 'sandbay_stream';
+const flushEveryMs = 25;
+/** The reader's safety net when a notification is missed. */
+const pollEveryMs = 1000;
+/** Rows kept for resuming; older ones are pruned (a client away longer gets `reset`). */
+const keepForMs = 10 * 60_000;
+const pruneEveryMs = 60_000;
+/** A client further behind than this many messages of its sandbox starts afresh (`reset`). */
+const maxBacklog = 5_000;
+const readBatch = 2_000;
+
+const idOf = (p: Position) => `${p.xid}-${p.seq}`;
+function parseId(id: string): Position | undefined {
+  const match = /^(\d{1,20})-(\d{1,18})$/.exec(id);
+  return match ? { xid: match[1], seq: Number(match[2]) } : undefined;
+}
+// xid8 values are unsigned 64-bit: compared as numbers of equal footing, never as text.
+const before = (a: Position, b: Position) => BigInt(a.xid) < BigInt(b.xid) || (a.xid === b.xid && a.seq < b.seq);
+
+// Rows of transactions still running (or that may still commit) lie at or above the horizon: a row
+// committed late with a lower xid is never skipped, because nothing past the horizon is read.
+const belowHorizon = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
+
+type Row = { tenant_id: string; xid: string; seq: number; event: StreamEvent; data: StreamMessage['data'] };
+const messageOf = (row: Row): StreamMessage => ({ id: idOf(row), event: row.event, data: row.data });
+
 /**
- * The live feed behind GET /api/v1/events/stream (SPEC §5.7): one message per change,
- * flushed to subscribers in batches every 25 ms, with a ring of recent messages so a
- * client reconnecting with Last-Event-ID gets what it missed — or `reset` when it cannot
- * (another boot, or too far behind).
+ * The live feed behind GET /api/v1/events/stream (SPEC §5.7), shared by every engine on the
+ * database: `publish` writes messages to stream_messages in batches every 25 ms; each engine's
+ * reader, woken by a notification (and a 1 s poll), hands what has committed to its own
+ * subscribers in order. A client reconnecting with Last-Event-ID, on any engine, gets what it
+ * missed from the table — or `reset` when that is gone or too much.
  */
 export class DeliveryStream {
-  readonly bootId = randomString(8);
-  private seq = 0;
-  private readonly ring: { seq: number; tenantId: string; message: StreamMessage }[] = [];
+  private position: Position = { xid: '0', seq: 0 };
+  private outgoing: { tenantId: string; event: StreamEvent; data: StreamMessage['data'] }[] = [];
   private readonly subscribers = new Set<Subscriber>();
-  private timer?: NodeJS.Timeout;
+  private flushTimer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private reading?: Promise<void>;
+  private readAgain = false;
+  private timers: NodeJS.Timeout[] = [];
+  private unlisten?: () => Promise<void>;
+  private closed = false;
+  // Timers set while a request runs must not join its transaction: they run as if set at start.
+  private readonly outside: <T>(fn: () => T) => T = AsyncResource.bind(<T>(fn: () => T) => fn());
+
+  constructor(private readonly db: Db, private readonly onError: (message: string) => void) {}
+
+  /** Starts from the newest committed message, and follows the others' as they commit. */
+  async start(): Promise<void> {
+    const [newest] = await this.db.query<Position>(
+      `select xid::text as xid, seq from stream_messages where ${belowHorizon} order by xid desc, seq desc limit 1`,
+    );
+    if (newest) this.position = newest;
+    this.unlisten = await this.db.listen(channel, () => this.wake());
+    this.outside(() => {
+      this.timers.push(setInterval(() => this.wake(), pollEveryMs));
+      this.timers.push(setInterval(() => void this.prune().catch((err) => this.onError(`stream prune failed: ${err}`)), pruneEveryMs));
+    });
+  }
 
   publish(tenantId: string, event: StreamEvent, data: StreamMessage['data']): void {
-    const seq = ++this.seq;
-    const message: StreamMessage = { id: `${this.bootId}-${seq}`, event, data };
-    this.ring.push({ seq, tenantId, message });
-    if (this.ring.length > ringSize) this.ring.splice(0, this.ring.length - ringSize);
-    let any = false;
-    for (const sub of this.subscribers) {
-      if (sub.tenantId !== tenantId) continue;
-      sub.pending.push(message);
-      any = true;
-    }
-    if (any && !this.timer) this.timer = setTimeout(() => this.flush(), flushEveryMs);
+    if (this.closed) return;
+    this.outgoing.push({ tenantId, event, data });
+    if (!this.flushTimer) this.outside(() => (this.flushTimer = setTimeout(() => void this.flush(), flushEveryMs)));
   }
 
   /**
    * Subscribes to a sandbox's messages. With a Last-Event-ID, the missed messages are
-   * returned for immediate sending, or 'reset' when they are gone.
+   * returned for immediate sending (live ones wait behind them), or 'reset' when they are gone.
    */
-  subscribe(tenantId: string, lastEventId: string | undefined, link: SubscriberLink): { backlog: StreamMessage[] | 'reset'; close: () => void } {
-    const sub: Subscriber = { ...link, tenantId, pending: [] };
+  async subscribe(tenantId: string, lastEventId: string | undefined, link: SubscriberLink): Promise<{ backlog: StreamMessage[] | 'reset'; close: () => void }> {
+    const sub: Subscriber = { ...link, tenantId, held: lastEventId ? [] : undefined };
     this.subscribers.add(sub);
-    return { backlog: lastEventId ? this.since(tenantId, lastEventId) : [], close: () => this.subscribers.delete(sub) };
+    const close = () => void this.subscribers.delete(sub);
+    if (!lastEventId) return { backlog: [], close };
+    // Everything after `upTo` reaches this subscriber live (held until the backlog is out).
+    const upTo = this.position;
+    const missed = await this.since(tenantId, lastEventId, upTo).catch(() => 'reset' as const);
+    const held = sub.held ?? [];
+    sub.held = undefined;
+    return { backlog: missed === 'reset' ? missed : [...missed, ...held], close };
   }
 
-  /** The id of the newest message: a `reset` sent now carries it, so a reconnect resumes from here. */
+  /** The id of the newest message read: a `reset` sent now carries it, so a reconnect resumes from here. */
   get lastId(): string {
-    return `${this.bootId}-${this.seq}`;
+    return idOf(this.position);
   }
 
   /** Clients cut off since start for leaving too much unread. */
@@ -78,33 +132,124 @@ export class DeliveryStream {
     return this.subscribers.size;
   }
 
-  private since(tenantId: string, lastEventId: string): StreamMessage[] | 'reset' {
-    const [boot, seqText] = lastEventId.split('-');
-    const lastSeq = Number(seqText);
-    if (boot !== this.bootId || !Number.isInteger(lastSeq) || lastSeq > this.seq) return 'reset';
-    const oldest = this.ring[0]?.seq ?? this.seq + 1;
-    if (lastSeq < oldest - 1) return 'reset';
-    return this.ring.filter((r) => r.seq > lastSeq && r.tenantId === tenantId).map((r) => r.message);
+  /** Sends what is still unwritten, then stops reading. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    for (const timer of this.timers) clearInterval(timer);
+    await this.flush();
+    await this.unlisten?.().catch(() => {});
+    this.subscribers.clear();
   }
 
-  private flush(): void {
-    this.timer = undefined;
-    for (const sub of this.subscribers) {
-      if (sub.pending.length === 0) continue;
-      const batch = sub.pending;
-      sub.pending = [];
-      if (sub.unsentBytes() > maxUnsentBytesPerClient) {
-        this.subscribers.delete(sub);
-        this.dropped++;
-        sub.drop();
-        continue;
-      }
-      sub.send(batch);
+  private async since(tenantId: string, lastEventId: string, upTo: Position): Promise<StreamMessage[] | 'reset'> {
+    const from = parseId(lastEventId);
+    if (!from || before(upTo, from)) return 'reset';
+    const [pruned] = await this.db.query<{ value: string }>(`select value from meta where key = 'stream_pruned_through'`);
+    const prunedThrough = pruned && parseId(pruned.value);
+    if (prunedThrough && before(from, prunedThrough)) return 'reset';
+    const rows = await this.db.query<Row>(
+      `select tenant_id, xid::text as xid, seq, event, data from stream_messages
+        where tenant_id = $1 and (xid, seq) > ($2::xid8, $3) and (xid, seq) <= ($4::xid8, $5)
+        order by xid, seq limit $6`,
+      [tenantId, from.xid, from.seq, upTo.xid, upTo.seq, maxBacklog + 1],
+    );
+    return rows.length > maxBacklog ? 'reset' : rows.map(messageOf);
+  }
+
+  private flush(): Promise<void> {
+    this.flushTimer = undefined;
+    const batch = this.outgoing;
+    this.outgoing = [];
+    if (batch.length === 0) return this.flushing;
+    // One batch after another: a later batch must not commit first and be read past the earlier one's rows.
+    this.flushing = this.flushing.then(() => this.write(batch));
+    return this.flushing;
+  }
+
+  private async write(batch: DeliveryStream['outgoing']): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const values = batch.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(', ');
+        await tx.query(`insert into stream_messages (tenant_id, event, data) values ${values}`,
+          batch.flatMap((m) => [m.tenantId, m.event, JSON.stringify(m.data)]));
+        await tx.notify(channel, '');
+      });
+    } catch (err) {
+      // The feed is a view of the delivery log, which holds the truth: an inspector that misses these
+      // messages still shows the deliveries when it lists them.
+      this.onError(`stream: ${batch.length} live message(s) not written: ${(err as Error).message}`);
     }
   }
 
-  close(): void {
-    clearTimeout(this.timer);
-    this.subscribers.clear();
+  /** Reads what committed since the last read; a wake-up during a read reads again after it. */
+  private wake(): void {
+    if (this.closed) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = this.outside(() => this.read()).finally(() => {
+      this.reading = undefined;
+      if (this.readAgain) {
+        this.readAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async read(): Promise<void> {
+    try {
+      for (;;) {
+        const rows = await this.db.query<Row>(
+          `select tenant_id, xid::text as xid, seq, event, data from stream_messages
+            where (xid, seq) > ($1::xid8, $2) and ${belowHorizon} order by xid, seq limit ${readBatch}`,
+          [this.position.xid, this.position.seq],
+        );
+        if (rows.length === 0) return;
+        this.position = { xid: rows.at(-1)!.xid, seq: rows.at(-1)!.seq };
+        this.fanOut(rows);
+        if (rows.length < readBatch) return;
+      }
+    } catch (err) {
+      if (!this.closed) this.onError(`stream read failed: ${(err as Error).message}`);
+    }
+  }
+
+  private fanOut(rows: Row[]): void {
+    if (this.subscribers.size === 0) return;
+    const byTenant = new Map<string, StreamMessage[]>();
+    for (const row of rows) {
+      let list = byTenant.get(row.tenant_id);
+      if (!list) byTenant.set(row.tenant_id, (list = []));
+      list.push(messageOf(row));
+    }
+    for (const sub of this.subscribers) {
+      const messages = byTenant.get(sub.tenantId);
+      if (!messages) continue;
+      if (sub.held) sub.held.push(...messages);
+      else if (sub.unsentBytes() > maxUnsentBytesPerClient) {
+        this.subscribers.delete(sub);
+        this.dropped++;
+        sub.drop();
+      } else sub.send(messages);
+    }
+  }
+
+  /** Drops rows older than the resume window, recording up to where, so an older Last-Event-ID gets `reset`. */
+  private async prune(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [last] = await tx.query<Position>(
+        `select xid::text as xid, seq from stream_messages where created_at < now() - $1 * interval '1 ms'
+          order by xid desc, seq desc limit 1`,
+        [keepForMs],
+      );
+      if (!last) return;
+      await tx.query('delete from stream_messages where (xid, seq) <= ($1::xid8, $2)', [last.xid, last.seq]);
+      await tx.query(
+        `insert into meta (key, value) values ('stream_pruned_through', $1) on conflict (key) do update set value = excluded.value`,
+        [idOf(last)],
+      );
+    });
   }
 }

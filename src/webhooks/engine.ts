@@ -62,7 +62,7 @@ export const defaultPollMs = 2_000;
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
   const { db, clock, scheduler } = options;
-  const stream = new DeliveryStream();
+  const stream = new DeliveryStream(db, options.onError);
   const sender = new Sender(options.attemptTimeoutMs);
   const recorder = new AttemptRecorder(db);
   const endpoints = new Endpoints(db, clock, options.invalidations);
@@ -103,7 +103,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       dispatcher.forgetTenant(tenantId);
       if (change.all) endpoints.forget(tenantId);
       testSecrets.delete(tenantId);
-      if (change.reset) stream.publish(tenantId, 'reset', { reason: 'sandbox_reset' });
+      // Once, by the engine that reset it: the stream reaches every engine's clients.
+      if (change.reset && !change.elsewhere) stream.publish(tenantId, 'reset', { reason: 'sandbox_reset' });
     },
   };
 
@@ -115,7 +116,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       await dispatcher.close();
       await replays.close();
       await recorder.drain();
-      stream.close();
+      await stream.close();
       await sender.close();
     },
   };

@@ -35,7 +35,7 @@ export class Sandboxes {
     invalidations.on('tenant', {
       drop: (message) => {
         const id = String(message.tenantId);
-        const change = { reset: message.reset === true, all: message.all === true };
+        const change = { reset: message.reset === true, all: message.all === true, elsewhere: true };
         for (const hook of this.lifecycle) hook.before?.(id);
         if (change.all) this.tokens.forgetTenant(id);
         this.clock.forget(id); // a reset's offset is 0, a deleted sandbox has none: either way, no entry

@@ -39,7 +39,7 @@ export const eventRoutes = (s: Services) => [
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
       const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
-      const { backlog, close } = s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
+      const { backlog, close } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
         send: (messages) => {
           if (!session.isConnected) return;
           void session.batch((buffer) => {
@@ -51,6 +51,7 @@ export const eventRoutes = (s: Services) => [
         drop: () => ctx.res.destroy(),
       });
       ctx.req.on('close', close);
+      if (ctx.req.destroyed) close(); // gone while its backlog was read
       if (backlog === 'reset') {
         session.push({ reason: 'cannot_resume' }, 'reset', s.webhooks.stream.lastId);
       } else if (backlog.length > 0) {

@@ -6,6 +6,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts'
 import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { SseClient } from '../../helpers/sse.ts';
 
 let database: TestDatabase;
 let a: RunningSandbox;
@@ -106,4 +107,37 @@ test('a sandbox deleted on A is gone on B', async () => {
   assert.equal(await statusOn(b, sandbox.token)(), 200);
   assert.equal((await call(a.url, '/api/v1/sandbox', { method: 'DELETE', token: sandbox.token })).status, 204);
   assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401);
+});
+
+test("a delivery made on A reaches B's live stream; Last-Event-ID from B resumes on A", async () => {
+  const receiver = await new Receiver().start();
+  const sandbox = await createSandbox(a.url);
+  const auth = { authorization: `Bearer ${sandbox.token}` };
+  const order = { customerId: 'cus_0002', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' } };
+  const placeOn = (engine: RunningSandbox) => call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order });
+  try {
+    await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    const onB = new SseClient(`${b.url}/api/v1/events/stream`, auth);
+    await onB.open();
+    await placeOn(a);
+    const created = await onB.waitFor((m) => m.event === 'delivery.created');
+    const done = await onB.waitFor((m) => m.event === 'delivery.updated' && m.data.status === 'succeeded');
+    assert.equal(done.data.id, created.data.id);
+    onB.close();
+
+    await placeOn(b);
+    await receiver.waitFor(2);
+    const onA = new SseClient(`${a.url}/api/v1/events/stream`, { ...auth, 'last-event-id': done.id! });
+    await onA.open();
+    try {
+      const missed = await onA.waitFor((m) => m.event === 'delivery.created');
+      const latest = (await call(a.url, '/api/v1/webhooks/deliveries', { token: sandbox.token })).body.data[0];
+      assert.equal(missed.data.id, latest.id, 'the delivery made on B while the client was away, replayed by A');
+      assert.ok(onA.messages.every((m) => m.event !== 'reset'), 'resumed, not reset');
+    } finally {
+      onA.close();
+    }
+  } finally {
+    await receiver.close();
+  }
 });
