@@ -141,3 +141,25 @@ test("a delivery made on A reaches B's live stream; Last-Event-ID from B resumes
     await receiver.close();
   }
 });
+
+test("a catcher hit on A is in B's log; one Idempotency-Key sent to A and B at once runs once", async () => {
+  const sandbox = await createSandbox(a.url);
+  const made = await call(a.url, '/api/v1/catchers/shared', { method: 'PUT', token: sandbox.token, body: { status: 200 } });
+  assert.equal(made.status, 201);
+  const hit = await fetch(`${a.url}/catch/${sandbox.id}/shared`, { method: 'POST', body: '{"hello":"B"}', headers: { 'content-type': 'application/json' } });
+  assert.equal(hit.status, 200);
+  // Written once the answer is out (the catcher answers first): soon on every engine.
+  const log = await soon(() => call(b.url, '/api/v1/catchers/shared/requests', { token: sandbox.token }), (res) => res.body.data.length > 0);
+  assert.equal(log.body.data.length, 1);
+  assert.equal(log.body.data[0].body, '{"hello":"B"}');
+
+  const order = { customerId: 'cus_0002', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' } };
+  const headers = { 'idempotency-key': `both-${Date.now()}` };
+  const [onA, onB] = await Promise.all([a, b].map((engine) => call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order, headers })));
+  assert.equal(onA.status, 201);
+  assert.equal(onB.status, 201);
+  assert.equal(onA.body.id, onB.body.id, 'the same order, created once');
+  assert.equal((await call(b.url, `/api/v1/orders/${onA.body.id}`, { token: sandbox.token })).status, 200);
+  const events = await call(a.url, '/api/v1/events?topic=order.placed', { token: sandbox.token });
+  assert.equal(events.body.data.filter((e: unknown) => JSON.stringify(e).includes(onA.body.id)).length, 1, 'one order.placed');
+});
