@@ -43,7 +43,7 @@ const pollEveryMs = 1000;
 const keepForMs = 10 * 60_000;
 const pruneEveryMs = 60_000;
 /** A client further behind than this many messages of its sandbox starts afresh (`reset`). */
-const maxBacklog = 5_000;
+const maxBacklog = 10_000;
 const readBatch = 2_000;
 
 const idOf = (p: Position) => `${p.xid}-${p.seq}`;

@@ -5,7 +5,7 @@ import { openSandboxDatabase } from '../../src/server/database.ts';
 import { DeliveryStream, type StreamMessage } from '../../src/webhooks/delivery-stream.ts';
 
 // SPEC §5.7: a client reconnecting with Last-Event-ID gets what it missed, or `reset` when that is no
-// longer possible: it is further behind than 5,000 messages of its sandbox, its position was pruned,
+// longer possible: it is further behind than 10,000 messages of its sandbox, its position was pruned,
 // or the id is not one of ours. The messages live in stream_messages, so any engine resumes them.
 let db: Db;
 let stream: DeliveryStream;
@@ -50,8 +50,8 @@ test('a reconnecting client gets every message of its sandbox it missed, in orde
 
 test('reset: too far behind, pruned, malformed, or from the future', async () => {
   const mark = stream.lastId;
-  await published(Array.from({ length: 5_001 }, (_, i) => ['sbx_busy', `dlv_${i}`] as [string, string]));
-  assert.equal(await since(mark, 'sbx_busy'), 'reset', 'more than 5,000 missed');
+  await published(Array.from({ length: 10_001 }, (_, i) => ['sbx_busy', `dlv_${i}`] as [string, string]));
+  assert.equal(await since(mark, 'sbx_busy'), 'reset', 'more than 10,000 missed');
   assert.deepEqual(await since(mark, 'sbx_quiet'), [], 'a quiet sandbox missed nothing in the meantime');
   assert.equal(await since('garbage'), 'reset');
   assert.equal(await since('abc-1'), 'reset');
