@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Db } from '../db/database.ts';
 import type { StreamEvent, StreamMessage as ApiStreamMessage } from '../shared/api-types.ts';
+import { StreamWatchers } from './stream-watchers.ts';
 
 export interface StreamMessage extends ApiStreamMessage {
   /** `<xid>-<seq>` of its row in stream_messages: the same on every engine, so any of them resumes it. */
@@ -20,6 +21,8 @@ interface Subscriber extends SubscriberLink {
   tenantId: string;
   /** Live messages held back until the backlog has been sent, so the client sees them in order. */
   held?: StreamMessage[];
+  /** Resumed from a message this engine's reader had not reached yet: live ones up to it are not news. */
+  after?: Position;
 }
 
 /**
@@ -28,6 +31,14 @@ interface Subscriber extends SubscriberLink {
  * with its Last-Event-ID it resumes from the table, or gets `reset` when that is gone.
  */
 export const maxUnsentBytesPerClient = 1024 * 1024;
+
+/** What a subscriber gets: its missed messages (or 'reset'), how to leave, and the id a `reset` sent to it carries. */
+export interface Subscription {
+  backlog: StreamMessage[] | 'reset';
+  close: () => void;
+  /** Where a reconnect of this client may resume from when it has received nothing newer. */
+  lastId: string;
+}
 
 /** A position in the stream: rows are read in (xid, seq) order. */
 interface Position {
@@ -42,6 +53,8 @@ const pollEveryMs = 1000;
 /** Rows kept for resuming; older ones are pruned (a client away longer gets `reset`). */
 const keepForMs = 10 * 60_000;
 const pruneEveryMs = 60_000;
+/** How often an engine renews the watch of the sandboxes its clients stream (well inside keepForMs). */
+const renewEveryMs = 60_000;
 /** A client further behind than this many messages of its sandbox starts afresh (`reset`). */
 const maxBacklog = 10_000;
 const readBatch = 2_000;
@@ -63,13 +76,18 @@ const messageOf = (row: Row): StreamMessage => ({ id: idOf(row), event: row.even
 
 /**
  * The live feed behind GET /api/v1/events/stream (SPEC §5.7), shared by every engine on the
- * database: `publish` writes messages to stream_messages in batches every 25 ms; each engine's
- * reader, woken by a notification (and a 1 s poll), hands what has committed to its own
- * subscribers in order. A client reconnecting with Last-Event-ID, on any engine, gets what it
- * missed from the table — or `reset` when that is gone or too much.
+ * database: `publish` writes the messages of watched sandboxes (streamed by a client of any engine
+ * now or within the resume window) to stream_messages in batches every 25 ms; each engine's
+ * reader, woken by a notification (and a 1 s poll) while it has clients, hands what has committed
+ * to them in order. A client reconnecting with Last-Event-ID, on any engine, gets what it missed
+ * from the table — or `reset` when that is gone, was never written, or is too much.
  */
 export class DeliveryStream {
   private position: Position = { xid: '0', seq: 0 };
+  /** No local client: the reader rests, and the position is caught up when the next one comes. */
+  private resting = true;
+  private catchingUp?: Promise<void>;
+  private readonly watchers: StreamWatchers;
   private outgoing: { tenantId: string; event: StreamEvent; data: StreamMessage['data'] }[] = [];
   private readonly subscribers = new Set<Subscriber>();
   private flushTimer?: NodeJS.Timeout;
@@ -82,18 +100,18 @@ export class DeliveryStream {
   // Timers set while a request runs must not join its transaction: they run as if set at start.
   private readonly outside: <T>(fn: () => T) => T = AsyncResource.bind(<T>(fn: () => T) => fn());
 
-  constructor(private readonly db: Db, private readonly onError: (message: string) => void) {}
+  constructor(private readonly db: Db, private readonly onError: (message: string) => void) {
+    this.watchers = new StreamWatchers(db, keepForMs);
+  }
 
-  /** Starts from the newest committed message, and follows the others' as they commit. */
+  /** Follows the messages of every engine as they commit, while this one has clients. */
   async start(): Promise<void> {
-    const [newest] = await this.db.query<Position>(
-      `select xid::text as xid, seq from stream_messages where ${belowHorizon} order by xid desc, seq desc limit 1`,
-    );
-    if (newest) this.position = newest;
     this.unlisten = await this.db.listen(channel, () => this.wake());
+    const report = (what: string) => (err: unknown) => this.onError(`stream ${what} failed: ${(err as Error).message}`);
     this.outside(() => {
       this.timers.push(setInterval(() => this.wake(), pollEveryMs));
-      this.timers.push(setInterval(() => void this.prune().catch((err) => this.onError(`stream prune failed: ${err}`)), pruneEveryMs));
+      this.timers.push(setInterval(() => void this.prune().catch(report('prune')), pruneEveryMs));
+      this.timers.push(setInterval(() => void this.renew().catch(report('watch renewal')), renewEveryMs));
     });
   }
 
@@ -107,20 +125,35 @@ export class DeliveryStream {
    * Subscribes to a sandbox's messages. With a Last-Event-ID, the missed messages are
    * returned for immediate sending (live ones wait behind them), or 'reset' when they are gone.
    */
-  async subscribe(tenantId: string, lastEventId: string | undefined, link: SubscriberLink): Promise<{ backlog: StreamMessage[] | 'reset'; close: () => void }> {
+  async subscribe(tenantId: string, lastEventId: string | undefined, link: SubscriberLink): Promise<Subscription> {
     const sub: Subscriber = { ...link, tenantId, held: lastEventId ? [] : undefined };
     this.subscribers.add(sub);
     const close = () => void this.subscribers.delete(sub);
-    if (!lastEventId) return { backlog: [], close };
+    let watchedSince: bigint | undefined;
+    try {
+      // Caught up first, watched second: whatever is published once the watch has committed gets an
+      // xid past the reader's position, so it reaches this client, whichever engine publishes it.
+      await this.catchUp();
+      watchedSince = (await this.watchers.watch([tenantId])).get(tenantId);
+    } catch (err) {
+      close();
+      throw err;
+    }
     // Everything after `upTo` reaches this subscriber live (held until the backlog is out).
     const upTo = this.position;
-    const missed = await this.since(tenantId, lastEventId, upTo).catch(() => 'reset' as const);
-    const held = sub.held ?? [];
+    // Nothing before the watch began is news to this client, and everything after it is written.
+    const watchStart = { xid: String(watchedSince ?? 0n), seq: 0 };
+    const lastId = idOf(before(upTo, watchStart) ? watchStart : upTo);
+    if (!lastEventId) return { backlog: [], close, lastId };
+    const missed = await this.since(sub, lastEventId, upTo, watchedSince ?? 0n).catch(() => 'reset' as const);
+    // Held since the subscription began, so some may lie at or before upTo (in the backlog) or `after`.
+    const news = (m: StreamMessage) => [upTo, sub.after ?? upTo].every((p) => before(p, parseId(m.id)!));
+    const held = (sub.held ?? []).filter(news);
     sub.held = undefined;
-    return { backlog: missed === 'reset' ? missed : [...missed, ...held], close };
+    return { backlog: missed === 'reset' ? missed : [...missed, ...held], close, lastId };
   }
 
-  /** The id of the newest message read: a `reset` sent now carries it, so a reconnect resumes from here. */
+  /** The id of the newest message this engine's reader has read. */
   get lastId(): string {
     return idOf(this.position);
   }
@@ -142,17 +175,29 @@ export class DeliveryStream {
     this.subscribers.clear();
   }
 
-  private async since(tenantId: string, lastEventId: string, upTo: Position): Promise<StreamMessage[] | 'reset'> {
+  private async since(sub: Subscriber, lastEventId: string, upTo: Position, watchedSince: bigint): Promise<StreamMessage[] | 'reset'> {
     const from = parseId(lastEventId);
-    if (!from || before(upTo, from)) return 'reset';
-    const [pruned] = await this.db.query<{ value: string }>(`select value from meta where key = 'stream_pruned_through'`);
-    const prunedThrough = pruned && parseId(pruned.value);
+    if (!from) return 'reset';
+    // The sandbox went unwatched after this id: what happened then was never written.
+    if (BigInt(from.xid) < watchedSince) return 'reset';
+    const [marks] = await this.db.query<{ pruned: string | null; next: string }>(
+      `select (select value from meta where key = 'stream_pruned_through') as pruned,
+              pg_snapshot_xmax(pg_current_snapshot())::text as next`,
+    );
+    // An xid not handed out yet: the id comes from another database.
+    if (BigInt(from.xid) >= BigInt(marks.next)) return 'reset';
+    const prunedThrough = marks.pruned ? parseId(marks.pruned) : undefined;
     if (prunedThrough && before(from, prunedThrough)) return 'reset';
+    // Seen on an engine whose reader is ahead of this one's: live messages up to it are skipped.
+    if (before(upTo, from)) {
+      sub.after = from;
+      return [];
+    }
     const rows = await this.db.query<Row>(
       `select tenant_id, xid::text as xid, seq, event, data from stream_messages
         where tenant_id = $1 and (xid, seq) > ($2::xid8, $3) and (xid, seq) <= ($4::xid8, $5)
         order by xid, seq limit $6`,
-      [tenantId, from.xid, from.seq, upTo.xid, upTo.seq, maxBacklog + 1],
+      [sub.tenantId, from.xid, from.seq, upTo.xid, upTo.seq, maxBacklog + 1],
     );
     return rows.length > maxBacklog ? 'reset' : rows.map(messageOf);
   }
@@ -167,8 +212,12 @@ export class DeliveryStream {
     return this.flushing;
   }
 
-  private async write(batch: DeliveryStream['outgoing']): Promise<void> {
+  private async write(all: DeliveryStream['outgoing']): Promise<void> {
     try {
+      // Checked after the messages were published: a watch committed before that is seen here.
+      const watched = await this.watchers.watched([...new Set(all.map((m) => m.tenantId))]);
+      const batch = all.filter((m) => watched.has(m.tenantId));
+      if (batch.length === 0) return;
       await this.db.transaction(async (tx) => {
         const values = batch.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(', ');
         await tx.query(`insert into stream_messages (tenant_id, event, data) values ${values}`,
@@ -178,13 +227,17 @@ export class DeliveryStream {
     } catch (err) {
       // The feed is a view of the delivery log, which holds the truth: an inspector that misses these
       // messages still shows the deliveries when it lists them.
-      this.onError(`stream: ${batch.length} live message(s) not written: ${(err as Error).message}`);
+      this.onError(`stream: ${all.length} live message(s) not written: ${(err as Error).message}`);
     }
   }
 
   /** Reads what committed since the last read; a wake-up during a read reads again after it. */
   private wake(): void {
-    if (this.closed) return;
+    if (this.closed || this.resting) return;
+    if (this.subscribers.size === 0) {
+      this.resting = true; // after a read in progress, if any: catchUp waits for it
+      return;
+    }
     if (this.reading) {
       this.readAgain = true;
       return;
@@ -196,6 +249,20 @@ export class DeliveryStream {
         this.wake();
       }
     });
+  }
+
+  /** After a rest, starts from the newest committed message (what came before is no client's news). */
+  private catchUp(): Promise<void> {
+    if (!this.resting) return Promise.resolve();
+    this.catchingUp ??= (async () => {
+      await this.reading;
+      const [newest] = await this.db.query<Position>(
+        `select xid::text as xid, seq from stream_messages where ${belowHorizon} order by xid desc, seq desc limit 1`,
+      );
+      if (newest && before(this.position, newest)) this.position = newest;
+      this.resting = false;
+    })().finally(() => (this.catchingUp = undefined));
+    return this.catchingUp;
   }
 
   private async read(): Promise<void> {
@@ -225,8 +292,14 @@ export class DeliveryStream {
       list.push(messageOf(row));
     }
     for (const sub of this.subscribers) {
-      const messages = byTenant.get(sub.tenantId);
+      let messages = byTenant.get(sub.tenantId);
       if (!messages) continue;
+      if (sub.after) {
+        const after = sub.after;
+        messages = messages.filter((m) => before(after, parseId(m.id)!));
+        if (messages.length === 0) continue;
+        sub.after = undefined; // ordered: every later message is news
+      }
       if (sub.held) sub.held.push(...messages);
       else if (sub.unsentBytes() > maxUnsentBytesPerClient) {
         this.subscribers.delete(sub);
@@ -236,8 +309,15 @@ export class DeliveryStream {
     }
   }
 
+  /** Keeps the sandboxes this engine's clients stream watched. */
+  private async renew(): Promise<void> {
+    const tenantIds = [...new Set([...this.subscribers].map((s) => s.tenantId))];
+    if (tenantIds.length > 0) await this.watchers.watch(tenantIds);
+  }
+
   /** Drops rows older than the resume window, recording up to where, so an older Last-Event-ID gets `reset`. */
   private async prune(): Promise<void> {
+    await this.watchers.prune();
     await this.db.transaction(async (tx) => {
       const [last] = await tx.query<Position>(
         `select xid::text as xid, seq from stream_messages where created_at < now() - $1 * interval '1 ms'

@@ -15,3 +15,13 @@ create table stream_messages (
 );
 -- The readers' order, and the pruner's.
 create index stream_messages_position on stream_messages (xid, seq);
+
+-- Only watched sandboxes' messages are written: a sandbox is watched while a client of any engine
+-- streams it, and for the resume window after (watched_until, renewed while connected). since_xid is
+-- the transaction that began the current unbroken watch: a Last-Event-ID before it may have missed
+-- messages that were never written, so it gets `reset`.
+create table stream_watchers (
+  tenant_id text primary key,
+  watched_until timestamptz not null,
+  since_xid xid8 not null
+);

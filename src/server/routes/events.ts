@@ -39,7 +39,7 @@ export const eventRoutes = (s: Services) => [
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
       const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
-      const { backlog, close } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
+      const { backlog, close, lastId } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
         send: (messages) => {
           if (!session.isConnected) return;
           void session.batch((buffer) => {
@@ -53,7 +53,7 @@ export const eventRoutes = (s: Services) => [
       ctx.req.on('close', close);
       if (ctx.req.destroyed) close(); // gone while its backlog was read
       if (backlog === 'reset') {
-        session.push({ reason: 'cannot_resume' }, 'reset', s.webhooks.stream.lastId);
+        session.push({ reason: 'cannot_resume' }, 'reset', lastId);
       } else if (backlog.length > 0) {
         await session.batch((buffer) => {
           for (const m of backlog) buffer.push(m.data, m.event, m.id);

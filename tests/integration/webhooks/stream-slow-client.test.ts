@@ -31,7 +31,10 @@ test('a stream client that stops reading is dropped once it leaves the cap unrea
   const sb = await createSandbox(engine.url);
   const { socket, closed } = await openUnreadStream(engine.url, sb.token);
   const before = stream.dropped;
-  const lastSeenId = stream.lastId;
+  // Where the client stood when it stopped reading: what a subscription made now may resume from.
+  const here = await stream.subscribe(sb.id, undefined, { send: () => {}, unsentBytes: () => 0, drop: () => {} });
+  here.close();
+  const lastSeenId = here.lastId;
   const padding = 'x'.repeat(2000);
   let published = 0;
   // Kernel socket buffers first fill (a few MB on loopback), then Node's; 64 MB is far past both plus the cap.
