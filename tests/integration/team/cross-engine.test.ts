@@ -12,10 +12,10 @@ let database: TestDatabase;
 let a: RunningSandbox;
 let b: RunningSandbox;
 const quiet = { info() {}, warn() {}, error() {} };
+const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
 
 before(async () => {
   database = await createTestDatabase();
-  const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
   a = await start();
   b = await start();
 });
@@ -162,4 +162,40 @@ test("a catcher hit on A is in B's log; one Idempotency-Key sent to A and B at o
   assert.equal((await call(b.url, `/api/v1/orders/${onA.body.id}`, { token: sandbox.token })).status, 200);
   const events = await call(a.url, '/api/v1/events?topic=order.placed', { token: sandbox.token });
   assert.equal(events.body.data.filter((e: unknown) => JSON.stringify(e).includes(onA.body.id)).length, 1, 'one order.placed');
+});
+
+test('a client streaming on B before engine C started sees C\'s first delivery; so does one that joins later', async () => {
+  const receiver = await new Receiver().start();
+  const sandbox = await createSandbox(a.url);
+  const auth = { authorization: `Bearer ${sandbox.token}` };
+  const order = { customerId: 'cus_0003', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' } };
+  await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+  const early = new SseClient(`${b.url}/api/v1/events/stream`, auth);
+  await early.open();
+  // Only sandboxes someone streams are written to the shared stream: C must know of the watch B made.
+  const c = await start();
+  try {
+    const first = (await call(c.url, '/api/v1/orders', { token: sandbox.token, body: order })).body;
+    const created = await early.waitFor((m) => m.event === 'delivery.created');
+    const made = (await call(c.url, `/api/v1/webhooks/deliveries?limit=1`, { token: sandbox.token })).body.data[0];
+    assert.equal(created.data.id, made.id, `C's delivery for ${first.id}, on B`);
+
+    // A sandbox nobody streamed yet: C learns of the new watch before its next write, with no pause.
+    const other = await createSandbox(c.url);
+    await call(c.url, '/api/v1/webhooks/endpoints', { token: other.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    const late = new SseClient(`${b.url}/api/v1/events/stream`, { authorization: `Bearer ${other.token}` });
+    await late.open();
+    try {
+      await call(c.url, '/api/v1/orders', { token: other.token, body: order });
+      const next = await late.waitFor((m) => m.event === 'delivery.created');
+      const newest = (await call(c.url, `/api/v1/webhooks/deliveries?limit=1`, { token: other.token })).body.data[0];
+      assert.equal(next.data.id, newest.id);
+    } finally {
+      late.close();
+    }
+  } finally {
+    early.close();
+    await c.close();
+    await receiver.close();
+  }
 });
