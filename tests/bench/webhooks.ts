@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { jsonClient } from './load.ts';
 import { startSandbay } from './spawn.ts';
+import { watchStream, type StreamWatch } from './stream-watch.ts';
 import { percentile, type BenchRow } from './table.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
@@ -14,15 +15,15 @@ const order = { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantit
 
 type Api = ReturnType<typeof jsonClient>;
 
-/** A new sandbox whose bench variant has stock for every order we place. */
-async function newSandbox(url: string): Promise<Api> {
+/** A new sandbox whose bench variant has stock for every order we place; with `watched`, an inspector streams it. */
+async function newSandbox(url: string, watched = false): Promise<{ api: Api; stream?: StreamWatch }> {
   const anon = jsonClient(url);
   const created = await anon.request('POST', '/api/v1/sandboxes');
   await anon.close();
   const api = jsonClient(url, { authorization: `Bearer ${created.body.credentials.accessToken}` });
   const restocked = await api.request('PATCH', `/api/v1/variants/${order.items[0].variantId}`, { stock: 100_000 });
   if (restocked.status !== 200) throw new Error(`bench: restock failed ${JSON.stringify(restocked.body)}`);
-  return api;
+  return { api, stream: watched ? await watchStream(url, created.body.credentials.accessToken) : undefined };
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
@@ -67,8 +68,8 @@ export async function rawUndici(url: string, count: number): Promise<number> {
 }
 
 /** Sustained throughput: deliveries queued behind a disabled endpoint are released at once. */
-export async function throughput(url: string, receiver: Receiver): Promise<number> {
-  const api = await newSandbox(url);
+export async function throughput(url: string, receiver: Receiver, watched = false): Promise<number> {
+  const { api, stream } = await newSandbox(url, watched);
   const endpoints = 4;
   const ids: string[] = [];
   for (let i = 0; i < endpoints; i++) {
@@ -82,29 +83,39 @@ export async function throughput(url: string, receiver: Receiver): Promise<numbe
   await until(noneLeft(api, 'pending'));
   const seconds = (performance.now() - started) / 1000;
   if (receiver.received.length - before < orders * endpoints) throw new Error('bench: deliveries went missing');
+  await stream?.close();
   await api.close();
   return (orders * endpoints) / seconds;
 }
 
-/** Time from the API call returning to the request arriving at the receiver. */
-export async function firstAttemptLatency(url: string, receiver: Receiver): Promise<{ p50: number; p99: number }> {
-  const api = await newSandbox(url);
+/**
+ * Time from the API call returning to the request arriving at the receiver; with `watched`, also
+ * to its delivery.created reaching an inspector that streams the sandbox.
+ */
+export async function firstAttemptLatency(url: string, receiver: Receiver, watched = false): Promise<{ p50: number; p99: number; shown?: number[] }> {
+  const { api, stream } = await newSandbox(url, watched);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'] });
   const samples: number[] = [];
+  const shown: number[] = [];
   for (let i = 0; i < 220; i++) {
     const n = receiver.received.length;
+    const s = stream?.created.length ?? 0;
     await api.request('POST', '/api/v1/orders', order);
     const returned = performance.now();
     await receiver.waitFor(n + 1);
-    if (i >= 20) samples.push(Math.max(0, receiver.received[n].at - returned)); // it may even beat the response
+    if (stream) await until(async () => stream.created.length > s, 10_000);
+    if (i < 20) continue;
+    samples.push(Math.max(0, receiver.received[n].at - returned)); // it may even beat the response
+    if (stream) shown.push(stream.created[s] - returned);
   }
+  await stream?.close();
   await api.close();
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), shown: stream ? shown : undefined };
 }
 
 /** One 2 h advance over 1,000 deliveries to a failing receiver: 4 retries each, all recorded. */
 export async function longAdvance(url: string, failing: Receiver): Promise<{ ms: number; attempts: number }> {
-  const api = await newSandbox(url);
+  const { api } = await newSandbox(url);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: failing.url, topics: ['order.placed'] });
   await placeOrders(api, 1000);
   await until(async () => (await api.request('GET', '/api/v1/webhooks/deliveries?limit=100')).body.data.every((d: any) => d.attemptCount === 1));
@@ -132,6 +143,10 @@ export async function run(): Promise<BenchRow[]> {
     receiver.received.length = 0; // 20,000 kept requests would slow the receiver's GC for what follows
     const perSecond = await throughput(sandbay.url, receiver);
     const latency = await firstAttemptLatency(sandbay.url, receiver);
+    // The same with an inspector streaming the sandbox: its messages go through the shared stream.
+    const watchedPerSecond = await throughput(sandbay.url, receiver, true);
+    const watched = await firstAttemptLatency(sandbay.url, receiver, true);
+    const shown = watched.shown!;
     const advance = await longAdvance(sandbay.url, failing);
     return [
       row('deliveries/s, 5,000 to a 200 receiver, all recorded', perSecond, '/s', '≥ 2,000 /s', perSecond >= 2000),
@@ -139,6 +154,11 @@ export async function run(): Promise<BenchRow[]> {
       row('deliveries / that ceiling', (100 * perSecond) / ceiling, '%', '≥ 10 %', perSecond / ceiling >= 0.1),
       row('first attempt after the API returns, p50', latency.p50, 'ms', '≤ 5 ms', latency.p50 <= 5),
       row('first attempt after the API returns, p99', latency.p99, 'ms', '≤ 25 ms', latency.p99 <= 25),
+      row('deliveries/s with an inspector streaming the sandbox', watchedPerSecond, '/s'),
+      row('first attempt p50, sandbox streamed', watched.p50, 'ms', '≤ 5 ms', watched.p50 <= 5),
+      row('first attempt p99, sandbox streamed', watched.p99, 'ms', '≤ 25 ms', watched.p99 <= 25),
+      row('new delivery on the stream after the API returns, p50', percentile(shown, 50), 'ms', '≤ 250 ms', percentile(shown, 50) <= 250),
+      row('new delivery on the stream after the API returns, p99', percentile(shown, 99), 'ms'),
       row(`2 h advance, 1,000 failing deliveries (${advance.attempts} attempts)`, advance.ms / 1000, 's', '≤ 3 s', advance.ms <= 3000),
     ];
   } finally {
