@@ -15,8 +15,11 @@ export const countedTables: Record<string, string> = {
   savedReports: 'saved_reports', staff: 'staff_members', consents: 'consents',
 };
 
-/** Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all). */
-export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes']);
+/**
+ * Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all), and who
+ * streams it (its clients stay connected and must get the reset message).
+ */
+export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes', 'stream_watchers']);
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
 export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
