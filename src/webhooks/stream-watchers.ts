@@ -25,11 +25,12 @@ export class StreamWatchers {
     return new Map(rows.map((r) => [r.tenant_id, BigInt(r.since_xid)]));
   }
 
-  /** The sandboxes among these that are watched now. */
+  /** The sandboxes among these that are watched now (asked once per batch: a prepared read). */
   async watched(tenantIds: string[]): Promise<Set<string>> {
     const rows = await this.db.query<{ tenant_id: string }>(
       'select tenant_id from stream_watchers where tenant_id = any($1::text[]) and watched_until > now()',
       [tenantIds],
+      { prepare: true },
     );
     return new Set(rows.map((r) => r.tenant_id));
   }
