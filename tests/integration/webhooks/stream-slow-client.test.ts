@@ -31,17 +31,20 @@ test('a stream client that stops reading is dropped once it leaves the cap unrea
   const sb = await createSandbox(engine.url);
   const { socket, closed } = await openUnreadStream(engine.url, sb.token);
   const before = stream.dropped;
-  // Where the client stood when it stopped reading: what a subscription made now may resume from.
-  const here = await stream.subscribe(sb.id, undefined, { send: () => {}, unsentBytes: () => 0, drop: () => {} });
-  here.close();
-  const lastSeenId = here.lastId;
+  // A reader in the engine that keeps up: where the client stood when it stopped reading (what a
+  // subscription made now may resume from), and how far the engine has read what was published.
+  let read = 0;
+  const pace = await stream.subscribe(sb.id, undefined, { send: (batch) => void (read += batch.length), unsentBytes: () => 0, drop: () => {} });
+  const lastSeenId = pace.lastId;
   const padding = 'x'.repeat(2000);
   let published = 0;
   // Kernel socket buffers first fill (a few MB on loopback), then Node's; 64 MB is far past both plus the cap.
+  // Each round waits for the engine to read it, so a slow box does not publish past the resume limit unread.
   while (stream.dropped === before && published * padding.length < 64 * 1024 * 1024) {
     for (let i = 0; i < 500; i++, published++) stream.publish(sb.id, 'delivery.updated', { id: `dlv_${published}`, error: padding });
-    await sleep(30);
+    for (const deadline = Date.now() + 10_000; read < published && Date.now() < deadline;) await sleep(10);
   }
+  pace.close();
   assert.equal(stream.dropped, before + 1, `dropped after ${published} messages (${maxUnsentBytesPerClient} bytes cap)`);
   socket.resume(); // reads what was already on its way, then sees the engine end the connection
   await closed;
