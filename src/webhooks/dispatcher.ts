@@ -10,8 +10,9 @@ import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, soleHolderLeases, targetKey, type ClaimCondition, type ClaimRefusal, type DeliveryLeases, type LeasedDelivery, type Target,
+  maxInFlightPerEndpoint, soleHolderLeases, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery, type Target,
 } from './leases.ts';
+import { ClaimBatcher } from './claim-batcher.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
@@ -69,13 +70,6 @@ const toState = (tenantId: string, r: StateRow): DeliveryState => ({
   attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts,
 });
 
-interface ClaimAsk {
-  id: string;
-  when: ClaimCondition;
-  resolve: (result: LeasedDelivery | ClaimRefusal) => void;
-  reject: (err: unknown) => void;
-}
-
 /** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
 const fullRetryMs = 20;
 /** How often an advance looks again whether other engines' attempts of its sandbox have finished. */
@@ -104,13 +98,15 @@ export class Dispatcher implements JobHandler {
   /** Leases this engine holds per target whose request has not gone out yet (claimed ahead, waiting for a local turn). */
   private readonly unsent = new Map<string, number>();
   /** Claims asked for in this turn of the event loop, per target: sent together. */
-  private readonly claimBatches = new Map<string, { target: Target; asks: ClaimAsk[] }>();
+  private readonly claims: ClaimBatcher;
   private poller?: NodeJS.Timeout;
   private stopListening?: () => Promise<void>;
   private stopMissed?: () => void;
   private closed = false;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.claims = new ClaimBatcher(deps.leases);
+  }
 
   /** Nothing to load: the deliveries table is the queue, and the first claim runs as the engine starts. */
   async load(): Promise<DueJob[]> {
@@ -246,36 +242,16 @@ export class Dispatcher implements JobHandler {
   /**
    * Claims one delivery's lease; claims asked for in the same turn of the event loop (an advance's
    * batch) go to the database together, one statement per endpoint. A claim refused for want of a
-   * free slot (taken on another engine) is asked again shortly; our local turn is held meanwhile.
+   * free slot (taken on another engine) is asked again shortly.
    */
   private async claim(state: DeliveryState, when: ClaimCondition): Promise<LeasedDelivery | undefined> {
     for (;;) {
-      const result = await this.askClaim(state, when);
+      const result = await this.claims.ask(targetOf(state), state.id, when);
       if (result === 'unavailable') return undefined;
       if (result !== 'full') return result;
       await new Promise((r) => setTimeout(r, fullRetryMs));
       if (this.closed) return undefined;
     }
-  }
-
-  private askClaim(state: DeliveryState, when: ClaimCondition): Promise<LeasedDelivery | ClaimRefusal> {
-    const target: Target = { tenantId: state.tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
-    const key = targetKey(target);
-    return new Promise((resolve, reject) => {
-      let batch = this.claimBatches.get(key);
-      if (!batch) {
-        const created = { target, asks: [] as ClaimAsk[] };
-        this.claimBatches.set(key, (batch = created));
-        setImmediate(() => {
-          this.claimBatches.delete(key);
-          this.deps.leases.claimMany(created.target, created.asks).then(
-            (results) => { for (const ask of created.asks) ask.resolve(results.get(ask.id) ?? 'unavailable'); },
-            (err) => { for (const ask of created.asks) ask.reject(err); },
-          );
-        });
-      }
-      batch.asks.push({ id: state.id, when, resolve, reject });
-    });
   }
 
   private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
@@ -303,7 +279,7 @@ export class Dispatcher implements JobHandler {
     // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
     if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
     this.attempting.add(key);
-    const finished: Target = { tenantId, endpointId: state.endpointId, targetUrl: state.endpointId ? null : state.targetUrl };
+    const finished = targetOf(state);
     const queued = targetKey(finished);
     this.unsent.set(queued, (this.unsent.get(queued) ?? 0) + 1);
     const release = await this.limiter.acquire(state.endpointId ?? target.url);

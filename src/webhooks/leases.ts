@@ -77,6 +77,10 @@ const usedSlots = (endpointId: string | null) => `select count(*) as n,
 /** Where deliveries go: a registered endpoint, or (a test webhook) a bare URL. */
 export interface Target { tenantId: string; endpointId: string | null; targetUrl: string | null }
 
+/** Where a delivery goes: its endpoint, or for a test webhook its bare URL. */
+export const targetOf = (d: { tenantId: string; endpointId: string | null; targetUrl: string | null }): Target =>
+  ({ tenantId: d.tenantId, endpointId: d.endpointId, targetUrl: d.endpointId ? null : d.targetUrl });
+
 export const targetKey = (t: Target) => `${t.tenantId}\u0000${t.endpointId ?? `url:${t.targetUrl}`}`;
 
 /** Numbers `$name` placeholders after the positional ones, so the SQL above reads by name. */
