@@ -66,7 +66,8 @@ export class ListenPrinter {
       return `<--  [${outcome}] POST ${target.url ?? '?'} [${d.id}] ${d.durationMs} ms${d.error ? ` ${d.error}` : ''}${duplicate}`;
     }
     const held = (d.chaos as { heldMs?: number } | undefined)?.heldMs;
-    if (held && d.nextAttemptAt) return `     held ${held} ms by chaos: attempt ${relative(d.nextAttemptAt, await sandboxNowMs(this.client))} [${d.id}]`;
+    // No "attempt in Ns": the hold is that span, and on a busy machine this line can arrive after it ended.
+    if (held) return `     held ${held} ms by chaos [${d.id}]`;
     if (d.status === 'dead') return ` xx  dead [${d.id}]${d.error ? ` ${d.error}` : ` after ${d.attemptCount} attempts`} — sandbay dlq replay ${d.id}`;
     if (d.status === 'pending' && d.nextAttemptAt) return `     next attempt ${relative(d.nextAttemptAt, await sandboxNowMs(this.client))} [${d.id}]`;
     return undefined;
