@@ -1,7 +1,8 @@
 export interface QueryOptions {
   /**
-   * A hot read outside a transaction: the driver may prepare the statement once and reuse its
-   * plan (PGlite: one trip instead of six; PostgreSQL: a named statement). A hint a transaction may ignore.
+   * A hot statement: the driver may prepare it once and reuse its plan (PGlite: one trip instead
+   * of six, in or out of a transaction; PostgreSQL: a named statement outside a transaction, where
+   * planning is cheap anyway). A hint a driver may ignore. Only for SQL text that is a constant.
    */
   prepare?: boolean;
 }

@@ -1,6 +1,6 @@
 import { types, type PGlite, type Transaction } from '@electric-sql/pglite';
 import { runAfterCommit, type Db, type QueryOptions } from './database.ts';
-import { preparedReads } from './prepared.ts';
+import { preparedStatements } from './prepared.ts';
 import { LocalLocks, LocalNotifications } from './local-notifications.ts';
 import { maintainPglite } from './pglite-maintenance.ts';
 
@@ -27,23 +27,24 @@ export function wrapPglite(
     (await source.query<T>(sql, params as any[])).rows;
   const plain = rowsOf(pg);
   const stopMaintenance = maintainPglite(pg, options.onError ?? ((err) => console.error('sandbay: PGlite vacuum/analyze failed:', err)));
-  const prepared = preparedReads(pg);
+  const prepared = preparedStatements(pg);
   return {
     driver: 'pglite',
-    query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared<T>(sql, params ?? []) : plain<T>(sql, params)),
+    query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared.outside<T>(sql, params ?? []) : plain<T>(sql, params)),
     async exec(sql) {
       await pg.exec(sql);
     },
     async transaction(fn) {
       const after: (() => void)[] = [];
-      const result = await pg.transaction((tx) =>
-        fn({
-          query: rowsOf(tx),
+      const result = await pg.transaction((tx) => {
+        const txRows = rowsOf(tx);
+        return fn({
+          query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared.inside<T>(sql, params ?? []) : txRows<T>(sql, params)),
           exec: async (sql) => void (await tx.exec(sql)),
           afterCommit: (cb) => void after.push(cb),
           notify: async (channel, payload) => void after.push(() => notifications.notify(channel, payload)),
-        }),
-      );
+        });
+      });
       runAfterCommit(after, onError);
       return result;
     },

@@ -29,11 +29,16 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+type Run = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
 /**
- * Runs read-only statements as named prepared statements on one PGlite connection. Each run
- * holds the same locks as PGlite's query(), so it never interleaves with a transaction.
+ * Runs statements as named prepared statements on one PGlite connection: `outside` as its own
+ * transaction, holding the same locks as PGlite's query(), so it never interleaves with a
+ * transaction; `inside` within the transaction that holds the connection now (as its tx.query
+ * does). Skipping PGlite's sync to storage is safe: on a Node data dir (or in memory) every
+ * write already reached the files, and that sync does nothing there.
  */
-export function preparedReads(pg: PGlite): <T>(sql: string, params: readonly unknown[]) => Promise<T[]> {
+export function preparedStatements(pg: PGlite): { outside: Run; inside: Run } {
   const statements = new Map<string, Statement>();
   let counter = 0;
 
@@ -61,17 +66,20 @@ export function preparedReads(pg: PGlite): <T>(sql: string, params: readonly unk
     return result?.rows ?? [];
   };
 
-  return <T>(sql: string, params: readonly unknown[]) =>
-    pg._runExclusiveTransaction(() =>
-      pg._runExclusiveQuery(async () => {
-        const statement = statements.get(sql) ?? (await prepare(sql));
-        try {
-          return (await execute(statement, params)) as T[];
-        } catch (err) {
-          if (!replanCodes.has((err as { code?: string }).code ?? '')) throw err;
-          statements.delete(sql);
-          return (await execute(await prepare(sql), params)) as T[];
-        }
-      }),
-    );
+  const run = async <T>(sql: string, params: readonly unknown[], replan: boolean) => {
+    const statement = statements.get(sql) ?? (await prepare(sql));
+    try {
+      return (await execute(statement, params)) as T[];
+    } catch (err) {
+      // Within a transaction the failure has aborted it: a second try could only fail again.
+      if (!replan || !replanCodes.has((err as { code?: string }).code ?? '')) throw err;
+      statements.delete(sql);
+      return (await execute(await prepare(sql), params)) as T[];
+    }
+  };
+  return {
+    outside: <T>(sql: string, params: readonly unknown[]) =>
+      pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => run<T>(sql, params, true))),
+    inside: <T>(sql: string, params: readonly unknown[]) => pg._runExclusiveQuery(() => run<T>(sql, params, false)),
+  };
 }

@@ -82,7 +82,7 @@ export class SandboxClock {
     if (!this.store) return;
     const offsetMs = Math.round(this.offsetMs(tenantId));
     await this.store.db.transaction(async (tx) => {
-      await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs]);
+      await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
       await this.store!.invalidations.announce(tx, { cache: 'clock', tenantId, offsetMs });
     });
   }

@@ -97,6 +97,7 @@ export class AttemptRecorder {
          )
          select tenant_id, id as delivery_id from updated`,
         [JSON.stringify(rows)],
+        { prepare: true },
       );
       const kept = new Set(written.map((w) => `${w.tenant_id}\u0000${w.delivery_id}`));
       for (const item of batch) item.done(kept.has(`${item.record.tenantId}\u0000${item.record.deliveryId}`));

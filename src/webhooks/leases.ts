@@ -136,7 +136,7 @@ export class DeliveryLeases {
   async room(q: Queryable, tenantId: string, endpointId: string | null, targetUrl: string | null): Promise<number> {
     const [sql, params] = named(usedSlots(endpointId), { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
       [tenantId, endpointId, endpointId === null ? targetUrl : null]);
-    const [row] = await q.query<{ room: number }>(sql, params);
+    const [row] = await q.query<{ room: number }>(sql, params, { prepare: true });
     return row.room;
   }
 
@@ -148,10 +148,10 @@ export class DeliveryLeases {
   async lockTarget(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, wait = true): Promise<boolean> {
     const key = `sandbay:deliveries:${tenantId}:${endpointId ?? `url:${targetUrl}`}`;
     if (wait) {
-      await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+      await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key], { prepare: true });
       return true;
     }
-    const [row] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked', [key]);
+    const [row] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked', [key], { prepare: true });
     return row.locked;
   }
 
@@ -174,7 +174,7 @@ export class DeliveryLeases {
            select * from jsonb_to_recordset($asks::jsonb) as r(id text, statuses text, attempts int, due_by timestamptz, not_advancing boolean)
          ), c as (
            select d.tenant_id, d.id from deliveries d join r on r.id = d.id join tenants t on t.id = d.tenant_id
-            where d.tenant_id = $1 and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
+            where d.tenant_id = $1 and d.id = any($ids::text[]) and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
               and (r.attempts is null or d.attempt_count = r.attempts) and (r.due_by is null or d.next_attempt_at <= r.due_by)
               and (not r.not_advancing or ${notAdvancing})
             order by d.next_attempt_at nulls first limit (select room from used)
@@ -183,10 +183,10 @@ export class DeliveryLeases {
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
          ${returning}`,
-        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), ...this.limits() },
+        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), ids: asks.map((a) => a.id), ...this.limits() },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
-      const leased = new Map((await tx.query<Row>(sql, params)).map((r) => [r.id, toLeased(leasedAt)(r)]));
+      const leased = new Map((await tx.query<Row>(sql, params, { prepare: true })).map((r) => [r.id, toLeased(leasedAt)(r)]));
       const room = leased.size === asks.length ? 1 : await this.room(tx, tenantId, endpointId, targetUrl);
       const result = new Map<string, LeasedDelivery | ClaimRefusal>();
       // An id not leased while no slot was left may simply not have fitted: it is asked again.
@@ -240,7 +240,7 @@ export class DeliveryLeases {
         { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
-      const rows = await tx.query<Row & { room: number }>(sql, params);
+      const rows = await tx.query<Row & { room: number }>(sql, params, { prepare: true });
       // Nothing claimed: either no due work, or no free slot; one more look tells which.
       if (rows.length === 0) return { claimed: [], full: (await this.room(tx, tenantId, endpointId, targetUrl)) <= 0 };
       return { claimed: rows.map(toLeased(leasedAt)), full: rows.length >= rows[0].room };
@@ -268,7 +268,7 @@ export class DeliveryLeases {
       { owner: this.owner, sent: this.sentOf(tenantId), ids, ...this.limits() },
       [tenantId, endpointId, endpointId === null ? targetUrl : null],
     );
-    return new Set((await tx.query<{ id: string }>(sql, params)).map((r) => r.id));
+    return new Set((await tx.query<{ id: string }>(sql, params, { prepare: true })).map((r) => r.id));
   }
 
   /**
@@ -280,6 +280,7 @@ export class DeliveryLeases {
       `update deliveries set lease_until = ${leaseUntil('$5')}
         where tenant_id = $1 and id = $2 and lease_owner = $3 and lease_slot = $4 and attempt_count = $4 - 1 returning id`,
       [tenantId, id, this.owner, slot, this.leaseMs],
+      { prepare: true },
     );
     return rows.length === 1;
   }
@@ -296,7 +297,7 @@ export class DeliveryLeases {
   /** True while another engine holds a live lease on one of the sandbox's deliveries (an attempt in flight there). */
   async leasedElsewhere(tenantId: string): Promise<boolean> {
     const rows = await this.db.query(
-      'select 1 from deliveries where tenant_id = $1 and lease_owner <> $2 and lease_until > now() limit 1', [tenantId, this.owner],
+      'select 1 from deliveries where tenant_id = $1 and lease_owner <> $2 and lease_until > now() limit 1', [tenantId, this.owner], { prepare: true },
     );
     return rows.length > 0;
   }

@@ -53,6 +53,7 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
         `select tenant_id, id, ${job.column} as due from ${job.table}
           where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column} for update skip locked`,
         [tenantId, new Date(upTo)],
+        { prepare: true },
       ));
     },
     async run(due: DueJob, asOf: number): Promise<void> {
