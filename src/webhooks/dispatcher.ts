@@ -10,17 +10,16 @@ import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, soleHolderLeases, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery, type Target,
+  maxInFlightPerEndpoint, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
 } from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
+import { ClaimLoop, dueChannel } from './claim-loop.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import { signatureHeader } from '../receiver/sign.ts';
 
 export const attemptJob = 'webhook.attempt';
-/** Sent (at COMMIT) when due work appears that no engine holds a lease on: every engine claims. */
-export const dueChannel = 'sandbay_due';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
 export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
@@ -80,7 +79,7 @@ const settlePollMs = 20;
  * engine shares), sign afresh, POST outside any transaction, record (batched) only if the lease is
  * still ours, then schedule the next slot of the retry cycle on the sandbox clock or dead-letter
  * the delivery (SPEC §5.2–5.3). Wake-ups: first attempts leased at insert go out at once; a local
- * timer per retry this engine scheduled; NOTIFY sandbay_due; and the slow poll as the safety net.
+ * timer per retry this engine scheduled; NOTIFY sandbay_due and the slow poll (./claim-loop.ts).
  */
 export class Dispatcher implements JobHandler {
   /** Local turns per endpoint, so that claims wait here rather than hammering the database. */
@@ -89,23 +88,19 @@ export class Dispatcher implements JobHandler {
   private readonly attempting = new Set<string>();
   /** Bumped by a reset or delete, so attempts that were in flight then change nothing. */
   private readonly epochs = new Map<string, number>();
-  private claiming = false;
-  /** Look for due work everywhere (a NOTIFY, the poll) at the next turn of the claim loop. */
-  private scanAll = false;
-  private readonly toClaim = new Map<string, Target>();
-  /** Targets whose due work did not all fit in their ten slots: each attempt finished there claims again. */
-  private readonly waiting = new Map<string, Target>();
-  /** Leases this engine holds per target whose request has not gone out yet (claimed ahead, waiting for a local turn). */
-  private readonly unsent = new Map<string, number>();
   /** Claims asked for in this turn of the event loop, per target: sent together. */
   private readonly claims: ClaimBatcher;
-  private poller?: NodeJS.Timeout;
-  private stopListening?: () => Promise<void>;
-  private stopMissed?: () => void;
+  /** Real-time claims of due work (NOTIFY, the poll, a target with more due work than room). */
+  private readonly loop: ClaimLoop;
   private closed = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.claims = new ClaimBatcher(deps.leases);
+    this.loop = new ClaimLoop({
+      db: deps.db, leases: deps.leases, pollMs: deps.pollMs, onError: deps.onError,
+      advancingTenants: () => deps.scheduler.advancingTenants(),
+      attempt: (leased) => void this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased),
+    });
   }
 
   /** Nothing to load: the deliveries table is the queue, and the first claim runs as the engine starts. */
@@ -113,22 +108,16 @@ export class Dispatcher implements JobHandler {
     return [];
   }
 
-  /** Starts claiming: the liveness lock, the due channel, the slow poll, and one claim now. */
+  /** Starts claiming: the liveness lock, then the real-time claim loop. */
   async start(): Promise<void> {
     await this.deps.leases.start();
-    this.stopListening = await this.deps.db.listen(dueChannel, () => this.kick());
-    this.stopMissed = this.deps.db.onNotificationsMissed(() => this.kick());
-    this.poller = detached(this.deps.db, () => setInterval(() => this.poll(), this.deps.pollMs));
-    this.poller.unref();
-    this.poll();
+    await this.loop.start();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.poller);
-    this.stopMissed?.();
-    await this.stopListening?.().catch(() => {});
+    await this.loop.close();
     this.deps.leases.close();
   }
 
@@ -208,50 +197,6 @@ export class Dispatcher implements JobHandler {
   }
 
   /**
-   * Claims due work as far as endpoints have room: of one target (an attempt there finished), or of
-   * every sandbox (a NOTIFY, the poll). One claim loop at a time; calls meanwhile join its next turn.
-   */
-  kick(target?: Target): void {
-    if (this.closed) return;
-    if (target) this.toClaim.set(targetKey(target), target);
-    else this.scanAll = true;
-    if (this.claiming) return;
-    this.claiming = true;
-    void detached(this.deps.db, async () => {
-      try {
-        while ((this.scanAll || this.toClaim.size > 0) && !this.closed) {
-          const targets = new Map(this.toClaim);
-          this.toClaim.clear();
-          const advancing = this.deps.scheduler.advancingTenants();
-          if (this.scanAll) {
-            this.scanAll = false;
-            for (const t of await this.deps.leases.dueTargets(advancing)) targets.set(targetKey(t), t);
-          }
-          for (const [key, t] of targets) {
-            if (advancing.includes(t.tenantId)) continue; // the advance runs that sandbox's due work itself
-            const { claimed, full } = await this.deps.leases.claimTarget(t);
-            if (full) this.waiting.set(key, t);
-            else this.waiting.delete(key);
-            for (const leased of claimed) {
-              void this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased);
-            }
-          }
-        }
-      } catch (err) {
-        if (!this.closed) this.deps.onError(`claiming due deliveries failed: ${err}`);
-      } finally {
-        this.claiming = false;
-      }
-    });
-  }
-
-  private poll(): void {
-    this.deps.leases.releaseDeadOwners()
-      .catch((err) => { if (!this.closed) this.deps.onError(`releasing leases of stopped engines failed: ${err}`); })
-      .finally(() => this.kick());
-  }
-
-  /**
    * Claims one delivery's lease; claims asked for in the same turn of the event loop (an advance's
    * batch) go to the database together, one statement per endpoint. A claim refused for want of a
    * free slot (taken on another engine) is asked again shortly.
@@ -291,9 +236,8 @@ export class Dispatcher implements JobHandler {
     // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
     if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
     this.attempting.add(key);
-    const finished = targetOf(state);
-    const queued = targetKey(finished);
-    this.unsent.set(queued, (this.unsent.get(queued) ?? 0) + 1);
+    const lane = targetOf(state);
+    this.loop.queued(lane);
     const release = await this.limiter.acquire(state.endpointId ?? target.url);
     let header: string;
     let outcome;
@@ -317,9 +261,7 @@ export class Dispatcher implements JobHandler {
     } finally {
       release();
       if (!outcome) this.attempting.delete(key);
-      const left = this.unsent.get(queued)! - 1;
-      if (left > 0) this.unsent.set(queued, left);
-      else this.unsent.delete(queued);
+      this.loop.sent(lane);
     }
     let result: AttemptResult;
     try {
@@ -327,8 +269,7 @@ export class Dispatcher implements JobHandler {
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
-      // More due work than the target's leases held: claim again once what is claimed ahead runs low.
-      if (this.waiting.has(queued) && (this.unsent.get(queued) ?? 0) <= soleHolderLeases / 2) this.kick(finished);
+      this.loop.finished(lane);
     }
     if (outcome.ok && !result.skipped && chaos?.draw.duplicate) {
       const delivered = { ...leased, attemptCount: leased.slot, cycleAttempts: leased.cycleAttempts + 1 };

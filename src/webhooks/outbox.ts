@@ -2,7 +2,7 @@ import type { Queryable, Tx } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
 import { patternMatches, type Topic } from '../shared/topics.ts';
 import { buildEnvelope } from './envelope.ts';
-import { dueChannel } from './dispatcher.ts';
+import { dueChannel } from './claim-loop.ts';
 import type { DeliveryLeases } from './leases.ts';
 
 /** A delivery as committed, with what the dispatcher needs to send it without a read. */
