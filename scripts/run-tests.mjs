@@ -17,14 +17,6 @@ const walk = (p) => {
   else if (p.endsWith('.test.ts')) files.push(p);
 };
 roots.forEach(walk);
-// The files that take longest start first (the runner takes files in order, a few at a time), so
-// that none of them starts near the end and runs on alone: about two minutes less in CI.
-const longest = [
-  'tests/integration/team/ledger.test.ts', 'tests/cli/dlq-clock-reset.test.ts', 'tests/cli/packed-install.test.ts',
-  'tests/integration/server/process.test.ts', 'tests/integration/team/workers.test.ts', 'tests/cli/errors.test.ts',
-].map((f) => f.split('/').join(sep));
-const rank = (file) => (longest.includes(file) ? longest.indexOf(file) : longest.length);
-files.sort((a, b) => rank(a) - rank(b));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
