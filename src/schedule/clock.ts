@@ -11,6 +11,12 @@ import type { Invalidations } from '../db/invalidations.ts';
 /** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
 const advancingMarkMs = 60_000;
 
+/**
+ * SQL: the tenants row `alias` carries no live mark of an advance (SandboxClock.whileAdvancing), so
+ * real-time work may run its due work; while marked, that advance runs it.
+ */
+export const notAdvancingSql = (alias: string) => `(${alias}.advancing_until is null or ${alias}.advancing_until < now())`;
+
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
   private store?: { db: Db; invalidations: Invalidations };

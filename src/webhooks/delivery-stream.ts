@@ -1,4 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
+import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { StreamEvent, StreamMessage as ApiStreamMessage } from '../shared/api-types.ts';
 import { StreamWatchers } from './stream-watchers.ts';
@@ -72,6 +72,7 @@ const before = (a: Position, b: Position) => BigInt(a.xid) < BigInt(b.xid) || (a
 const belowHorizon = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 type Row = { tenant_id: string; xid: string; seq: number; event: StreamEvent; data: StreamMessage['data'] };
+const selectRows = 'select tenant_id, xid::text as xid, seq, event, data from stream_messages';
 const messageOf = (row: Row): StreamMessage => ({ id: idOf(row), event: row.event, data: row.data });
 
 /**
@@ -97,8 +98,6 @@ export class DeliveryStream {
   private timers: NodeJS.Timeout[] = [];
   private unlisten?: () => Promise<void>;
   private closed = false;
-  // Timers set while a request runs must not join its transaction: they run as if set at start.
-  private readonly outside: <T>(fn: () => T) => T = AsyncResource.bind(<T>(fn: () => T) => fn());
 
   constructor(private readonly db: Db, private readonly onError: (message: string) => void) {
     this.watchers = new StreamWatchers(db, keepForMs);
@@ -108,7 +107,8 @@ export class DeliveryStream {
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(channel, () => this.wake());
     const report = (what: string) => (err: unknown) => this.onError(`stream ${what} failed: ${(err as Error).message}`);
-    this.outside(() => {
+    // Timers and reads set off while a request runs must not join its transaction: detached.
+    detached(this.db, () => {
       this.timers.push(setInterval(() => this.wake(), pollEveryMs));
       this.timers.push(setInterval(() => void this.prune().catch(report('prune')), pruneEveryMs));
       this.timers.push(setInterval(() => void this.renew().catch(report('watch renewal')), renewEveryMs));
@@ -118,7 +118,7 @@ export class DeliveryStream {
   publish(tenantId: string, event: StreamEvent, data: StreamMessage['data']): void {
     if (this.closed) return;
     this.outgoing.push({ tenantId, event, data });
-    if (!this.flushTimer) this.outside(() => (this.flushTimer = setTimeout(() => void this.flush(), flushEveryMs)));
+    if (!this.flushTimer) detached(this.db, () => (this.flushTimer = setTimeout(() => void this.flush(), flushEveryMs)));
   }
 
   /**
@@ -194,7 +194,7 @@ export class DeliveryStream {
       return [];
     }
     const rows = await this.db.query<Row>(
-      `select tenant_id, xid::text as xid, seq, event, data from stream_messages
+      `${selectRows}
         where tenant_id = $1 and (xid, seq) > ($2::xid8, $3) and (xid, seq) <= ($4::xid8, $5)
         order by xid, seq limit $6`,
       [sub.tenantId, from.xid, from.seq, upTo.xid, upTo.seq, maxBacklog + 1],
@@ -242,7 +242,7 @@ export class DeliveryStream {
       this.readAgain = true;
       return;
     }
-    this.reading = this.outside(() => this.read()).finally(() => {
+    this.reading = detached(this.db, () => this.read()).finally(() => {
       this.reading = undefined;
       if (this.readAgain) {
         this.readAgain = false;
@@ -269,7 +269,7 @@ export class DeliveryStream {
     try {
       for (;;) {
         const rows = await this.db.query<Row>(
-          `select tenant_id, xid::text as xid, seq, event, data from stream_messages
+          `${selectRows}
             where (xid, seq) > ($1::xid8, $2) and ${belowHorizon} order by xid, seq limit ${readBatch}`,
           [this.position.xid, this.position.seq],
         );

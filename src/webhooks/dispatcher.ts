@@ -10,7 +10,7 @@ import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
+  maxInFlightPerEndpoint, notLeased, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
 } from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
 import { ClaimLoop, dueChannel } from './claim-loop.ts';
@@ -130,7 +130,7 @@ export class Dispatcher implements JobHandler {
     // rather than a pass over every pending delivery of the sandbox: the earliest open delivery of each
     // enabled endpoint (and of the bare test URLs), then what falls within the window of the earliest.
     // Two statements, so that the planner sees how narrow the second one's range is.
-    const open = `d.status = 'pending' and d.next_attempt_at <= $2 and (d.lease_until is null or d.lease_until < now())`;
+    const open = `d.status = 'pending' and d.next_attempt_at <= $2 and ${notLeased}`;
     const ends = 'select e.id from webhook_endpoints e where e.tenant_id = $1 and e.enabled';
     const [{ earliest }] = await this.deps.db.query<{ earliest: Date | null }>(
       `select min(at) as earliest from (

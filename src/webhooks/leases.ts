@@ -1,4 +1,5 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
+import { notAdvancingSql } from '../schedule/clock.ts';
 import type { Topic } from '../shared/topics.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
@@ -51,10 +52,11 @@ const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.t
 // clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
 const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;
 const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = d.attempt_count + 1`;
-const notLeased = `(d.lease_until is null or d.lease_until < now())`;
+/** No live lease on the delivery `d`: no engine is attempting it. */
+export const notLeased = `(d.lease_until is null or d.lease_until < now())`;
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
-/** The sandbox is not being advanced (an advance runs its due work itself: SandboxClock.whileAdvancing). */
-const notAdvancing = `(t.advancing_until is null or t.advancing_until < now())`;
+/** The sandbox `t` is not being advanced (an advance runs its due work itself). */
+const notAdvancing = notAdvancingSql('t');
 // A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
 const endpointOpen = `(d.endpoint_id is null or not exists (
   select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled))`;

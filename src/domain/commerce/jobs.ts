@@ -1,4 +1,5 @@
 import type { Queryable, Tx } from '../../db/database.ts';
+import { notAdvancingSql } from '../../schedule/clock.ts';
 import type { DueJob, JobHandler } from '../../schedule/scheduler.ts';
 import type { CommerceDeps } from './deps.ts';
 
@@ -23,11 +24,8 @@ export interface ColumnJobHandler extends JobHandler {
   due(tenantId: string, upTo: number): Promise<DueJob[]>;
 }
 
-/** Not marked by an advance (SandboxClock.whileAdvancing): that advance alone runs the sandbox's jobs. */
-const notAdvancing = (alias: string) => `(${alias}.advancing_until is null or ${alias}.advancing_until < now())`;
-
 /** Which sandboxes' overdue jobs the poll hands to the scheduler: not the seed template's, nor one being advanced. */
-const runnableTenant = (alias: string) => `not ${alias}.is_template and ${notAdvancing(alias)}`;
+const runnableTenant = (alias: string) => `not ${alias}.is_template and ${notAdvancingSql(alias)}`;
 
 /**
  * A job kind whose due times live in a table column (quotes.expires_at, payouts.next_attempt_at…):
@@ -66,7 +64,7 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
         const realTime = !deps.scheduler.advancingTenants().includes(due.tenantId);
         const [row] = await tx.query(
           `select 1 from ${job.table} j where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3
-              and (not $4::boolean or exists (select 1 from tenants t where t.id = j.tenant_id and ${notAdvancing('t')}))
+              and (not $4::boolean or exists (select 1 from tenants t where t.id = j.tenant_id and ${notAdvancingSql('t')}))
             for update of j skip locked`,
           [due.tenantId, due.id, at, realTime],
         );
