@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { randomString } from '../../shared/ids.ts';
 
 /** What a catcher saw and what it made of it. */
@@ -44,25 +44,30 @@ interface Row {
  * caught; each catcher keeps its newest requests, the oldest dropped first.
  */
 export class RequestLog {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Db) {}
 
   /** Records a request; one that arrived as its catcher was deleted is dropped with it. */
   async add(tenantId: string, name: string, caught: Caught): Promise<void> {
     try {
-      // One statement: the delete sees the log as it was before this insert, so it keeps one fewer.
-      await this.db.query(
-        `with added as (
-           insert into catcher_requests (tenant_id, catcher_name, id, received_at, method, headers, body, bytes, verification, response_status, delay_ms)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         )
-         delete from catcher_requests where tenant_id = $1 and catcher_name = $2 and seq <= (
-           select seq from catcher_requests where tenant_id = $1 and catcher_name = $2 order by seq desc offset $12 limit 1)`,
-        [
-          tenantId, name, `req_${randomString(16)}`, caught.receivedAt, caught.method, JSON.stringify(caught.headers),
-          caught.body.subarray(0, keptBodyBytes), caught.bytes, JSON.stringify(caught.verification), caught.responseStatus, caught.delayMs,
-          keptPerCatcher - 1,
-        ],
-      );
+      await this.db.transaction(async (tx) => {
+        // Adds to one catcher take turns: two at once (two engines, or two connections of one) would
+        // each trim the log as it was without the other's row, and together keep one too many.
+        await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`sandbay:catcher:${tenantId}:${name}`]);
+        // One statement after the lock: the delete sees the log as it was before this insert, so it keeps one fewer.
+        await tx.query(
+          `with added as (
+             insert into catcher_requests (tenant_id, catcher_name, id, received_at, method, headers, body, bytes, verification, response_status, delay_ms)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           )
+           delete from catcher_requests where tenant_id = $1 and catcher_name = $2 and seq <= (
+             select seq from catcher_requests where tenant_id = $1 and catcher_name = $2 order by seq desc offset $12 limit 1)`,
+          [
+            tenantId, name, `req_${randomString(16)}`, caught.receivedAt, caught.method, JSON.stringify(caught.headers),
+            caught.body.subarray(0, keptBodyBytes), caught.bytes, JSON.stringify(caught.verification), caught.responseStatus, caught.delayMs,
+            keptPerCatcher - 1,
+          ],
+          );
+      });
     } catch (err) {
       if ((err as { code?: string }).code !== foreignKeyViolation) throw err;
     }
