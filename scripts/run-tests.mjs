@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every tests/**/*.test.ts with node's test runner (Node 20 does not expand globs: pass files),
+// Runs every tests/**/*.test.ts with node's test runner (given as files, so that each pass picks its own),
 // in two passes: every file on PGlite, then the engine tests of integration/ and cli/ again on PostgreSQL.
 // Usage: node scripts/run-tests.mjs [dir-or-file ...]   (default: tests/)
 // PostgreSQL: TEST_DATABASE_URL when set (CI: Debian's PostgreSQL 15), else one server started here for

@@ -43,10 +43,10 @@ export function useBrowser(): { newPage(options?: BrowserContextOptions): Promis
   };
 }
 
-/** Whether this run refreshes the README's screenshots (UPDATE_SCREENSHOTS=1); a plain `npm test` leaves them alone. */
+/** Whether this run refreshes the docs' screenshots (UPDATE_SCREENSHOTS=1); a plain `npm test` leaves them alone. */
 export const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
 
-/** Saves a screenshot for the README (docs/screenshots/<name>.png) when asked, without passing toasts in the way. */
+/** Saves a screenshot for the docs (docs/screenshots/<name>.png) when asked, without passing toasts in the way. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (!updatingScreenshots) return;
   mkdirSync(screenshotDir, { recursive: true });

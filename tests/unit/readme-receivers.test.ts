@@ -1,4 +1,4 @@
-// The README's Python, Go and PHP receivers, run verbatim (interpreters from .ci/run) against the
+// docs/receivers.md's Python, Go and PHP receivers, run verbatim (interpreters from .ci/run) against the
 // reference vectors and against fresh signatures made here with node:crypto.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { requireTool, tools } from '../helpers/tools.ts';
-import { readmeBlocks } from '../helpers/readme.ts';
+import { receiverBlocks } from '../helpers/docs.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbay-readme-'));
@@ -16,8 +16,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The verifier: the first block of the language (the second is the receiver around it, run by the receiver-check test). */
 function codeBlock(language: string): string {
-  const blocks = readmeBlocks(language);
-  assert.equal(blocks.length, 2, `a verifier and a receiver in ${language} in the README`);
+  const blocks = receiverBlocks(language);
+  assert.equal(blocks.length, 2, `a verifier and a receiver in ${language} in docs/receivers.md`);
   return blocks[0];
 }
 
@@ -67,11 +67,11 @@ function check(run: (casesFile: string) => string) {
 }
 
 // Go needs a build cache (a CI shell may have no $HOME to put it under), and must never try to
-// download a toolchain or a module: the README's receiver uses the standard library only.
+// download a toolchain or a module: the docs' receiver uses the standard library only.
 const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
 const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
-test('the README Python receiver verifies the vectors, rotation and both-way tolerance', () => {
+test('the documented Python receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'receiver.py');
   writeFileSync(script, `${codeBlock('python')}
 import sys
@@ -87,7 +87,7 @@ print(json.dumps(results))
   check((file) => exec(requireTool(tools.python), [script, file]));
 });
 
-test('the README Go receiver verifies the vectors, rotation and both-way tolerance', () => {
+test('the documented Go receiver verifies the vectors, rotation and both-way tolerance', () => {
   const verify = join(dir, 'verify.go');
   const program = join(dir, 'vectors.go');
   writeFileSync(verify, codeBlock('go'));
@@ -125,7 +125,7 @@ func main() {
   check((file) => exec(requireTool(tools.go), ['run', verify, program, file]));
 });
 
-test('the README PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
+test('the documented PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'vectors.php');
   writeFileSync(join(dir, 'verify_webhook.php'), codeBlock('php'));
   writeFileSync(script, `<?php

@@ -1,5 +1,5 @@
-// The README's four receivers (Node, Python, Go, PHP), run verbatim as servers, pass the whole
-// receiver check: what the README teaches is what the battery expects.
+// docs/receivers.md's four receivers (Node, Python, Go, PHP), run verbatim as servers, pass the whole
+// receiver check: what the docs teach is what the battery expects.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { buildPackages } from '../../helpers/packages.ts';
-import { readmeBlocks } from '../../helpers/readme.ts';
+import { receiverBlocks } from '../../helpers/docs.ts';
 import { failedCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
@@ -47,7 +47,7 @@ async function listening(port: number, child: ChildProcess, output: () => string
   }
 }
 
-/** Starts the README's receiver for one language in its own folder and checks it through the API. */
+/** Starts the docs' receiver for one language in its own folder and checks it through the API. */
 async function checkReadmeReceiver(name: string, prepare: (folder: string) => void, command: (folder: string, port: number) => [string, string[]]): Promise<void> {
   const folder = join(dir, name);
   mkdirSync(folder);
@@ -66,26 +66,26 @@ async function checkReadmeReceiver(name: string, prepare: (folder: string) => vo
   assert.equal(run.report.passed, 15);
 }
 
-test('the README Node receiver (sandbay/receiver on Koa) passes the whole battery', async () => {
+test('the documented Node receiver (sandbay/receiver on Koa) passes the whole battery', async () => {
   await buildPackages();
   await checkReadmeReceiver('node', (folder) => {
     mkdirSync(join(folder, 'node_modules'));
     symlinkSync(root, join(folder, 'node_modules', 'sandbay'), 'dir');
     symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
-    writeFileSync(join(folder, 'receiver.mjs'), readmeBlocks('js')[0]);
+    writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js')[0]);
   }, () => [process.execPath, ['receiver.mjs']]);
 });
 
-test('the README Python receiver passes the whole battery', async () => {
-  const [verify, receiver] = readmeBlocks('python');
+test('the documented Python receiver passes the whole battery', async () => {
+  const [verify, receiver] = receiverBlocks('python');
   await checkReadmeReceiver('python', (folder) => {
     writeFileSync(join(folder, 'verify_webhook.py'), verify);
     writeFileSync(join(folder, 'receiver.py'), receiver);
   }, () => ['python3', ['receiver.py']]);
 });
 
-test('the README Go receiver passes the whole battery', async () => {
-  const [verify, main] = readmeBlocks('go');
+test('the documented Go receiver passes the whole battery', async () => {
+  const [verify, main] = receiverBlocks('go');
   await checkReadmeReceiver('go', (folder) => {
     writeFileSync(join(folder, 'verify.go'), verify);
     writeFileSync(join(folder, 'main.go'), main);
@@ -93,8 +93,8 @@ test('the README Go receiver passes the whole battery', async () => {
   }, (folder) => [join(folder, 'receiver'), []]);
 });
 
-test('the README PHP receiver passes the whole battery', async () => {
-  const [verify, receiver] = readmeBlocks('php');
+test('the documented PHP receiver passes the whole battery', async () => {
+  const [verify, receiver] = receiverBlocks('php');
   await checkReadmeReceiver('php', (folder) => {
     writeFileSync(join(folder, 'verify_webhook.php'), verify);
     writeFileSync(join(folder, 'receiver.php'), receiver);

@@ -1,4 +1,4 @@
-// The README's one-minute walkthrough and commerce tour, run verbatim with bash and curl against
+// The README's one-minute walkthrough and docs/api.md's commerce tour, run verbatim with bash and curl against
 // a real engine (only the address changes); their own curl flags fail the script on an HTTP error.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -8,21 +8,24 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { call, useEngine } from '../../helpers/engine.ts';
+import { readDoc } from '../../helpers/docs.ts';
 import { requireTool, tools } from '../../helpers/tools.ts';
 
 const engine = useEngine();
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'sandbay-walkthrough-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The first ```sh block after a heading. */
-function shellBlockAfter(heading: string): string {
-  const start = readme.indexOf(`\n${heading}\n`);
-  assert.ok(start >= 0, `README has "${heading}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start));
-  assert.ok(block, `a sh block under "${heading}"`);
+/** The first ```sh block after a heading of a documentation file. */
+function shellBlockAfter([file, heading]: Section): string {
+  const text = readDoc(file);
+  const start = text.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `${file} has "${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(start));
+  assert.ok(block, `a sh block under "${heading}" in ${file}`);
   return block[1];
 }
+
+type Section = [file: string, heading: string];
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 100; i++) {
@@ -33,9 +36,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return read();
 }
 
-/** Runs README blocks verbatim with bash; returns stdout and the sandbox it created. */
-async function runBlocks(...headings: string[]): Promise<{ output: string; sandbox: { id: string }; token: string }> {
-  const blocks = headings.map(shellBlockAfter);
+/** Runs documented blocks verbatim with bash, in order; returns stdout and the sandbox it created. */
+async function runBlocks(...sections: Section[]): Promise<{ output: string; sandbox: { id: string }; token: string }> {
+  const blocks = sections.map(shellBlockAfter);
   // As a reader copies them: errors are shown and stop the script, and every answer ends its line.
   // A command continued over lines (a trailing backslash) is checked whole.
   for (const command of blocks.join('\n').replace(/\\\n\s*/g, ' ').match(/\bcurl [^\n]*/g) ?? []) {
@@ -69,10 +72,11 @@ async function assertDelivered(run: { sandbox: { id: string }; token: string }):
   assert.ok(caught.body.data.every((r: { verification: { deliveryId: string } }) => ids.has(r.verification.deliveryId)), "only this sandbox's deliveries");
 }
 
-const walkthrough = '## One minute: token → endpoint → delivery → inspector';
+const walkthrough: Section = ['README.md', '## One minute: token → endpoint → delivery → inspector'];
+const tour: Section = ['docs/api.md', '## Commerce tour'];
 
-test('the README walkthrough and commerce tour run as written and do what they say', async () => {
-  const run = await runBlocks(walkthrough, '## Commerce tour');
+test('the README walkthrough and the commerce tour of docs/api.md run as written and do what they say', async () => {
+  const run = await runBlocks(walkthrough, tour);
   assert.match(run.output, /^\{"access_token":"sat_[^\n]*\}$/m, 'the OAuth simulator issued a token, on a line of its own');
   assert.ok(run.output.includes(`${engine.url}/sandboxes/${run.sandbox.id}/deliveries`), 'the inspector link is printed');
   await assertDelivered(run);
