@@ -1,9 +1,13 @@
 /**
- * The receiver toolkit (SPEC §6), published as `sandbay/receiver`: verify a webhook's
- * signature on the raw body and dedupe deliveries. No server code is imported here.
+ * The receiver kit (SPEC §6): verify a webhook's signature on the raw body, dedupe deliveries, and
+ * sign test requests. Published on its own as `sandbay-receiver` (zero dependencies) and re-exported
+ * by the main package as `sandbay/receiver`. Nothing of the server is imported here.
  */
 export { verifyWebhook, WebhookVerificationError } from './verify.ts';
 export type { VerificationFailure, VerifyWebhookOptions, WebhookEnvelope } from './verify.ts';
 export { createDeliveryDeduper } from './dedupe.ts';
 export type { DeliveryDeduper, DeliveryDeduperOptions } from './dedupe.ts';
-export { signatureHeaderName } from '../shared/signature.ts';
+export { signTestHeader } from './testing.ts';
+export { sandbayScheme, schemes } from './schemes.ts';
+export type { HeaderSource, SignatureScheme, SignedRequest } from './schemes.ts';
+export { echoHeaderName, signatureHeaderName } from '../shared/signature.ts';

@@ -6,6 +6,8 @@
  */
 
 export const signatureHeaderName = 'X-Service-Signature';
+/** The debug echo a receiver may answer with (shared/receiver-echo.ts reads it; the receiver kit writes it). */
+export const echoHeaderName = 'Sandbay-Echo';
 export const defaultToleranceSeconds = 300;
 
 export interface ParsedSignature {

@@ -3,14 +3,14 @@
  * (memory PGlite, a port of its own), sign test webhooks, and run the receiver check against
  * the receiver under test — the same battery and report as `sandbay check`.
  */
-import { createHmac } from 'node:crypto';
 import type { CheckReport } from '../shared/check-report.ts';
-import { formatSignatureHeader, signedPayload } from '../shared/signature.ts';
 import { silentLogger } from '../server/log.ts';
 import { startSandbox as startEngine, type RunningSandbox } from '../server/start.ts';
 import { effectsUrlCounter } from '../webhooks/check/checks.ts';
 
 export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
+/** The X-Service-Signature value Sandbay would send for a body: the receiver kit's own helper. */
+export { signTestHeader } from '../receiver/testing.ts';
 
 export interface StartSandboxOptions {
   /** Per-attempt webhook timeout (default SPEC's 10 s); tests may shorten it. */
@@ -49,14 +49,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<T
     await engine.close();
     throw err;
   }
-}
-
-/** The X-Service-Signature value Sandbay would send for this body (Stripe's generateTestHeaderString). */
-export function signTestHeader(options: { payload: string | Uint8Array; secret: string | readonly string[]; timestamp?: number }): string {
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  const body = typeof options.payload === 'string' ? Buffer.from(options.payload, 'utf8') : options.payload;
-  return formatSignatureHeader(timestamp, secrets.map((s) => createHmac('sha256', s).update(signedPayload(timestamp, '')).update(body).digest('hex')));
 }
 
 export interface CheckReceiverOptions {

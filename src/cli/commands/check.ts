@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { checkExitCode, type CheckCaseResult, type CheckRun } from '../../shared/check-report.ts';
+import { checkExitCode, type CheckCaseResult, type CheckReport, type CheckRun } from '../../shared/check-report.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { CliError } from '../errors.ts';
 import { junitXml } from '../junit.ts';
@@ -52,7 +52,10 @@ async function check(url: string | undefined, flags: CheckFlags): Promise<void> 
   const run = await follow(client, started, (c) => flags.json || printCase(c, cases.data, link));
   if (flags.junit) writeJunit(flags.junit, junitXml(run.report, link));
   if (flags.json) printJson(run.report);
-  else printScore(run, client.url, sandbox.id);
+  else {
+    printRootCause(run.report, link);
+    printScore(run, client.url, sandbox.id);
+  }
   process.exitCode = checkExitCode(run.report);
 }
 
@@ -69,21 +72,35 @@ async function follow(client: Client, run: CheckRun, onCase: (c: CheckCaseResult
 }
 
 const answer = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} in ${c.got.ms} ms`);
+const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
 
 function printCase(c: CheckCaseResult, cases: CaseInfo[], link: (id: string) => string): void {
   const sends = cases.find((x) => x.id === c.id)?.sends ?? '';
-  const mark = !c.ok ? '✕' : c.warning ? '!' : '✓';
-  say(`${mark} ${c.id.padEnd(19)} ${sends} → ${answer(c)}${c.ok ? '' : ` (expected ${c.expected})`}${c.warning ? ` — slow: answer within 2 s` : ''}`);
-  if (c.ok) return;
+  const mark = c.warning ? '!' : marks[c.status];
+  const note = c.status === 'blocked' ? ` (not scored: blocked by ${c.blockedBy})` : c.status === 'failed' ? ` (expected ${c.expected})` : '';
+  say(`${mark} ${c.id.padEnd(19)} ${sends} → ${answer(c)}${note}${c.warning ? ` — slow: answer within 2 s` : ''}`);
+  // The root cause (valid) is told once, at the end, with the cases it blocks.
+  if (c.status !== 'failed' || c.id === 'valid') return;
   say(`    cause: ${c.cause}`);
   say(`    fix:   ${c.fix}`);
   if (c.deliveryIds[0]) say(`    see:   ${link(c.deliveryIds[0])}`);
 }
 
+function printRootCause(report: CheckReport, link: (id: string) => string): void {
+  const { rootCause } = report;
+  const root = rootCause && report.cases.find((c) => c.id === rootCause.caseId);
+  if (!rootCause || !root) return;
+  say(`Root cause (${root.id}): ${root.cause}`);
+  say(`    fix:    ${root.fix}`);
+  if (root.deliveryIds[0]) say(`    see:    ${link(root.deliveryIds[0])}`);
+  if (rootCause.blocks.length) say(`    blocks: ${rootCause.blocks.join(', ')} (not scored until ${root.id} passes)`);
+}
+
 function printScore(run: CheckRun, url: string, sandboxId: string): void {
-  const { passed, failed, warnings, durationMs, cases } = run.report;
+  const { passed, failed, blocked, warnings, durationMs, cases } = run.report;
   const status = run.status === 'interrupted' ? ' (interrupted: the engine stopped)' : '';
-  say(`Score: ${passed}/${cases.length} passed, ${failed} failed, ${warnings} warning${warnings === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s${status}.`);
+  const notScored = blocked ? `, ${blocked} not scored` : '';
+  say(`Score: ${passed}/${cases.length} passed, ${failed} failed${notScored}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s${status}.`);
   say(`Every request is in the inspector: ${url}/sandboxes/${sandboxId}/deliveries`);
 }
 

@@ -3,6 +3,7 @@ import { newId, randomString } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
 import { secretPrefix } from '../../shared/receiver-doctor.ts';
 import type { Topic } from '../../shared/topics.ts';
+import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
 import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
 
@@ -13,8 +14,12 @@ export type Signing =
   | 'stripped-prefix' | 'decoded-key'
   | { header: string };
 
-/** How the body's bytes are laid out. */
-export type Layout = 'ascii' | 'ascii-pretty' | 'utf8' | 'utf8-pretty';
+/**
+ * How the body's bytes are laid out: compact or pretty-printed (pretty ones end with a newline, as
+ * most pretty printers write them), non-ASCII as is or as \u escapes, or exactly as one language's
+ * JSON serialiser writes the value (the probes that name a re-serialising receiver's language).
+ */
+export type Layout = 'ascii' | 'ascii-pretty' | 'utf8' | 'utf8-pretty' | { form: JsonFormId };
 
 /** One request of a case: an envelope, its layout and its signature. */
 export interface CheckRequest {
@@ -24,6 +29,8 @@ export interface CheckRequest {
   again?: boolean;
   /** Default `ascii`: compact JSON with non-ASCII text as \uXXXX, so decoding bugs show in utf8-body alone. */
   layout?: Layout;
+  /** Drop the pretty layout's trailing newline (signed without it): tells a receiver that trims the body it verifies. */
+  trim?: boolean;
   /** Pad `data` so the body is exactly this many bytes. */
   bytes?: number;
   signing?: Signing;
@@ -37,6 +44,8 @@ export interface BuiltRequest {
   body: string;
   headers: Record<string, string>;
   signatureHeader: string;
+  /** The t it is signed at (the real clock; a stale or future case moves it). */
+  timestamp: number;
 }
 
 export const skewSeconds = 600;
@@ -44,7 +53,9 @@ export const skewSeconds = 600;
 const toAscii = (json: string) => json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function layOut(envelope: object, layout: Layout): string {
-  const text = JSON.stringify(envelope, null, layout.endsWith('pretty') ? 2 : undefined);
+  if (typeof layout === 'object') return writeJson(envelope, jsonFormById(layout.form));
+  const pretty = layout.endsWith('pretty');
+  const text = pretty ? `${JSON.stringify(envelope, null, 2)}\n` : JSON.stringify(envelope);
   return layout.startsWith('ascii') ? toAscii(text) : text;
 }
 
@@ -86,8 +97,10 @@ export function buildRequest(
 ): BuiltRequest {
   const deliveryId = (req.again && context.previous?.deliveryId) || newId('dlv');
   const layout = req.layout ?? 'ascii';
-  const envelope = JSON.parse(buildEnvelope({ topic: req.topic as Topic, deliveryId, tenantId: context.tenantId, occurredAt: context.occurredAt, data: req.data }));
-  const signed = req.bytes ? padded(envelope, layout, req.bytes) : layOut(envelope, layout);
+  // The data goes in as given (not through JSON): a probe's JsonFloat must reach the writer.
+  const envelope = { ...JSON.parse(buildEnvelope({ topic: req.topic as Topic, deliveryId, tenantId: context.tenantId, occurredAt: context.occurredAt, data: null })), data: req.data };
+  const laidOut = req.bytes ? padded(envelope, layout, req.bytes) : layOut(envelope, layout);
+  const signed = req.trim ? laidOut.trimEnd() : laidOut;
   const signing = req.signing ?? 'valid';
   const header = headerFor(signing, context.secrets, signed, context.now);
   const body = signing === 'tampered' ? tamper(signed) : signed;
@@ -98,5 +111,6 @@ export function buildRequest(
     'x-service-delivery-id': deliveryId,
   };
   if (header !== null) headers[signatureHeaderName.toLowerCase()] = header;
-  return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader: header ?? '' };
+  const timestamp = signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
+  return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader: header ?? '', timestamp };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
-import type { CheckCaseResult, CheckReport, CheckRun } from '../../shared/check-report.ts';
+import { blockedCause, type CheckCaseResult, type CheckReport, type CheckRun } from '../../shared/check-report.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { patternMatches, topics, type Topic } from '../../shared/topics.ts';
 import type { DeliveryStream } from '../delivery-stream.ts';
@@ -9,7 +9,7 @@ import { buildSample } from '../topics/samples.ts';
 import { checkCases, type CaseData, type CheckCase } from './cases.ts';
 import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
 import type { CheckStore } from './store.ts';
-import type { Answer, Judging, Verdict } from './verdicts.ts';
+import { is2xx, type Answer, type Judging, type Verdict } from './verdicts.ts';
 
 /** The receiver a check runs against: a registered endpoint or a bare URL, and the secrets it signs with. */
 export interface CheckTarget {
@@ -34,7 +34,7 @@ export interface CheckRunnerDeps {
   onError: (message: string) => void;
 }
 
-const emptyReport = (url: string): CheckReport => ({ url, passed: 0, failed: 0, warnings: 0, durationMs: 0, cases: [] });
+const emptyReport = (url: string): CheckReport => ({ url, passed: 0, failed: 0, blocked: 0, warnings: 0, durationMs: 0, rootCause: null, cases: [] });
 const isAscii = (value: unknown) => !/[^\x00-\x7f]/.test(JSON.stringify(value));
 
 /**
@@ -100,14 +100,16 @@ export class CheckRunner {
     const write = (fn: () => Promise<unknown>) => (writes = writes.then(fn));
     let valid: CheckCaseResult | undefined;
     for (const c of checkCases) {
-      const reached = !valid || valid.got.status !== null;
-      const result = reached ? await this.runCase(tenantId, run.id, target, c, data, occurredAt, write, effects) : notRun(c, data);
+      const result = valid && valid.got.status === null
+        ? notSent(c, data, valid.id)
+        : await this.runCase(tenantId, run.id, target, c, data, occurredAt, write, effects, valid && !valid.ok ? valid.id : undefined);
       valid ??= result;
-      if (!result.ok && result !== valid && !valid.ok) sameAsValid(result, valid);
       report.cases.push(result);
-      report.passed += result.ok ? 1 : 0;
-      report.failed += result.ok ? 0 : 1;
+      report.passed += result.status === 'passed' ? 1 : 0;
+      report.failed += result.status === 'failed' ? 1 : 0;
+      report.blocked += result.status === 'blocked' ? 1 : 0;
       report.warnings += result.warning ? 1 : 0;
+      if (!valid.ok) report.rootCause = { caseId: valid.id, cause: valid.cause, blocks: report.cases.filter((x) => x.blockedBy).map((x) => x.id) };
       report.durationMs = Math.round(performance.now() - started);
       const finished = report.cases.length === checkCases.length;
       const snapshot = structuredClone(report);
@@ -120,9 +122,10 @@ export class CheckRunner {
     return this.deps.store.get(this.deps.db, tenantId, run.id);
   }
 
+  /** Sends a case's requests and judges the answers; `blocker` is the failed case whose failure makes a refusal meaningless. */
   private async runCase(
     tenantId: string, runId: string, target: CheckTarget, c: CheckCase, data: CaseData, occurredAt: Date,
-    write: (fn: () => Promise<unknown>) => Promise<unknown>, effects?: EffectsCounter,
+    write: (fn: () => Promise<unknown>) => Promise<unknown>, effects?: EffectsCounter, blocker?: string,
   ): Promise<CheckCaseResult> {
     const deliveryIds: string[] = [];
     const attempts = new Map<string, number>();
@@ -137,18 +140,30 @@ export class CheckRunner {
       attempts.set(built.deliveryId, number);
       if (number === 1) deliveryIds.push(built.deliveryId);
       void write(() => this.record(tenantId, runId, c.id, target, built, number, startedAt, outcome));
-      return { deliveryId: built.deliveryId, status: outcome.status, ms: outcome.durationMs, error: outcome.error, body: outcome.body, headers: outcome.headers };
+      return {
+        deliveryId: built.deliveryId, status: outcome.status, ms: outcome.durationMs, error: outcome.error, body: outcome.body, headers: outcome.headers,
+        sent: { body: built.body, timestamp: built.timestamp },
+      };
     };
     const count = async (): Promise<number | { error: string }> => effects!().catch((err: Error) => ({ error: err.message ?? String(err) }));
     const before = c.countsEffects && effects ? await count() : undefined;
     const answers: Answer[] = [];
     for (const request of c.requests(data)) answers.push(await send(request));
     const after = before !== undefined ? await count() : undefined;
-    const judging: Judging = { answers, probe: send, effects: effectsDelta(before, after) };
+    const refused = answers.find((a) => !is2xx(a));
+    // While a correct delivery is refused, a refusal scores nothing: only an acceptance says something (of a bad request, a real failure).
+    if (blocker && (c.rejects ? answers.every((a) => !is2xx(a)) : refused)) {
+      const got = refused ?? answers[0];
+      return {
+        id: c.id, ok: false, status: 'blocked', blockedBy: blocker, warning: false, expected: c.expected(data),
+        got: { status: got.status, ms: got.ms, error: got.error }, cause: blockedCause(blocker, true), fix: '', deliveryIds,
+      };
+    }
+    const judging: Judging = { answers, probe: send, effects: effectsDelta(before, after), secrets: target.secrets };
     const verdict: Verdict = await c.judge(judging, data);
     const got = verdict.decisive ?? answers[0];
     return {
-      id: c.id, ok: verdict.ok, warning: Boolean(verdict.warning), expected: c.expected(data),
+      id: c.id, ok: verdict.ok, status: verdict.ok ? 'passed' : 'failed', blockedBy: null, warning: Boolean(verdict.warning), expected: c.expected(data),
       got: { status: got.status, ms: got.ms, error: got.error },
       cause: verdict.ok ? '' : (verdict.cause ?? ''), fix: verdict.ok ? '' : (verdict.fix ?? ''), deliveryIds,
     };
@@ -179,20 +194,10 @@ function effectsDelta(before: number | { error: string } | undefined, after: num
   return { before, after };
 }
 
-/**
- * A correct delivery was rejected, and this case was rejected the same way: the cause is the
- * valid case's, not this case's own (a receiver with the wrong secret fails every 2xx case).
- */
-function sameAsValid(result: CheckCaseResult, valid: CheckCaseResult): void {
-  const status = result.got.status;
-  if (status === null || status !== valid.got.status || status < 400) return;
-  result.cause = `Rejected (${status}) like the correct delivery of the valid case: ${valid.cause}`;
-  result.fix = valid.fix;
-}
-
-function notRun(c: CheckCase, data: CaseData): CheckCaseResult {
+/** A case not sent at all: the receiver did not answer `valid`. */
+function notSent(c: CheckCase, data: CaseData, by: string): CheckCaseResult {
   return {
-    id: c.id, ok: false, warning: false, expected: c.expected(data), got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' },
-    cause: 'Not run: the receiver could not be reached.', fix: 'Start the receiver and check the URL (scheme, host, port and path).', deliveryIds: [],
+    id: c.id, ok: false, status: 'blocked', blockedBy: by, warning: false, expected: c.expected(data),
+    got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' }, cause: blockedCause(by, false), fix: '', deliveryIds: [],
   };
 }

@@ -14,12 +14,14 @@ interface RunRow {
   created_at: Date; finished_at: Date | null; seq: number;
 }
 
-// jsonb keeps keys in its own order: the report is rebuilt in the documented one.
+// jsonb keeps keys in its own order: the report is rebuilt in the documented one. Runs stored before
+// cases could be blocked have no status, blocked count or root cause: they read as passed or failed.
 const inOrder = (r: CheckReport): CheckReport => ({
-  url: r.url, passed: r.passed, failed: r.failed, warnings: r.warnings, durationMs: r.durationMs,
+  url: r.url, passed: r.passed, failed: r.failed, blocked: r.blocked ?? 0, warnings: r.warnings, durationMs: r.durationMs,
+  rootCause: r.rootCause ? { caseId: r.rootCause.caseId, cause: r.rootCause.cause, blocks: r.rootCause.blocks } : null,
   cases: r.cases.map((c) => ({
-    id: c.id, ok: c.ok, warning: c.warning, expected: c.expected, got: { status: c.got.status, ms: c.got.ms, error: c.got.error },
-    cause: c.cause, fix: c.fix, deliveryIds: c.deliveryIds,
+    id: c.id, ok: c.ok, status: c.status ?? (c.ok ? 'passed' : 'failed'), blockedBy: c.blockedBy ?? null, warning: c.warning, expected: c.expected,
+    got: { status: c.got.status, ms: c.got.ms, error: c.got.error }, cause: c.cause, fix: c.fix, deliveryIds: c.deliveryIds,
   })),
 });
 

@@ -9,6 +9,8 @@ export interface Answer {
   /** The first 4 KiB of the response body. */
   body: string;
   headers: Record<string, string>;
+  /** What was sent: the body bytes and the signature's t (a receiver's Sandbay-Echo is compared with them). */
+  sent: { body: string; timestamp: number };
 }
 
 /** The outcome of one case; `decisive` is the answer reported as `got`. */
@@ -27,13 +29,15 @@ export interface Judging {
   effects?: { before: number; after: number } | { error: string };
   /** Sends one more request (recorded with the case) to tell two causes apart. */
   probe(request: CheckRequest): Promise<Answer>;
+  /** The secrets the run signs with (an echo's v1 is checked against them). */
+  secrets: readonly string[];
 }
 
 export type Explanation = Pick<Verdict, 'cause' | 'fix'>;
 
 export const is2xx = (a: Answer) => a.status !== null && a.status >= 200 && a.status < 300;
 const is3xx = (a: Answer) => a.status !== null && a.status >= 300 && a.status < 400;
-const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
+export const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
 const is5xx = (a: Answer) => a.status !== null && a.status >= 500;
 
 /** The status and a short excerpt of the response body, as a cause quotes them. */
@@ -93,10 +97,9 @@ export function expect4xx(j: Judging, accepted: Explanation): Verdict {
   return fail(a, { cause: `Answered ${a.status}, neither a 2xx nor a 4xx.`, fix: 'Answer 400 to a request that fails verification.' });
 }
 
-/** Passes on any answer within the attempt timeout; warns past `warnMs`. */
-export function expectPromptAnswer(j: Judging, warnMs: number): Verdict {
-  const a = slowest(j.answers);
-  if (a.status === null) return fail(a, noAnswerOrRedirect(a)!);
-  if (a.ms > warnMs) return { ok: true, warning: true, decisive: a };
-  return { ok: true, decisive: a };
+/** Passes on a 2xx within the attempt timeout (a rejection says nothing about speed); warns past `warnMs`. */
+export async function expectPromptAcceptance(j: Judging, warnMs: number, rejected: (a: Answer) => Explanation): Promise<Verdict> {
+  const verdict = await expect2xx(j, rejected);
+  if (verdict.ok && verdict.decisive!.ms > warnMs) return { ...verdict, warning: true };
+  return verdict;
 }

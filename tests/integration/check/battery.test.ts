@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { startTestReceiver, type Flaw, type TestReceiver } from '../../helpers/check-receivers.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { independentlyVerify } from '../../helpers/receiver.ts';
-import { caseOf, failedCases, runCheck } from './helpers.ts';
+import { blockedCases, caseOf, failedCases, passedCases, rejectionCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
 const secret = 'whsec_batteryTestSecret0123456789ab';
@@ -32,14 +32,18 @@ test('a correct receiver passes the whole battery; the report has exactly the do
   const r = await receiver();
   const run = await runCheck(sb, { url: r.url, secret, effectsUrl: r.effectsUrl });
   assert.equal(run.status, 'finished');
-  assert.deepEqual(Object.keys(run.report).sort(), ['cases', 'durationMs', 'failed', 'passed', 'url', 'warnings']);
+  assert.deepEqual(Object.keys(run.report).sort(), ['blocked', 'cases', 'durationMs', 'failed', 'passed', 'rootCause', 'url', 'warnings']);
+  assert.equal(run.report.rootCause, null);
+  assert.equal(run.report.blocked, 0);
   assert.deepEqual(run.report.cases.map((c: any) => c.id), caseIds);
   assert.deepEqual(failedCases(run), [], JSON.stringify(run.report.cases.filter((c: any) => !c.ok)));
   assert.equal(run.report.passed, 15);
   assert.equal(run.report.failed, 0);
   assert.equal(run.report.url, r.url);
   for (const c of run.report.cases) {
-    assert.deepEqual(Object.keys(c).sort(), ['cause', 'deliveryIds', 'expected', 'fix', 'got', 'id', 'ok', 'warning']);
+    assert.deepEqual(Object.keys(c).sort(), ['blockedBy', 'cause', 'deliveryIds', 'expected', 'fix', 'got', 'id', 'ok', 'status', 'warning']);
+    assert.equal(c.status, 'passed');
+    assert.equal(c.blockedBy, null);
     assert.deepEqual(Object.keys(c.got).sort(), ['error', 'ms', 'status']);
     assert.equal(c.cause, '');
     assert.equal(c.fix, '');
@@ -86,43 +90,86 @@ test("each request is a delivery with trigger check, signed like production and 
   const utf8 = await delivery('utf8-body');
   assert.match(utf8.rawBody, /İ ı ğ ü ş ö ç/);
   assert.match(utf8.rawBody, /^\{\n {2}"topic"/, 'pretty-printed');
+  assert.match(utf8.rawBody, /\}\n$/, 'ending with a newline, as pretty printers write it');
   assert.equal(Buffer.byteLength((await delivery('large-body')).rawBody), 1024 * 1024);
   assert.deepEqual((await Promise.all(caseOf(run, 'unknown-topic').deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body.topic))), ['x.unknown']);
 });
 
-const broken: [Flaw, string[], RegExp][] = [
-  ['reserialises-json', ['utf8-body'], /parsed and serialised again/],
+// Mistakes that leave valid passing: exactly these cases fail, each naming the cause and its fix.
+const broken: [Flaw, string[], RegExp, RegExp?][] = [
+  ['reserialises-json', ['utf8-body'], /parses the JSON and serialises it again before verifying .* JavaScript's JSON\.stringify/, /In Node\.js: verify the raw body as a Buffer/],
   ['skips-timestamp', ['stale-timestamp', 'future-timestamp'], /timestamp is not checked|only old timestamps are refused/],
   ['first-v1-only', ['rotation'], /compares only the first v1/],
   ['fails-unknown-topic', ['unknown-topic'], /Answered 500 .* to x\.unknown, a topic it does not handle/],
   ['processes-duplicates', ['duplicate'], /processed twice: the effects count went from \d+ to \d+/],
-  ['latin1-body', ['utf8-body'], /decoded with the wrong character set/],
-  ['redirects', ['valid', 'rotation', 'duplicate', 'out-of-order', 'unknown-topic', 'utf8-body', 'large-body', 'redirect'], /303, a redirect to \/thanks: Sandbay never follows redirects/],
+  ['latin1-body', ['utf8-body'], /decodes the body with the wrong character set \(Latin-1\)/, /In Node\.js: keep the body a Buffer/],
+  ['trims-body', ['utf8-body'], /accepted the same body without its trailing newline: it trims the body before verifying/],
+  ['reads-first-64k', ['large-body'], /accepted a 64 KiB one, without a 413: it verifies only part of a large body/, /every chunk/],
+  ['limit-100kb', ['large-body'], /Rejected a valid 1 MiB body \(413 .*\): its body-size limit is too low/],
 ];
 
-for (const [flaw, expected, cause] of broken) {
+for (const [flaw, expected, cause, fix] of broken) {
   test(`a receiver that ${flaw.replace(/-/g, ' ')} fails exactly ${expected.join(', ')}, and the report names the cause`, async () => {
     const r = await receiver(flaw);
     const run = await runCheck(sb, { url: r.url, secret, effectsUrl: r.effectsUrl });
     assert.deepEqual(failedCases(run), expected);
+    assert.deepEqual(blockedCases(run), []);
+    assert.equal(run.report.rootCause, null, 'valid passed: nothing is blocked');
     for (const id of expected) {
       const c = caseOf(run, id);
       assert.match(c.cause, cause, `${id}: ${c.cause}`);
       assert.ok(c.fix.length > 20, `${id} says how to fix it`);
+      if (fix) assert.match(c.fix, fix, `${id}: ${c.fix}`);
     }
     assert.equal(run.report.failed, expected.length);
   });
 }
 
-test('a receiver using the secret without its whsec_ prefix: valid names the stripped prefix, and the cases it drags down say so', async () => {
-  const r = await receiver('strips-prefix');
+// Mistakes that make valid fail: valid is the root cause, and no case scores by refusing a request.
+const rootCauses: [Flaw[], RegExp, RegExp][] = [
+  [['strips-prefix'], /it keys the HMAC with the secret without its whsec_ prefix — it accepted the same delivery signed that way/, /whole whsec_… string/],
+  [['decodes-key'], /it keys the HMAC with the base64-decoded part of the secret after whsec_/, /whole whsec_… string/],
+  [['rejects-everything'], /in every byte form and with every usual reading of the secret .*: it rejects every request/, /current secret/],
+  [['fails-everything'], /answers 500 "database is locked" to correctly signed deliveries, whatever their byte form or key/, /log/],
+  [['redirects'], /303, a redirect to \/thanks: Sandbay never follows redirects/, /final URL/],
+  [['secret-with-newline', 'echoes'], /its Sandbay-Echo shows its secret ends with a newline/, /whole whsec_… string/],
+];
+
+for (const [flaws, cause, fix] of rootCauses) {
+  test(`a receiver that ${flaws.join(' and ').replace(/-/g, ' ')}: valid is the root cause, every case it blocks is not scored, nothing passes by refusing`, async () => {
+    const r = await receiver(...flaws);
+    const run = await runCheck(sb, { url: r.url, secret, effectsUrl: r.effectsUrl });
+    assert.deepEqual(failedCases(run), ['valid'], JSON.stringify(run.report.cases.filter((c: any) => c.status === 'failed')));
+    const valid = caseOf(run, 'valid');
+    assert.match(valid.cause, cause);
+    assert.match(valid.fix, fix);
+    const passed = passedCases(run);
+    assert.deepEqual(passed.filter((id) => rejectionCases.includes(id) || id === 'latency' || id === 'redirect'), [], 'no refusal scores while valid fails');
+    assert.deepEqual(blockedCases(run), run.report.cases.map((c: any) => c.id).filter((id: string) => id !== 'valid' && !passed.includes(id)));
+    assert.deepEqual(run.report.rootCause, { caseId: 'valid', cause: valid.cause, blocks: blockedCases(run) });
+    assert.equal(run.report.blocked, blockedCases(run).length);
+    assert.equal(run.report.failed, 1);
+    for (const id of blockedCases(run)) {
+      const c = caseOf(run, id);
+      assert.equal(c.blockedBy, 'valid');
+      assert.equal(c.fix, '', `${id}: the fix is given once, on valid`);
+      assert.match(c.cause, /^Not scored: blocked by valid/);
+    }
+  });
+}
+
+test('a receiver that refuses everything: the probes that tell causes apart are deliveries of valid, each a different byte form or key', async () => {
+  const r = await receiver('rejects-everything');
   const run = await runCheck(sb, { url: r.url, secret });
   const valid = caseOf(run, 'valid');
-  assert.match(valid.cause, /accepted one signed with the secret without its whsec_ prefix: The secret lost its whsec_ prefix/);
-  assert.match(valid.fix, /whole whsec_… string/);
-  assert.ok(valid.deliveryIds.length >= 2, 'the probe is a recorded delivery too');
-  assert.match(caseOf(run, 'rotation').cause, /^Rejected \(400\) like the correct delivery of the valid case/);
-  assert.deepEqual(failedCases(run).filter((id) => !['valid', 'rotation', 'duplicate', 'out-of-order', 'unknown-topic', 'utf8-body', 'large-body'].includes(id)), []);
+  assert.equal(valid.deliveryIds.length, 1 + 2 + 6, 'the delivery, two readings of the secret, six serialiser forms');
+  const bodies = await Promise.all(valid.deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body.rawBody));
+  const forms = bodies.slice(3);
+  assert.equal(new Set(forms).size, 6, 'six different byte forms');
+  assert.ok(forms.every((b: string) => JSON.parse(b).data.note === 'İstanbul/Kadıköy <b>&</b>'), 'of the same event');
+  assert.ok(forms.some((b: string) => b.includes('", "')), "Python's separators");
+  assert.ok(forms.some((b: string) => b.includes('\\/')), "PHP's escaped slash");
+  assert.ok(forms.some((b: string) => b.includes('\\u003c')), "Go's and Rails' escaped <");
 });
 
 test('without an effects URL the duplicate only checks both answers, and says so', async () => {

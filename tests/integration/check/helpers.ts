@@ -26,8 +26,17 @@ async function startCheck(sb: TestSandbox, start: CheckStart): Promise<string> {
   return res.body.id;
 }
 
-/** The ids of the cases that failed. */
-export const failedCases = (run: any): string[] => run.report.cases.filter((c: any) => !c.ok).map((c: any) => c.id);
+/** The ids of the cases that failed (not the blocked ones, which are not scored). */
+export const failedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'failed').map((c: any) => c.id);
+
+/** The ids of the cases not scored because another case (valid) failed. */
+export const blockedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'blocked').map((c: any) => c.id);
+
+/** The ids of the cases that passed. */
+export const passedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'passed').map((c: any) => c.id);
+
+/** The cases that only pass by refusing a bad request. */
+export const rejectionCases = ['tampered-body', 'wrong-secret', 'stale-timestamp', 'future-timestamp', 'missing-signature', 'malformed-signature'];
 
 /** The case result by id. */
 export const caseOf = (run: any, id: string): any => run.report.cases.find((c: any) => c.id === id);
