@@ -26,7 +26,7 @@ export const bodyRepairs: readonly BodyRepair[] = [
   },
   {
     code: 'reserialised_json', title: 'The JSON was parsed and serialised again',
-    detail: 'The body is the same JSON, but not the same bytes: a framework parsed it (e.g. express.json(), request.json()) and you signed JSON.stringify of the result. Verify the raw body (express.raw({ type: "application/json" })) before parsing.',
+    detail: 'The body is the same JSON, but not the same bytes: it was parsed (by a framework\'s JSON body parser, or by your code) and serialised again before it was verified. Verify the raw request body first, then parse it.',
     undo: (b) => {
       try {
         const compact = JSON.stringify(JSON.parse(b.replace(/^\uFEFF/, '')));
@@ -38,7 +38,7 @@ export const bodyRepairs: readonly BodyRepair[] = [
   },
   {
     code: 'wrong_encoding', title: 'The body was decoded with the wrong character set',
-    detail: 'UTF-8 bytes were read as Latin-1 (Ã¼ instead of ü). Decode the body as UTF-8, or better, verify the raw bytes.',
+    detail: 'UTF-8 bytes were read as Latin-1 (Ã¼ instead of ü) before they were verified. Verify the raw bytes, and decode them as UTF-8 only to parse them.',
     undo: (b) => {
       if (!/[\u0080-\u00ff]/.test(b) || /[^\u0000-\u00ff]/.test(b)) return undefined;
       try {

@@ -52,7 +52,8 @@ export const jsonForms: readonly JsonForm[] = [
   }),
   form({
     id: 'php', label: "PHP's json_encode", features: 'compact, "/" escaped as "\\/", non-ASCII as \\u escapes', language: 'php',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: true, escapesSlash: true, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
+    // 0.0 loses its point unless JSON_PRESERVE_ZERO_FRACTION is given.
+    itemSeparator: ',', keySeparator: ':', asciiOnly: true, escapesSlash: true, escapesHtml: false, sortsKeys: false, keepsFloatPoint: false,
   }),
   form({
     id: 'go', label: "Go's encoding/json (into a map)", features: 'keys sorted, <, > and & escaped as \\u003c, \\u003e, \\u0026', language: 'go',
@@ -129,7 +130,7 @@ export function identifyJsonForm(text: string, reference?: string): JsonForm | u
   if (reference !== undefined && !sameJson(reference, text)) return undefined;
   // Floats that were written 1.0 in the original keep their point in forms that keep it.
   const floats = withFloats(value, reference ?? text);
-  return jsonForms.find((f) => writeJson(floats, f) === text || writeJson(value, f) === text);
+  return jsonForms.find((f) => writeJson(floats, f) === text);
 }
 
 /** Whether two texts are the same JSON value (object key order ignored). */

@@ -3,12 +3,14 @@ import { constantTimeEqual, hmacSha256Hex } from './hmac.ts';
 import { timestampStanding } from './signature-breakdown.ts';
 import { defaultToleranceSeconds, parseSignatureHeader, signatureHeaderName, signedPayload, type ParsedSignature } from './signature.ts';
 import { firstDifference, type TextDifference } from './text-diff.ts';
+import { identifyJsonForm, sameJson, type JsonForm } from './json-forms.ts';
 
 /**
  * The receiver doctor: given the body, header and secret a receiver saw, it says exactly
- * why verification fails — by finding which known mistake (re-serialised JSON, CRLF, a BOM,
- * trimmed whitespace, a wrong, masked or prefix-stripped secret, a stale or future timestamp)
- * explains it. One line of reasoning, two drivers: WebCrypto in the browser (`diagnose`) and
+ * why verification fails — by finding which known mistake (re-serialised JSON and by which
+ * language's serialiser, CRLF, a BOM, trimmed whitespace, a wrong, masked or prefix-stripped
+ * secret, a stale or future timestamp) explains it. Its words are the same in every language;
+ * receiver-fixes.ts says the fix in the receiver's own. One line of reasoning, two drivers: WebCrypto in the browser (`diagnose`) and
  * any synchronous HMAC in Node (`diagnoseSync`: verifyWebhook's hint, `sandbay verify`).
  */
 
@@ -24,6 +26,8 @@ export interface Finding {
   detail: string;
   /** Where the pasted body departs from the bytes Sandbay sent (or from the repaired body). */
   difference?: TextDifference;
+  /** For re-serialised JSON: the serialiser whose bytes these are (its language's fix applies). */
+  form?: JsonForm;
 }
 
 export interface DoctorInput {
@@ -68,6 +72,13 @@ export const secretMistakes = {
 
 const finding = (code: FindingCode, severity: Finding['severity'], title: string, detail: string, difference?: TextDifference): Finding =>
   ({ code, severity, title, detail, ...(difference ? { difference } : {}) });
+
+/** Re-serialised JSON, with the serialiser named when the bytes are exactly one known form's. */
+function reserialisedFinding(repair: BodyRepair, original: string, verified: string): Finding {
+  const form = identifyJsonForm(verified, original);
+  const by = form ? ` These bytes are what ${form.label} writes (${form.features}).` : '';
+  return { ...finding(repair.code, 'error', repair.title, `${repair.detail}${by}`, firstDifference(original, verified)), ...(form ? { form } : {}) };
+}
 
 const mask = (secret: string) => (secret.length > 10 ? `${secret.slice(0, 6)}…${secret.slice(-4)}` : '…');
 
@@ -161,10 +172,15 @@ function* examine(input: DoctorInput): Examination {
       const alsoSecret = secretMistake
         ? [finding(secretMistake, 'error', `Also: ${secretMistakes[secretMistake].title.toLowerCase()}`, secretMistakes[secretMistake].detail)]
         : secret !== input.secret ? [finding('wrong_secret', 'error', 'Also the wrong secret', `Even with the body repaired, only ${mask(secret)} matches.`)] : [];
-      return done([...secretFindings, finding(repair.code, 'error', repair.title, repair.detail, firstDifference(repaired, input.body)), ...alsoSecret]);
+      const found = repair.code === 'reserialised_json' ? reserialisedFinding(repair, repaired, input.body) : finding(repair.code, 'error', repair.title, repair.detail, firstDifference(repaired, input.body));
+      return done([...secretFindings, found, ...alsoSecret]);
     }
   }
 
+  // The same JSON in other bytes whose order no repair can restore (a serialiser that sorts keys).
+  if (input.reference && input.reference.rawBody !== input.body && sameJson(input.reference.rawBody, input.body)) {
+    return done([...secretFindings, reserialisedFinding(bodyRepairs.find((r) => r.code === 'reserialised_json')!, input.reference.rawBody, input.body)]);
+  }
   if (input.reference && input.reference.rawBody !== input.body) {
     return done([...secretFindings, finding('body_differs', 'error', 'The body is not what Sandbay sent',
       'The pasted body differs from the bytes sent for this delivery; a signature only verifies over the exact bytes.',

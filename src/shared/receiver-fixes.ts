@@ -63,7 +63,7 @@ export function detectStack(headers: Record<string, string>): ReceiverStack | un
   const cookies = h('set-cookie');
   if (/Next\.js/i.test(powered)) return { language: 'node', framework: 'Next.js' };
   if (/Express/i.test(powered)) return { language: 'node', framework: 'Express' };
-  if (/PHP/i.test(powered) || /PHP/i.test(server)) return { language: 'php', framework: /laravel_session|XSRF-TOKEN/i.test(cookies) ? 'Laravel' : 'plain PHP' };
+  if (/PHP/i.test(powered) || /PHP/i.test(server)) return /laravel_session|XSRF-TOKEN/i.test(cookies) ? { language: 'php', framework: 'Laravel' } : { language: 'php' };
   if (/Werkzeug/i.test(server)) return { language: 'python', framework: 'Flask' };
   if (/uvicorn|hypercorn/i.test(server)) return { language: 'python', framework: 'FastAPI' };
   if (/WSGIServer/i.test(server) || /csrftoken|sessionid/.test(cookies)) return { language: 'python', framework: 'Django' };

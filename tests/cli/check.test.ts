@@ -58,8 +58,8 @@ test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json 
   const json = await runCli(['check', r.url, '--secret', secret, '--json', ...as(sb)]);
   assert.equal(json.code, 1);
   const report = JSON.parse(json.stdout);
-  assert.deepEqual(Object.keys(report), ['url', 'passed', 'failed', 'warnings', 'durationMs', 'cases']);
-  assert.deepEqual(Object.keys(report.cases[0]), ['id', 'ok', 'warning', 'expected', 'got', 'cause', 'fix', 'deliveryIds']);
+  assert.deepEqual(Object.keys(report), ['url', 'passed', 'failed', 'blocked', 'warnings', 'durationMs', 'rootCause', 'cases']);
+  assert.deepEqual(Object.keys(report.cases[0]), ['id', 'ok', 'status', 'blockedBy', 'warning', 'expected', 'got', 'cause', 'fix', 'deliveryIds']);
   assert.deepEqual(report.cases.filter((c: any) => !c.ok).map((c: any) => c.id), ['stale-timestamp', 'future-timestamp']);
 });
 
@@ -91,7 +91,42 @@ test('exit 2 when the receiver cannot be reached at all', async () => {
   const result = await runCli(['check', 'http://127.0.0.1:9/hook', '--secret', secret, ...as(sb)]);
   assert.equal(result.code, 2, result.stdout + result.stderr);
   assert.match(result.stdout, /✕ valid .* → connection refused/);
-  assert.match(result.stdout, /Score: 0\/15 passed, 15 failed/);
+  assert.match(result.stdout, /\n– tampered-body .* → not sent \(not scored: blocked by valid\)\n/);
+  assert.match(result.stdout, /Score: 0\/15 passed, 1 failed, 14 not scored/);
+});
+
+test('a receiver that refuses every request: the root cause once with its fix, the cases it blocks not scored, exit 1', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver('rejects-everything');
+  const result = await runCli(['check', r.url, '--secret', secret, ...as(sb)]);
+  assert.equal(result.code, 1, result.stderr);
+  const lines = result.stdout.trim().split('\n');
+  const valid = lines.findIndex((l) => l.startsWith('✕ valid'));
+  assert.match(lines[valid + 1], /^ {4}cause: Your receiver rejects correctly signed deliveries \(400 "rejected"\), in every byte form/);
+  assert.match(lines[valid + 2], /^ {4}fix: {3}Use the endpoint's current secret/);
+  assert.equal(lines.filter((l) => /^ {4}fix:/.test(l)).length, 1, 'one fix, for the one cause');
+  assert.deepEqual(lines.filter((l) => /^✓ /.test(l)), [], 'no refusal counts as a pass: not latency, not redirect');
+  assert.equal(lines.filter((l) => /^– \S+ .* → 400 in \d+ ms \(not scored: blocked by valid\)$/.test(l)).length, 14);
+  assert.match(lines.at(-4)!, /^Root cause \(valid, fix above\): Your receiver rejects correctly signed deliveries/);
+  assert.match(lines.at(-3)!, /^ {4}blocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)$/);
+  assert.match(lines.at(-2)!, /^Score: 0\/15 passed, 1 failed, 14 not scored, 0 warnings in/);
+});
+
+test('--junit: the cases a failed valid blocks are skipped with the reason', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver('strips-prefix');
+  const file = join(dir, 'blocked.xml');
+  const result = await runCli(['check', r.url, '--secret', secret, '--junit', file, ...as(sb)]);
+  assert.equal(result.code, 1);
+  const doc = new DOMParser({}).parseFromString(readFileSync(file, 'utf8'), 'text/xml');
+  const suites = doc.getElementsByTagName('testsuites')[0];
+  assert.equal(suites.getAttribute('failures'), '1');
+  assert.equal(suites.getAttribute('skipped'), '14');
+  const cases = Array.from({ length: doc.getElementsByTagName('testcase').length }, (_, i) => doc.getElementsByTagName('testcase')[i]);
+  const skipped = cases.filter((c: any) => c.getElementsByTagName('skipped').length > 0);
+  assert.equal(skipped.length, 14);
+  assert.match(skipped[0].getElementsByTagName('skipped')[0].getAttribute('message'), /^not scored: blocked by valid \(Your receiver rejects .* without its whsec_ prefix/);
+  assert.equal(cases.filter((c: any) => c.getElementsByTagName('failure').length > 0).map((c: any) => c.getAttribute('name')).join(), 'valid');
 });
 
 test('--endpoint uses the endpoint\'s URL and secret; a wrong use of the flags is a one-line error', async () => {

@@ -53,7 +53,7 @@ async function check(url: string | undefined, flags: CheckFlags): Promise<void> 
   if (flags.junit) writeJunit(flags.junit, junitXml(run.report, link));
   if (flags.json) printJson(run.report);
   else {
-    printRootCause(run.report, link);
+    printRootCause(run.report);
     printScore(run, client.url, sandbox.id);
   }
   process.exitCode = checkExitCode(run.report);
@@ -77,23 +77,21 @@ const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
 function printCase(c: CheckCaseResult, cases: CaseInfo[], link: (id: string) => string): void {
   const sends = cases.find((x) => x.id === c.id)?.sends ?? '';
   const mark = c.warning ? '!' : marks[c.status];
+  const got = c.status === 'blocked' && c.got.status === null ? 'not sent' : answer(c);
   const note = c.status === 'blocked' ? ` (not scored: blocked by ${c.blockedBy})` : c.status === 'failed' ? ` (expected ${c.expected})` : '';
-  say(`${mark} ${c.id.padEnd(19)} ${sends} → ${answer(c)}${note}${c.warning ? ` — slow: answer within 2 s` : ''}`);
-  // The root cause (valid) is told once, at the end, with the cases it blocks.
-  if (c.status !== 'failed' || c.id === 'valid') return;
+  say(`${mark} ${c.id.padEnd(19)} ${sends} → ${got}${note}${c.warning ? ` — slow: answer within 2 s` : ''}`);
+  if (c.status !== 'failed') return;
   say(`    cause: ${c.cause}`);
   say(`    fix:   ${c.fix}`);
   if (c.deliveryIds[0]) say(`    see:   ${link(c.deliveryIds[0])}`);
 }
 
-function printRootCause(report: CheckReport, link: (id: string) => string): void {
+/** The headline: the one cause to fix first, and the cases it blocks (its fix was printed with it, once). */
+function printRootCause(report: CheckReport): void {
   const { rootCause } = report;
-  const root = rootCause && report.cases.find((c) => c.id === rootCause.caseId);
-  if (!rootCause || !root) return;
-  say(`Root cause (${root.id}): ${root.cause}`);
-  say(`    fix:    ${root.fix}`);
-  if (root.deliveryIds[0]) say(`    see:    ${link(root.deliveryIds[0])}`);
-  if (rootCause.blocks.length) say(`    blocks: ${rootCause.blocks.join(', ')} (not scored until ${root.id} passes)`);
+  if (!rootCause) return;
+  say(`Root cause (${rootCause.caseId}, fix above): ${rootCause.cause}`);
+  if (rootCause.blocks.length) say(`    blocks: ${rootCause.blocks.join(', ')} (not scored until ${rootCause.caseId} passes)`);
 }
 
 function printScore(run: CheckRun, url: string, sandboxId: string): void {

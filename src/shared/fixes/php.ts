@@ -2,7 +2,7 @@ import type { LanguageFixes } from './types.ts';
 
 export const phpFixes: LanguageFixes = {
   name: 'PHP',
-  frameworks: ['Laravel', 'plain PHP'],
+  frameworks: ['Laravel'],
   rawBody: "verify file_get_contents('php://input') as read, then json_decode it; never json_encode(json_decode($payload, true))",
   key: "hash_hmac('sha256', $t . '.' . $payload, $secret) with the whole whsec_… string: no substr($secret, 6) or str_replace('whsec_', …), no base64_decode",
   encoding: 'hash the body as read: no utf8_decode, mb_convert_encoding or iconv before verifying',

@@ -20,7 +20,7 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 /** The receiver's stack from the headers it answered with. */
 export const stackOf = (answers: readonly Answer[]) => answers.map((a) => detectStack(a.headers)).find(Boolean);
 
-const inLanguage = (stack: ReceiverStack | undefined) => (stack ? ` (${stackLabel(stack)})` : '');
+const inLanguage = (stack: ReceiverStack | undefined) => (stack ? ` (by its headers, a ${stackLabel(stack)} receiver)` : '');
 
 /** The first probe (of those given) the receiver accepts. */
 async function firstAccepted<T>(j: Judging, probes: readonly [T, CheckRequest][]): Promise<T | undefined> {

@@ -65,10 +65,13 @@ test('runs are stored newest first, ten kept per endpoint; another endpoint\'s r
 test('an unreachable receiver: the valid case names it, the rest are not sent', async () => {
   const sb = await createSandbox(engine.url);
   const run = await runCheck(sb, { url: closedPort, secret: 'whsec_x' });
-  assert.equal(run.report.failed, 15);
+  assert.equal(run.report.failed, 1);
+  assert.equal(run.report.blocked, 14);
   assert.ok(run.report.cases.every((c: any) => c.got.status === null));
   assert.match(caseOf(run, 'valid').cause, /No answer: connection refused/);
-  assert.match(caseOf(run, 'tampered-body').cause, /Not run: the receiver could not be reached/);
+  assert.equal(run.report.rootCause.cause, caseOf(run, 'valid').cause);
+  assert.equal(caseOf(run, 'tampered-body').status, 'blocked');
+  assert.match(caseOf(run, 'tampered-body').cause, /Not sent: the receiver did not answer valid/);
   assert.deepEqual(caseOf(run, 'tampered-body').deliveryIds, []);
 });
 

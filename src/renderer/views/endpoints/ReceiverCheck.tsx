@@ -9,16 +9,21 @@ import { formatDateTime } from '../../util/format.ts';
 
 const got = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} · ${c.got.ms} ms`);
 
+const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
+const rowClass = { passed: 'ok', failed: 'bad', blocked: 'blocked' } as const;
+
 function CaseRow({ result, info, sandboxId }: { result: CheckCaseResult; info?: CheckCaseInfo; sandboxId: string }) {
-  const mark = !result.ok ? '✕' : result.warning ? '!' : '✓';
+  const status = result.status ?? (result.ok ? 'passed' : 'failed');
+  const mark = result.warning ? '!' : marks[status];
   return (
-    <tr data-case={result.id} data-ok={result.ok} className={result.ok ? (result.warning ? 'warn' : 'ok') : 'bad'}>
-      <td className="mono" aria-label={result.ok ? 'passed' : 'failed'}>{mark}</td>
+    <tr data-case={result.id} data-ok={result.ok} data-status={status} className={result.warning ? 'warn' : rowClass[status]}>
+      <td className="mono" aria-label={status === 'blocked' ? `not scored: blocked by ${result.blockedBy}` : status}>{mark}</td>
       <td><strong className="mono">{result.id}</strong>{info && <div className="faint">{info.sends}</div>}</td>
       <td className="mono">{result.expected}</td>
-      <td className="mono">{got(result)}</td>
+      <td className="mono">{status === 'blocked' && result.got.status === null ? 'not sent' : got(result)}</td>
       <td>
-        {!result.ok && (
+        {status === 'blocked' && <div className="faint">Not scored: blocked by <span className="mono">{result.blockedBy}</span>.</div>}
+        {status === 'failed' && (
           <div className="stack tight">
             <div><span className="label">Cause</span> {result.cause}</div>
             <div><span className="label">Fix</span> {result.fix}</div>
@@ -42,9 +47,19 @@ function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseIn
         {run.status === 'running'
           ? <strong>Checking… {report.cases.length}/{run.total}</strong>
           : <strong data-testid="check-score">{report.passed}/{run.total} passed</strong>}
-        <span className="faint">{report.failed} failed · {report.warnings} warnings · {(report.durationMs / 1000).toFixed(1)} s · {run.url}</span>
+        <span className="faint">
+          {report.failed} failed{report.blocked ? ` · ${report.blocked} not scored` : ''} · {report.warnings} warnings · {(report.durationMs / 1000).toFixed(1)} s · {run.url}
+        </span>
         {run.status === 'interrupted' && <span className="tag warn">interrupted</span>}
       </div>
+      {report.rootCause && (
+        <div className="callout bad stack tight" data-testid="check-root-cause">
+          <div><strong>Root cause ({report.rootCause.caseId}):</strong> {report.rootCause.cause}</div>
+          {report.rootCause.blocks.length > 0 && (
+            <div className="faint">Not scored until {report.rootCause.caseId} passes: <span className="mono">{report.rootCause.blocks.join(', ')}</span></div>
+          )}
+        </div>
+      )}
       <progress max={run.total} value={report.cases.length} aria-label="Check progress" hidden={run.status !== 'running'} />
       <table className="data check-cases">
         <thead><tr><th /><th>Case</th><th>Expected</th><th>Got</th><th>Cause and fix</th></tr></thead>
