@@ -1,5 +1,6 @@
 import { nodeFixes } from '../shared/fixes/node.ts';
-import { diagnoseSync, type FindingCode } from '../shared/receiver-doctor.ts';
+import type { FindingCode } from '../shared/doctor-codes.ts';
+import { diagnoseSync } from '../shared/receiver-doctor.ts';
 import { v1Signature } from './sign.ts';
 
 // Findings that describe the input rather than explain the failure.

@@ -1,9 +1,9 @@
 import { constantTimeEqual } from '../shared/hmac.ts';
-import type { FindingCode } from '../shared/receiver-doctor.ts';
+import type { FindingCode } from '../shared/doctor-codes.ts';
 import { defaultToleranceSeconds, signatureHeaderName } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import { echoValue } from './echo.ts';
-import { likelyCause, type LikelyCause } from './hint.ts';
+import { likelyCause } from './hint.ts';
 import { headerOf, sandbayScheme, schemes, type HeaderSource, type SignatureScheme, type SignedRequest } from './schemes.ts';
 
 /** The JSON body of every Sandbay webhook (SPEC §5.2). */
@@ -36,7 +36,7 @@ export class WebhookVerificationError extends Error {
    */
   readonly echo?: string;
 
-  constructor(readonly reason: VerificationFailure, message: string, extra: { likely?: LikelyCause; echo?: string } = {}) {
+  constructor(readonly reason: VerificationFailure, message: string, extra: { likely?: { code: FindingCode; text: string }; echo?: string } = {}) {
     super(extra.likely ? `${message} Likely cause: ${extra.likely.text}` : message);
     if (extra.likely) {
       this.hint = extra.likely.text;

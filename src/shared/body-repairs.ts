@@ -1,6 +1,8 @@
+import type { BodyRepairCode } from './doctor-codes.ts';
+
 /** A mistake receivers make with the body bytes, and how to undo it. */
 export interface BodyRepair {
-  code: 'bom' | 'crlf' | 'surrounding_whitespace' | 'reserialised_json' | 'wrong_encoding';
+  code: BodyRepairCode;
   title: string;
   detail: string;
   /** Undoes what the receiver did, or returns undefined when it does not apply. */

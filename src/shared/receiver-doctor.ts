@@ -1,4 +1,5 @@
 import { bodyRepairs, type BodyRepair } from './body-repairs.ts';
+import type { FindingCode } from './doctor-codes.ts';
 import { constantTimeEqual, hmacSha256Hex } from './hmac.ts';
 import { timestampStanding } from './signature-breakdown.ts';
 import { defaultToleranceSeconds, parseSignatureHeader, signatureHeaderName, signedPayload, type ParsedSignature } from './signature.ts';
@@ -14,10 +15,7 @@ import { identifyJsonForm, sameJson, type JsonForm } from './json-forms.ts';
  * any synchronous HMAC in Node (`diagnoseSync`: verifyWebhook's hint, `sandbay verify`).
  */
 
-export type FindingCode =
-  | 'signature_ok' | 'no_header' | 'malformed_header' | 'header_name_included' | 'no_secret' | 'masked_secret'
-  | 'secret_whitespace' | 'stripped_prefix' | 'wrong_secret' | 'stale_timestamp' | 'future_timestamp' | BodyRepair['code']
-  | 'body_differs' | 'no_matching_signature';
+export type { FindingCode } from './doctor-codes.ts';
 
 export interface Finding {
   code: FindingCode;

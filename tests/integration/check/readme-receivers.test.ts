@@ -34,11 +34,13 @@ async function checkReadmeReceiver(name: string, prepare: (folder: string) => vo
   assert.equal(run.report.passed, 15);
 }
 
-test('the documented Node receiver (sandbay/receiver on Koa) passes the whole battery', async () => {
+test('the documented Node receiver (the sandbay-receiver kit on Koa) passes the whole battery', async () => {
   await buildPackages();
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-receiver.mjs')], { cwd: root, stdio: 'pipe' });
   await checkReadmeReceiver('node', (folder) => {
     mkdirSync(join(folder, 'node_modules'));
     symlinkSync(root, join(folder, 'node_modules', 'sandbay'), 'dir');
+    symlinkSync(join(root, 'packages', 'receiver'), join(folder, 'node_modules', 'sandbay-receiver'), 'dir');
     symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
     writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js')[0]);
   }, () => [process.execPath, ['receiver.mjs']]);
