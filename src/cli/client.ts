@@ -61,6 +61,7 @@ export function resolveConnection(flags: ConnectionFlags, env = process.env, dis
 const cliHints: Record<string, string> = {
   missing_token: 'no token: pass --token TOKEN or set SANDBAY_TOKEN (`sandbay token --new` makes a sandbox and prints one)',
   sandbox_required: 'with the admin key, name a sandbox: --sandbox ID or SANDBAY_SANDBOX',
+  sandbox_mismatch: "--sandbox (or SANDBAY_SANDBOX) names another sandbox than the token's: a token acts on its own sandbox only; drop --sandbox, or use that sandbox's token",
 };
 
 /** What went wrong in one line: a problem's detail, an OAuth error's description, or the status. */

@@ -7,7 +7,7 @@ export const errorMeanings: Record<number, string> = {
   400: 'The body is not a JSON object, or has a field the operation does not know',
   401: 'No access token, or one that is not valid or has expired',
   402: 'The card issuer refused',
-  403: 'Refused: a token without the needed scope, or a request the host or origin guard turns away',
+  403: 'Refused: a token without the needed scope or naming another sandbox than its own, or a request the host or origin guard turns away',
   404: 'No such object in this sandbox (another sandbox\'s objects are not found either)',
   409: 'Conflicts with the current state, or with an earlier request under the same Idempotency-Key',
   413: 'The body is over 1 MiB',
@@ -35,6 +35,8 @@ export function problemCodes(def: RouteDef): Codes {
   if (def.access === 'sandbox') {
     add(out, 401, 'missing_token', 'invalid_token', 'token_expired');
     if (def.scope) add(out, 403, 'insufficient_scope');
+    // A token naming another sandbox than its own in Sandbay-Sandbox.
+    add(out, 403, 'sandbox_mismatch');
     // The admin key names its sandbox in a header: missing is a 422, unknown a 404.
     add(out, 404, 'not_found');
     add(out, 422, 'sandbox_required');

@@ -41,6 +41,9 @@ export function sessionCookieToken(ctx: Context, config: AuthConfig): string | u
   return ctx.get('authorization') ? undefined : sessionTokenOf(ctx, config.session);
 }
 
+/** The sandbox a request names: the Sandbay-Sandbox header, or a sandbox query parameter (EventSource cannot set headers). */
+const namedSandbox = (ctx: Context): string => ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
+
 // SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
 const challenge = (error?: string, extra = '') => (error ? `Bearer error="${error}"${extra}` : 'Bearer realm="sandbay"');
 
@@ -49,7 +52,7 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
   if (access === 'none') return anonymous;
   if (carriesAdminKey(ctx, config)) {
     if (access === 'admin') return { kind: 'admin', scopes: new Set() };
-    const sandbox = ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
+    const sandbox = namedSandbox(ctx);
     if (!sandbox) {
       throw new ApiError(422, 'sandbox_required', 'With the admin key, name the sandbox in a Sandbay-Sandbox header (or a sandbox query parameter).', {
         errors: [{ path: '/headers/Sandbay-Sandbox', message: 'Required with the admin key.' }],
@@ -58,8 +61,8 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
     if (!(await config.sandboxExists(sandbox))) throw new ApiError(404, 'not_found', 'No such sandbox.');
     return { kind: 'admin', tenantId: sandbox, scopes: new Set() };
   }
-  // A session cookie stands for its token, and so for its own sandbox only: Sandbay-Sandbox
-  // and ?sandbox= name sandboxes for the admin key and are ignored here, as for any bearer token.
+  // A session cookie stands for its token, and so for its own sandbox only, as any bearer token does:
+  // Sandbay-Sandbox (or ?sandbox=) naming another sandbox is refused, never silently ignored.
   const bearer = bearerOf(ctx) ?? sessionCookieToken(ctx, config);
   if (!bearer) {
     const header = ctx.get('authorization');
@@ -77,6 +80,11 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
     throw new ApiError(401, check.reason, expired ? 'The access token has expired; refresh it or request a new one.' : 'The access token is not valid.', {
       headers: { 'WWW-Authenticate': challenge('invalid_token') },
     });
+  }
+  const named = namedSandbox(ctx);
+  if (named && named !== check.grant.tenantId) {
+    throw new ApiError(403, 'sandbox_mismatch',
+      `This token belongs to sandbox ${check.grant.tenantId}, but the request names sandbox ${named} (Sandbay-Sandbox). A token acts on its own sandbox only: drop the header, or use a token of ${named}.`);
   }
   const principal: Principal = { kind: 'token', tenantId: check.grant.tenantId, scopes: check.grant.scopes };
   if (scope && !can(principal, scope)) {

@@ -49,11 +49,17 @@ test('GET /api/v1/sandboxes is admin-only and lists sandboxes, newest first, wit
   problem(await call(engine.url, '/api/v1/sandboxes', { token: 'sbk_wrongwrongwrong' }), 403, 'admin_key_required');
 });
 
-test('a sandbox token cannot reach another sandbox through Sandbay-Sandbox', async () => {
+test('a sandbox token naming another sandbox in Sandbay-Sandbox is 403 sandbox_mismatch naming both, never silently its own', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
   const order = await placeOrder(b);
-  const res = await call(engine.url, `/api/v1/orders/${order.id}`, { token: a.token, headers: { 'sandbay-sandbox': b.id } });
-  problem(res, 404, 'not_found');
-  const me = await call(engine.url, '/api/v1/sandbox', { token: a.token, headers: { 'sandbay-sandbox': b.id } });
+  for (const [path, method] of [[`/api/v1/orders/${order.id}`, 'GET'], ['/api/v1/sandbox', 'GET'], ['/api/v1/sandbox/reset', 'POST']] as const) {
+    const res = problem(await call(engine.url, path, { method, token: a.token, headers: { 'sandbay-sandbox': b.id } }), 403, 'sandbox_mismatch');
+    assert.match(res.detail, new RegExp(`belongs to sandbox ${a.id}, but the request names sandbox ${b.id}`));
+  }
+  problem(await call(engine.url, `/api/v1/events/stream?sandbox=${b.id}`, { token: a.token }), 403, 'sandbox_mismatch');
+  problem(await call(engine.url, '/api/v1/sandbox', { token: a.token, headers: { 'sandbay-sandbox': 'sbx_nope' } }), 403, 'sandbox_mismatch');
+  assert.equal((await call(engine.url, `/api/v1/orders/${order.id}`, { token: b.token, headers: { 'sandbay-sandbox': b.id } })).status, 200, 'its own sandbox named is fine');
+  const me = await call(engine.url, '/api/v1/sandbox', { token: a.token });
   assert.equal(me.body.id, a.id);
+  assert.equal((await call(engine.url, `/api/v1/orders/${order.id}`, { token: b.token })).body.id, order.id);
 });

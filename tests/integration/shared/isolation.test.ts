@@ -30,10 +30,16 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
     return { status: res.status, body: /json/.test(String(res.headers['content-type'])) ? jsonOf(res) : res.body };
   };
   for (const auth of [{}, { authorization: `Bearer ${bob.token}` }] as Record<string, string>[]) {
-    assert.deepEqual((await asBob(`/api/v1/webhooks/deliveries?sandbox=${alice.id}`, auth)).body.data, []);
-    assert.deepEqual((await asBob(`/api/v1/events?sandbox=${alice.id}`, auth)).body.data, []);
-    assert.equal((await asBob(`/api/v1/webhooks/deliveries/${secret.id}`, auth)).status, 404);
-    assert.equal((await asBob(`/api/v1/events/${secret.eventId}`, auth)).status, 404);
+    // Naming alice's sandbox is refused outright; without naming it, bob sees only his own.
+    for (const path of [`/api/v1/webhooks/deliveries?sandbox=${alice.id}`, `/api/v1/events?sandbox=${alice.id}`, `/api/v1/webhooks/deliveries/${secret.id}`]) {
+      const res = await asBob(path, auth);
+      assert.equal(res.status, 403, path);
+      assert.equal(res.body.code, 'sandbox_mismatch');
+    }
+    const own = { ...auth, 'sandbay-sandbox': bob.id };
+    assert.deepEqual((await asBob('/api/v1/webhooks/deliveries', own)).body.data, []);
+    assert.equal((await asBob(`/api/v1/webhooks/deliveries/${secret.id}`, own)).status, 404);
+    assert.equal((await asBob(`/api/v1/events/${secret.eventId}`, own)).status, 404);
     assert.equal((await asBob('/api/v1/sandboxes', auth)).status, 403, 'no sandbox list');
   }
 
@@ -42,8 +48,9 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
   assert.equal(page.status, 200);
   for (const leak of [secret.id, secret.eventId, operatorKey, alice.token]) assert.ok(!String(page.body).includes(leak), `the page holds no ${leak.slice(0, 4)}…`);
 
-  // The stream, even when it names alice's sandbox, carries bob's deliveries only.
-  const sse = new SseClient(`${engine.url}/api/v1/events/stream?sandbox=${alice.id}`, { cookie });
+  // The stream naming alice's sandbox is refused; bob's own carries his deliveries only.
+  assert.equal((await asBob(`/api/v1/events/stream?sandbox=${alice.id}`)).status, 403);
+  const sse = new SseClient(`${engine.url}/api/v1/events/stream?sandbox=${bob.id}`, { cookie });
   assert.equal((await sse.open()).status, 200);
   try {
     await placeOrder(alice);

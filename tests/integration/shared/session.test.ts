@@ -58,14 +58,17 @@ test('an access token signs in too; bad credentials and bad bodies are clear err
   problem(toApi((await signIn(engine.url, { accessToken: sb.token, password: 'x' })).res), 400, 'unknown_field');
 });
 
-test('a session reaches its own sandbox only: Sandbay-Sandbox and ?sandbox= are ignored, admin routes refused', async () => {
+test('a session reaches its own sandbox only: Sandbay-Sandbox or ?sandbox= naming another is 403, admin routes refused', async () => {
   const mine = await createSandbox(engine.url);
   const other = await createSandbox(engine.url);
   const { cookie } = await signIn(engine.url, { clientId: mine.clientId, clientSecret: mine.clientSecret });
   const viaHeader = await rawRequest(engine.url, '/api/v1/sandbox', { headers: { cookie, 'sandbay-sandbox': other.id } });
-  assert.equal(jsonOf(viaHeader).id, mine.id);
+  assert.equal(viaHeader.status, 403);
+  assert.equal(jsonOf(viaHeader).code, 'sandbox_mismatch');
   const viaQuery = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${other.id}`, { headers: { cookie } });
-  assert.equal(jsonOf(viaQuery).id, mine.id);
+  assert.equal(jsonOf(viaQuery).code, 'sandbox_mismatch');
+  const own = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${mine.id}`, { headers: { cookie, 'sandbay-sandbox': mine.id } });
+  assert.equal(jsonOf(own).id, mine.id);
   const list = await rawRequest(engine.url, '/api/v1/sandboxes', { headers: { cookie } });
   assert.equal(list.status, 403);
   assert.equal(jsonOf(list).code, 'admin_key_required');
