@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomString } from '../shared/ids.ts';
 import { resolveExposure, StartupError } from './auth/shared-server.ts';
+import { dataDirAdminKey } from './admin-key.ts';
 import { claimDataDir } from './claim-data-dir.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
@@ -45,7 +46,9 @@ export async function startCluster(options: SandboxOptions, workers: number, log
   let serving = false;
   try {
     const { databaseUrl } = await claimDataDir({ dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres }, cleanups);
-    const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl }) };
+    // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them.
+    const adminKey = !exposure.adminKey && dataDir && !options.databaseUrl ? await dataDirAdminKey(dataDir) : undefined;
+    const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey }) };
     const restarts: number[] = [];
     const fork = () => cluster.fork(env);
     cluster.on('exit', (worker, code, signal) => {
@@ -117,8 +120,8 @@ async function stopWorkers(): Promise<void> {
 /** In a worker process: the options its primary handed down, or undefined outside a cluster. */
 export function clusterWorkerOptions(options: SandboxOptions): SandboxOptions | undefined {
   if (!cluster.isWorker || !process.env[workerEnv]) return undefined;
-  const { instanceId, databaseUrl } = JSON.parse(process.env[workerEnv]) as { instanceId: string; databaseUrl: string };
-  return { ...options, databaseUrl, postgres: false, worker: { instanceId } };
+  const { instanceId, databaseUrl, adminKey } = JSON.parse(process.env[workerEnv]) as { instanceId: string; databaseUrl: string; adminKey?: string };
+  return { ...options, databaseUrl, postgres: false, worker: { instanceId, adminKey } };
 }
 
 /** Tells the primary this worker serves; a worker whose primary is gone stops too. */

@@ -15,6 +15,7 @@ import { createWebhookEngine } from '../webhooks/engine.ts';
 import { createApp } from './app.ts';
 import { openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
+import { newAdminKey, ownDatabaseAdminKey } from './admin-key.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -81,7 +82,7 @@ export interface SandboxOptions {
    * Set in a worker of `serve --workers N`: its primary holds the data dir (lock, discovery file,
    * managed PostgreSQL), and the workers answer GET /api/v1/health with the primary's instance id.
    */
-  worker?: { instanceId: string };
+  worker?: { instanceId: string; adminKey?: string };
   /** How long a claimed delivery stays leased to this engine (default 30 s; the team tests shorten it). */
   deliveryLeaseMs?: number;
   /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
@@ -148,8 +149,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       log: (message) => logError(message),
     }));
     cleanups.push(() => db.close());
+    // The admin key: the operator's; else the data dir's when its database lives there (PGlite or
+    // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
+    // by every engine on it). A worker of --workers gets its primary's.
+    const ownDatabase = dataDir !== undefined && !options.databaseUrl;
     const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      adminKey: exposure.adminKey ?? await installSecret(db, 'admin_key', () => `sbk_${randomString(32)}`),
+      adminKey: exposure.adminKey ?? options.worker?.adminKey
+        ?? (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);

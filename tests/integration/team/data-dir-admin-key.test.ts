@@ -1,0 +1,52 @@
+// One data dir keeps one admin key whichever database it runs on: PGlite, --postgres, and --postgres
+// with --workers all print the same key; a data dir from before the key file adopts its database's key;
+// on --database-url the key is that database's, shared by every engine on it.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { after, test } from 'node:test';
+import { adminKeyFile } from '../../../src/server/admin-key.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
+import { waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { useServeDataDir } from '../../helpers/serve-on-data-dir.ts';
+
+const { dataDir, start } = useServeDataDir('sandbay-admin-key-');
+const databases: TestDatabase[] = [];
+after(async () => {
+  for (const d of databases) await d.drop();
+});
+
+/** `sandbay serve` until ready, then stopped: the admin key its ready line printed. */
+async function keyOf(args: string[]): Promise<string> {
+  const proc: ServeProcess = start([...args, '--port', '0']);
+  const { adminKey } = await waitForReady(proc, 120_000);
+  proc.child.kill('SIGTERM');
+  assert.equal((await proc.exited).code, 0, proc.stderr);
+  return adminKey;
+}
+
+test('PGlite, --postgres and --postgres --workers 2 on one data dir: one admin key, kept in the data dir (0600)', async () => {
+  const pglite = await keyOf(['--data-dir', dataDir]);
+  assert.match(pglite, /^sbk_\w{32}$/);
+  assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), pglite);
+  assert.equal(statSync(adminKeyFile(dataDir)).mode & 0o777, 0o600);
+  assert.equal(await keyOf(['--data-dir', dataDir, '--postgres']), pglite, '--postgres: its own database, the same key');
+  assert.equal(await keyOf(['--data-dir', dataDir, '--postgres', '--workers', '2']), pglite, 'every worker too');
+  assert.equal(await keyOf(['--data-dir', dataDir]), pglite, 'and back on PGlite');
+});
+
+test('a data dir without the key file adopts the key its database already has', async () => {
+  const before = await keyOf(['--data-dir', dataDir]);
+  rmSync(adminKeyFile(dataDir));
+  assert.equal(await keyOf(['--data-dir', dataDir]), before);
+  assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), before);
+});
+
+test('on --database-url the key is the database\'s own, whatever data dir an engine uses; --admin-key overrides both', async () => {
+  const database = await createTestDatabase();
+  databases.push(database);
+  const shared = await keyOf(['--memory', '--database-url', database.url]);
+  assert.equal(await keyOf(['--data-dir', dataDir, '--database-url', database.url]), shared);
+  assert.notEqual(shared, readFileSync(adminKeyFile(dataDir), 'utf8').trim());
+  const chosen = 'operator-chosen-admin-key-0123456789abcdef';
+  assert.equal(await keyOf(['--data-dir', dataDir, '--admin-key', chosen]), chosen);
+});
