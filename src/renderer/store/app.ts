@@ -10,9 +10,15 @@ export interface Toast {
   kind: 'info' | 'success' | 'error';
   text: string;
   link?: { href: string; label: string };
+  /** Toasts of one group collapse into one (the newest text, and how many it stands for). */
+  group: string;
+  count: number;
   /** Fading out; removed a moment later. */
   leaving?: boolean;
 }
+
+/** At most this many toasts show at once: more would climb over the page (the detail panel). */
+export const maxToasts = 2;
 
 interface AppState {
   session: Session;
@@ -32,7 +38,8 @@ interface AppState {
   refreshClock(): Promise<void>;
   advanceClock(seconds: number): Promise<Clock>;
   setConnection(status: StreamStatus): void;
-  toast(kind: Toast['kind'], text: string, link?: Toast['link']): void;
+  /** Shows a toast; one of the same `group` (default: the same text) still showing is replaced and counted instead. */
+  toast(kind: Toast['kind'], text: string, link?: Toast['link'], group?: string): void;
   dismiss(id: number): void;
   /** Hovering the toasts holds them; leaving lets their time run on. */
   holdToasts(held: boolean): void;
@@ -113,11 +120,16 @@ export const useApp = create<AppState>()((set, get) => ({
     set({ connection });
   },
 
-  toast(kind, text, link) {
+  toast(kind, text, link, group = `${kind}:${text}`) {
     const id = ++toastIds;
-    const kept = get().toasts.slice(-2);
-    for (const gone of get().toasts.filter((t) => !kept.includes(t))) clearTimeout(toastTimers.get(gone.id)?.timer);
-    set({ toasts: [...kept, { id, kind, text, link }] });
+    const same = get().toasts.find((t) => t.group === group && !t.leaving);
+    const others = get().toasts.filter((t) => t !== same);
+    const kept = others.slice(-(maxToasts - 1));
+    for (const gone of [...others.filter((t) => !kept.includes(t)), ...(same ? [same] : [])]) {
+      clearTimeout(toastTimers.get(gone.id)?.timer);
+      toastTimers.delete(gone.id);
+    }
+    set({ toasts: [...kept, { id, kind, text, link, group, count: (same?.count ?? 0) + 1 }] });
     const expire = () => {
       toastTimers.delete(id);
       set({ toasts: get().toasts.map((t) => (t.id === id ? { ...t, leaving: true } : t)) });

@@ -22,7 +22,7 @@ function ClockPanel() {
   const [unit, setUnit] = useState<keyof typeof units>('minutes');
   const advance = useAction(async (seconds: number) => {
     const clock = await useApp.getState().advanceClock(seconds);
-    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`);
+    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`, undefined, 'clock');
   });
   const canAdvance = useCan('sandbox:write');
   const seconds = Number(amount) * units[unit];
