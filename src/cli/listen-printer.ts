@@ -1,5 +1,6 @@
 import { patternMatches, type Topic } from '../shared/topics.ts';
 import type { Client } from './client.ts';
+import { forwardedDiagnosis } from './listen-doctor.ts';
 import { sandboxNowMs } from './delivery-format.ts';
 import type { FeedMessage } from './live-feed.ts';
 import { localTimestamp, relative } from './output.ts';
@@ -11,7 +12,7 @@ interface Target {
 
 export interface PrinterOptions {
   /** Only deliveries to this endpoint (listen --forward-to); otherwise every delivery of the sandbox. */
-  endpoint?: { id: string; url: string };
+  endpoint?: { id: string; url: string; secret?: string };
   /** Topic patterns to show. */
   topics: string[];
   json?: boolean;
@@ -55,6 +56,13 @@ export class ListenPrinter {
     if (this.options.json) return this.writeJson({ event: m.event, id: m.id, data: { ...m.data, topic: target.topic, url: target.url } });
     const line = await this.line(m, target);
     if (line) process.stdout.write(`${localTimestamp()}  ${line}\n`);
+    const secret = this.options.endpoint?.secret;
+    const status = m.data.responseStatus as number | null | undefined;
+    // A refused forward: the receiver's Sandbay-Echo (if it sent one) says what it verified.
+    if (m.event === 'attempt.finished' && secret && status && status >= 400) {
+      const diagnosis = await forwardedDiagnosis(this.client, m.data.id!, m.data.number as number, [secret]).catch(() => undefined);
+      for (const text of diagnosis ?? []) process.stdout.write(`${text}\n`);
+    }
   }
 
   private async line(m: FeedMessage, target: Target): Promise<string | undefined> {

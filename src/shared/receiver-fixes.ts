@@ -49,6 +49,12 @@ export function stackFor(detected: ReceiverStack | undefined, language?: Receive
   return detected?.language === language ? detected : { language };
 }
 
+/** The fix for a doctor's or an echo's finding, in the receiver's language (a re-serialiser's bytes name theirs). */
+export function fixForFinding(code: string, stack?: ReceiverStack, language?: ReceiverLanguage): string | undefined {
+  const kind = fixKindOf(code);
+  return kind ? fixFor(kind, stackFor(stack, language)) : undefined;
+}
+
 /** How a stack is named in a cause: "Python (Flask)". */
 export const stackLabel = (stack: ReceiverStack | undefined) => (stack ? label(stack) : undefined);
 

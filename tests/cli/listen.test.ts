@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { assertOneLineFailure, CliProcess } from '../helpers/cli.ts';
+import { startTestReceiver } from '../helpers/check-receivers.ts';
 import { independentlyVerify, Receiver } from '../helpers/receiver.ts';
 import { placeOrder } from '../helpers/webhooks.ts';
 
@@ -77,6 +78,24 @@ test('listen --forward-to registers a temporary endpoint, prints its secret, for
     assert.match(result.stdout, /> Deleted the temporary endpoint whe_\w+\.\n$/);
   }
   assert.equal((await sb.api(`/api/v1/webhooks/endpoints/${endpointId!}`)).status, 404);
+});
+
+test("listen --forward-to: a refused forward with the receiver's Sandbay-Echo gets the doctor's diagnosis and the fix in its language", async () => {
+  const sb = await createSandbox(engine.url);
+  let secret = '';
+  const broken = await startTestReceiver(() => secret, 'strips-prefix', 'echoes');
+  const listen = new CliProcess(['listen', '--forward-to', broken.url, ...as(sb)]);
+  try {
+    const ready = await listen.waitForLine(/^> Ready! Forwarding/);
+    secret = /secret is (whsec_\w+)/.exec(ready)![1];
+    await placeOrder(sb);
+    await listen.waitForLine(/<--  \[400\] POST /);
+    await listen.waitForLine(/^ {5}doctor: It keyed the HMAC with the secret without its whsec_ prefix\. The HMAC key is the whole whsec_… string/);
+    await listen.waitForLine(/^ {5}fix: {4}In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/);
+  } finally {
+    await listen.stop();
+    await broken.close();
+  }
 });
 
 test('listen shows only the forwarded endpoint\'s deliveries when forwarding', async () => {

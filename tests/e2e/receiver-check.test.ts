@@ -76,3 +76,51 @@ test('chaos is set on the endpoint form and shown on the card', async () => {
   await expect(chaos.locator('summary')).text('Chaos: off');
   assert.deepEqual(page.errors, []);
 });
+
+test('a receiver that rejects correct deliveries: the root cause once, the cases it blocks greyed as not scored', async () => {
+  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
+  const sandboxId = created.body.sandbox.id;
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const broken = await startTestReceiver(endpoint.secret, 'strips-prefix');
+  receivers.push(broken);
+  await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
+
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
+  await card.getByRole('button', { name: `Check receiver ${broken.url}` }).click();
+  await expect(card.getByTestId('check-report')).attribute('data-status', 'finished');
+  await expect(card.getByTestId('check-score')).text('0/15 passed');
+  const root = card.getByTestId('check-root-cause');
+  assert.match(await root.innerText(), /Root cause \(valid\): Your receiver rejects correctly signed deliveries .* without its whsec_ prefix[\s\S]*Not scored until valid passes: tampered-body, wrong-secret/);
+  assert.equal(await card.locator('tr[data-status="blocked"]').count(), 14);
+  assert.match(await card.locator('tr[data-case="tampered-body"]').innerText(), /Not scored: blocked by valid/);
+  assert.equal(await card.locator('tr[data-status="passed"]').count(), 0, 'no refusal counts as a pass');
+  assert.equal(await card.getByText('Fix', { exact: true }).count(), 1, 'the fix is given once, on valid');
+  await screenshot(page, 'receiver-check-blocked');
+  assert.deepEqual(page.errors, []);
+});
+
+test("the doctor reads the receiver's Sandbay-Echo by itself: what it verified, and the fix in its language", async () => {
+  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
+  const sandboxId = created.body.sandbox.id;
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const broken = await startTestReceiver(endpoint.secret, 'secret-with-newline', 'echoes');
+  receivers.push(broken);
+  await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
+  const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
+
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`);
+  await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
+  await page.getByRole('tab', { name: 'Receiver doctor' }).click();
+  const echo = page.getByTestId('echo-diagnosis');
+  await expect(echo.locator('[data-code="secret_whitespace"]')).visible();
+  assert.match(await echo.innerText(), /Its secret ends with a newline[\s\S]*Fix In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/);
+  await screenshot(page, 'doctor-echo');
+  assert.deepEqual(page.errors, []);
+});

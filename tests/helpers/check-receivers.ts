@@ -49,9 +49,10 @@ function signatureOk(flaws: Set<Flaw>, secret: string, header: string | undefine
   return flaws.has('skips-timestamp') || Math.abs(Date.now() / 1000 - Number(t)) <= 300;
 }
 
-/** Starts a receiver on a free loopback port; `flaws` empty is a correct receiver. */
-export async function startTestReceiver(secret: string, ...flawList: Flaw[]): Promise<TestReceiver> {
+/** Starts a receiver on a free loopback port; `flaws` empty is a correct receiver. A function gives the secret once it is known. */
+export async function startTestReceiver(secretOf: string | (() => string), ...flawList: Flaw[]): Promise<TestReceiver> {
   const flaws = new Set(flawList);
+  const current = () => (typeof secretOf === 'string' ? secretOf : secretOf());
   const seen = new Set<string>();
   const state = { processed: 0 };
   const handle = (req: IncomingMessage, raw: Buffer, res: ServerResponse) => {
@@ -69,6 +70,7 @@ export async function startTestReceiver(secret: string, ...flawList: Flaw[]): Pr
       }
     }
     const header = req.headers['x-service-signature'] as string | undefined;
+    const secret = current();
     if (!signatureOk(flaws, secret, header, body)) {
       return void res.writeHead(400, flaws.has('echoes') ? { 'sandbay-echo': echo(flaws, secret, header, body) } : {}).end('invalid signature');
     }

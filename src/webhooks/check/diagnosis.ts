@@ -1,7 +1,7 @@
 import { JsonFloat, jsonForms, type JsonForm } from '../../shared/json-forms.ts';
 import { secretMistakes } from '../../shared/receiver-doctor.ts';
 import { diagnoseEcho, parseEcho, type EchoFinding } from '../../shared/receiver-echo.ts';
-import { detectStack, fixFor, fixKindOf, stackFor, stackLabel, type ReceiverStack } from '../../shared/receiver-fixes.ts';
+import { detectStack, fixFor, fixForFinding, stackFor, stackLabel, type ReceiverStack } from '../../shared/receiver-fixes.ts';
 import type { CheckRequest, Layout } from './requests.ts';
 import { answered, is2xx, type Answer, type Explanation, type Judging } from './verdicts.ts';
 
@@ -48,11 +48,10 @@ export async function fromEcho(j: Judging, a: Answer, lead: string, stack: Recei
   if (!echo) return undefined;
   const findings = await diagnoseEcho({ echo, sent: a.sent.body, timestamp: a.sent.timestamp, secrets: j.secrets });
   const f: EchoFinding = findings.find((x) => x.code !== 'echo_matches') ?? findings[0];
-  const kind = fixKindOf(f.code);
   const fix = f.code === 'echo_matches'
     ? 'Compare every v1 of the header (any may match), check |now − t| ≤ 300 s, and answer 2xx once verified.'
     : f.code === 'wrong_secret' ? secretMistakes.wrong_secret.detail
-      : kind ? fixFor(kind, stackFor(stack, f.form?.language)) : '';
+      : (fixForFinding(f.code, stack, f.form?.language) ?? '');
   return { cause: `${lead}: its Sandbay-Echo shows ${lowerFirst(f.title)}. ${f.detail}`, fix };
 }
 

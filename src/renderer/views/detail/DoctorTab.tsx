@@ -4,16 +4,21 @@ import type { Delivery } from '../../../shared/api-types.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
+import { detectStack, fixForFinding, type ReceiverStack } from '../../../shared/receiver-fixes.ts';
+import { echoHeaderName } from '../../../shared/signature.ts';
+import { EchoDiagnosis, echoedAttempt } from './EchoDiagnosis.tsx';
 import { secretValues, useSigningSecrets } from './secrets.ts';
 
 const maxPaste = 1024 * 1024;
 
-function FindingView({ finding }: { finding: Finding }) {
+function FindingView({ finding, stack }: { finding: Finding; stack?: ReceiverStack }) {
   const d = finding.difference;
+  const fix = finding.severity === 'error' ? fixForFinding(finding.code, stack, finding.form?.language) : undefined;
   return (
     <li className={`finding ${finding.severity}`} data-code={finding.code}>
       <strong>{finding.severity === 'ok' ? '✓' : finding.severity === 'warning' ? '!' : '✕'} {finding.title}</strong>
       <p>{finding.detail}</p>
+      {fix && <p data-testid="finding-fix"><span className="label">Fix</span> {fix}</p>}
       {d && (
         <div className="difference">
           <div className="faint">First difference at line {d.line}, column {d.column} (byte {d.byteOffset}):</div>
@@ -26,8 +31,10 @@ function FindingView({ finding }: { finding: Finding }) {
 }
 
 /**
- * The receiver doctor: paste what your receiver saw and it names the mistake — re-serialised
- * JSON, whitespace, CRLF, a BOM, the wrong secret, a stale or future timestamp.
+ * The receiver doctor: what the receiver saw, from its Sandbay-Echo answer when it sent one, or
+ * pasted; it names the mistake — re-serialised JSON (and by which language's serialiser), Latin-1,
+ * whitespace, CRLF, a BOM, the secret's prefix, the wrong secret, a stale or future timestamp — with
+ * the fix in the receiver's language when its answers tell it.
  */
 export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const signing = useSigningSecrets(delivery);
@@ -50,6 +57,9 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
       reference: { rawBody: delivery.rawBody, secrets: secretValues(signing) },
     }));
   });
+  const echoed = echoedAttempt(delivery);
+  // The receiver's language and framework, from the headers it answered with.
+  const stack = delivery.attempts.map((a) => detectStack(a.responseHeaders)).find(Boolean);
   const fill = () => {
     setBody(delivery.rawBody);
     setHeader(delivery.attempts.at(-1)?.signatureHeader ?? '');
@@ -57,7 +67,10 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   };
   return (
     <div className="stack doctor">
-      <p className="muted">Paste the body, signature header and secret exactly as your receiver saw them. The doctor compares them with what Sandbay sent and tries the usual mistakes until one explains the mismatch.</p>
+      {echoed
+        ? <EchoDiagnosis delivery={delivery} attempt={echoed} secrets={secretValues(signing)} />
+        : <p className="muted">A receiver that answers with a {echoHeaderName} header (what it verified: see the receivers docs) is diagnosed here by itself.</p>}
+      <p className="muted">Or paste the body, signature header and secret exactly as your receiver saw them. The doctor compares them with what Sandbay sent and tries the usual mistakes until one explains the mismatch.</p>
       <form className="stack" onSubmit={(e) => { e.preventDefault(); void check.run(); }}>
         <Field label="Body your receiver verified" error={inputError.body}>
           <textarea className="mono" rows={6} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
@@ -80,7 +93,7 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
           <div className={`callout ${result.verified ? 'ok' : 'bad'}`}>
             <strong>{result.verified ? 'Verified: a correct receiver accepts this request.' : 'Verification fails.'}</strong>
           </div>
-          <ul className="findings">{result.findings.map((f, i) => <FindingView key={i} finding={f} />)}</ul>
+          <ul className="findings">{result.findings.map((f, i) => <FindingView key={i} finding={f} stack={stack} />)}</ul>
         </section>
       )}
     </div>
