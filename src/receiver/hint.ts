@@ -1,6 +1,6 @@
 import { nodeFixes } from '../shared/fixes/node.ts';
 import type { FindingCode } from '../shared/doctor-codes.ts';
-import { diagnoseSync } from '../shared/receiver-doctor.ts';
+import { diagnoseSync, type Finding } from '../shared/receiver-doctor.ts';
 import { v1Signature } from './sign.ts';
 
 // Findings that describe the input rather than explain the failure.
@@ -20,18 +20,24 @@ export interface LikelyCause {
   text: string;
 }
 
-/** The receiver doctor's likeliest cause of a failed verification, with the Node fix; tries each secret the receiver holds. */
-export function likelyCause(
+/** The receiver doctor's likeliest cause of a failed verification, trying each secret the receiver holds (its words are language-neutral). */
+export function likelyFinding(
   payload: string | Uint8Array, header: string, secrets: readonly string[], now: number, toleranceSeconds: number, wanted: (code: FindingCode) => boolean,
-): LikelyCause | undefined {
+): Finding | undefined {
   const body = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
   for (const secret of secrets) {
     const found = diagnoseSync({ body, header, secret, now, toleranceSeconds: Number.isFinite(toleranceSeconds) ? toleranceSeconds : undefined }, v1Signature)
       .findings.find((f) => !notACause.has(f.code) && wanted(f.code));
-    if (!found) continue;
-    const fix = nodeFix[found.code];
-    const more = found.code === 'reserialised_json' ? frameworks : '';
-    return { code: found.code, text: `${found.title}. ${found.detail}${fix ? ` In Node.js: ${fix}.${more}` : ''}` };
+    if (found) return found;
   }
   return undefined;
+}
+
+/** That cause with the Node fix: verifyWebhook's hint (this is the Node kit). */
+export function likelyCause(...args: Parameters<typeof likelyFinding>): LikelyCause | undefined {
+  const found = likelyFinding(...args);
+  if (!found) return undefined;
+  const fix = nodeFix[found.code];
+  const more = found.code === 'reserialised_json' ? frameworks : '';
+  return { code: found.code, text: `${found.title}. ${found.detail}${fix ? ` In Node.js: ${fix}.${more}` : ''}` };
 }

@@ -40,7 +40,8 @@ export interface EchoFinding {
   difference?: TextDifference;
 }
 
-const decoder = new TextDecoder();
+// ignoreBOM: a BOM the receiver added is part of what it verified, not to be decoded away.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 function fromBase64(text: string): Uint8Array | undefined {

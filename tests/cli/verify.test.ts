@@ -65,6 +65,18 @@ test("the doctor's diagnosis names a secret stripped of its whsec_ prefix, in te
   const out = JSON.parse(json.stdout);
   assert.equal(out.cause, 'stripped_prefix');
   assert.match(out.hint, /prefix included/);
+  assert.match(out.fix, /whole whsec_… string as UTF-8 bytes/, 'without --language, in words for every language');
+});
+
+test('--language says the fix the way that language writes it; an unknown one is a one-line error', async () => {
+  const header = signedNow();
+  const args = ['verify', '--secret', secret.slice('whsec_'.length), '--header', header, '--body-file', bodyFile('lang.json', body)];
+  assertOneLineFailure(await runCli([...args, '--language', 'python']), /Likely cause: The secret lost its whsec_ prefix\..* Fix: In Python: hmac\.new\(secret\.encode\(\), …\)/);
+  assertOneLineFailure(await runCli([...args, '--language', 'go']), /Fix: In Go: hmac\.New\(sha256\.New, \[\]byte\(secret\)\)/);
+  const pretty = bodyFile('lang-pretty.json', JSON.stringify(JSON.parse(body), null, 2));
+  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', header, '--body-file', pretty, '--language', 'php']),
+    /Likely cause: The JSON was parsed and serialised again\..* Fix: In PHP: verify file_get_contents\('php:\/\/input'\)/);
+  assertOneLineFailure(await runCli([...args, '--language', 'cobol']), /--language must be one of node, python, php, go, ruby, not cobol/);
 });
 
 test('a stale or future timestamp exits 1 unless the tolerance allows it; --json says why', async () => {

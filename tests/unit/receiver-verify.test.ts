@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { signatureVectors } from '../helpers/vectors.ts';
-import { verifyWebhook, WebhookVerificationError, type VerificationFailure } from '../../src/receiver/index.ts';
+import { sandbayScheme, schemes, signTestHeader, verifyWebhook, WebhookVerificationError, type VerificationFailure } from '../../src/receiver/index.ts';
 
 const vectors = signatureVectors;
 
@@ -147,4 +147,35 @@ test('a cause nothing explains leaves the hint out', () => {
   const { hint, hintCode } = hintOf({ payload: body, header, secret: 'whsec_wrong', now: t });
   assert.equal(hint, undefined);
   assert.equal(hintCode, undefined);
+});
+
+test("the hint says the fix the Node way, with the frameworks' own for a re-serialised body", () => {
+  const turkish = '{"topic":"order.placed","data":{"city":"Kadıköy"}}';
+  const { hint } = hintOf({ payload: JSON.stringify(JSON.parse(turkish), null, 1), header: `t=${t},v1=${sign(secret, t, turkish)}`, secret, now: t });
+  assert.match(hint!, /In Node\.js: verify the raw body as a Buffer/);
+  assert.match(hint!, /Express: use express\.raw\(\{ type: 'application\/json' \}\)/);
+  assert.match(hint!, /Fastify: .*parseAs: 'buffer'/);
+  assert.match(hint!, /Next\.js: .*await request\.text\(\)/);
+  assert.match(hintOf({ payload: body, header, secret: secret.slice('whsec_'.length), now: t }).hint!, /In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/);
+});
+
+test('the request headers can be given whole: a Node headers object, a Fetch Headers or a record, any case', () => {
+  const expected = JSON.parse(body);
+  assert.deepEqual(verifyWebhook({ payload: body, headers: { 'x-service-signature': header, 'content-type': 'application/json' }, secret, now: t }), expected);
+  assert.deepEqual(verifyWebhook({ payload: body, headers: new Headers({ 'X-Service-Signature': header }), secret, now: t }), expected);
+  assert.deepEqual(verifyWebhook({ payload: body, headers: { 'X-SERVICE-SIGNATURE': [header] }, secret, now: t }), expected);
+  rejects('no_header', { payload: body, headers: { 'content-type': 'application/json' }, secret, now: t });
+  rejects('no_matching_signature', { payload: `${body} `, headers: { 'x-service-signature': header }, secret, now: t });
+});
+
+test('the sandbay scheme is one small object: its headers, sign, read; signTestHeader signs through it', () => {
+  const signed = sandbayScheme.sign({ id: 'dlv_x', timestamp: t, payload: body, secrets: [secret, 'whsec_old'] });
+  assert.deepEqual(Object.keys(signed), ['X-Service-Signature']);
+  assert.equal(signed['X-Service-Signature'], `t=${t},v1=${sign(secret, t, body)},v1=${sign('whsec_old', t, body)}`);
+  assert.deepEqual(sandbayScheme.read({ 'x-service-signature': signed['X-Service-Signature'] }), { timestamp: t, signatures: [sign(secret, t, body), sign('whsec_old', t, body)] });
+  assert.equal(sandbayScheme.read({}), 'no_header');
+  assert.equal(sandbayScheme.read({ 'x-service-signature': 'garbage' }), 'malformed_header');
+  assert.deepEqual(schemes, [sandbayScheme]);
+  assert.equal(signTestHeader({ payload: body, secret, timestamp: t }), header);
+  assert.deepEqual(verifyWebhook({ payload: Buffer.from(body), header: signTestHeader({ payload: body, secret }), secret }), JSON.parse(body));
 });

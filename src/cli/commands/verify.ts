@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { verifyWebhook, WebhookVerificationError } from '../../receiver/index.ts';
+import { likelyFinding } from '../../receiver/hint.ts';
+import { fixForFinding, languageFixes, type ReceiverLanguage } from '../../shared/receiver-fixes.ts';
 import { parseSignatureHeader } from '../../shared/signature.ts';
 import { CliError } from '../errors.ts';
 import { collect } from '../options.ts';
@@ -12,8 +14,12 @@ interface VerifyFlags {
   bodyFile: string;
   tolerance: string;
   now?: string;
+  language?: string;
   json?: boolean;
 }
+
+const languages = Object.keys(languageFixes) as ReceiverLanguage[];
+const timeCodes = new Set(['stale_timestamp', 'future_timestamp']);
 
 function readBody(file: string): Buffer {
   try {
@@ -40,20 +46,30 @@ export function verifyCommand(program: Command): void {
     .requiredOption('--body-file <file>', 'the raw request body (- for stdin)')
     .option('--tolerance <seconds>', 'how far the signature time may be from now, either way', '300')
     .option('--now <unix>', 'check as of this unix time instead of the real clock')
+    .option('--language <name>', `say the fix in your receiver's language: ${languages.join(', ')}`)
     .option('--json', 'print machine-readable JSON')
     .action((flags: VerifyFlags) => {
       const now = flags.now === undefined ? Math.floor(Date.now() / 1000) : seconds(flags.now, '--now');
+      const language = flags.language?.toLowerCase() as ReceiverLanguage | undefined;
+      if (language && !languages.includes(language)) throw new CliError(`--language must be one of ${languages.join(', ')}, not ${flags.language}`);
       const payload = readBody(flags.bodyFile);
+      const toleranceSeconds = seconds(flags.tolerance, '--tolerance');
       try {
-        const envelope = verifyWebhook({ payload, header: flags.header, secret: flags.secret, toleranceSeconds: seconds(flags.tolerance, '--tolerance'), now });
+        const envelope = verifyWebhook({ payload, header: flags.header, secret: flags.secret, toleranceSeconds, now });
         if (flags.json) return printJson({ valid: true, envelope });
         const signedAt = parseSignatureHeader(flags.header)!.timestamp;
         say(`valid: ${envelope.topic} ${envelope.deliveryId}, signed ${formatSpan(now - signedAt)} ${now >= signedAt ? 'ago' : 'ahead'}`);
       } catch (err) {
         if (err instanceof WebhookVerificationError) {
-          // The receiver doctor's likeliest cause (shared code) rides on the error: the same words as the inspector's.
-          if (flags.json) printJson({ valid: false, reason: err.reason, message: err.message, cause: err.hintCode ?? null, hint: err.hint ?? null });
-          throw new CliError(`invalid: ${err.reason} — ${err.message}`);
+          // The receiver doctor's likeliest cause (shared code): the inspector's words, with the fix in
+          // the --language given (else in every language's words), not the Node kit's Node-only fix.
+          const timing = err.reason === 'timestamp_outside_tolerance';
+          const found = likelyFinding(payload, flags.header, flags.secret, now, toleranceSeconds, (code) => timeCodes.has(code) === timing);
+          const fix = found && fixForFinding(found.code, language ? { language } : undefined, language ? undefined : found.form?.language);
+          const base = err.message.split(' Likely cause: ')[0];
+          const hint = found ? `${found.title}. ${found.detail}` : null;
+          if (flags.json) printJson({ valid: false, reason: err.reason, message: base, cause: found?.code ?? null, hint, fix: fix ?? null });
+          throw new CliError(`invalid: ${err.reason} — ${base}${hint ? ` Likely cause: ${hint}` : ''}${fix ? ` Fix: ${fix}` : ''}`);
         }
         if (err instanceof SyntaxError) throw new CliError('the signature matches but the body is not JSON');
         throw err;

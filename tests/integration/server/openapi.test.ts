@@ -129,7 +129,7 @@ test('4xx responses are derived from each route definition, with the domain erro
   const create = doc.paths['/api/v1/orders'].post;
   assert.deepEqual(codesOf(create, 400), ['malformed_json', 'unknown_field']);
   assert.deepEqual(codesOf(create, 401), ['missing_token', 'invalid_token', 'token_expired']);
-  assert.deepEqual(codesOf(create, 403), ['host_not_allowed', 'origin_not_allowed', 'insufficient_scope']);
+  assert.deepEqual(codesOf(create, 403), ['host_not_allowed', 'origin_not_allowed', 'insufficient_scope', 'sandbox_mismatch']);
   assert.deepEqual(codesOf(create, 409), ['idempotency_key_reused', 'idempotency_key_in_use']);
   assert.deepEqual([codesOf(create, 413), codesOf(create, 415)], [['payload_too_large'], ['unsupported_media_type']]);
   assert.deepEqual(codesOf(create, 422), ['sandbox_required', 'validation_failed', 'customer_not_found', 'variant_not_found', 'product_not_available', 'insufficient_stock']);
