@@ -23,7 +23,7 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...inputs.map((f) =
 
 const staging = join(root, '.cache', `receiver-${process.pid}`);
 try {
-  const common = { entryPoints: [entry], bundle: true, platform: 'node', target: 'node20', minify: true, keepNames: true, legalComments: 'none', logLevel: 'warning' };
+  const common = { entryPoints: [entry], bundle: true, platform: 'node', target: 'node22', minify: true, keepNames: true, legalComments: 'none', logLevel: 'warning' };
   await build({ ...common, format: 'esm', outfile: join(staging, 'index.js') });
   await build({ ...common, format: 'cjs', outfile: join(staging, 'index.cjs') });
 

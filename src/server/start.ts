@@ -57,7 +57,7 @@ export interface SandboxOptions {
    */
   publicUrl?: string;
   /**
-   * The admin key, given by the operator instead of the one generated per install. Required when
+   * The admin key, given by the operator instead of the data dir's own (admin-key.ts). Required when
    * the server is shared (a --host beyond loopback, or a non-loopback publicUrl); at least 32 characters.
    */
   adminKey?: string;
