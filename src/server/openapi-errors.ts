@@ -10,7 +10,7 @@ export const errorMeanings: Record<number, string> = {
   403: 'Refused: a token without the needed scope or naming another sandbox than its own, or a request the host or origin guard turns away',
   404: 'No such object in this sandbox (another sandbox\'s objects are not found either)',
   409: 'Conflicts with the current state, or with an earlier request under the same Idempotency-Key',
-  413: 'The body is over 1 MiB',
+  413: 'The body is over its limit (1 MiB for JSON bodies; an upload names its own)',
   415: 'The body is not sent as a media type the operation reads',
   422: 'The input is well-formed but not valid: see errors[] for each field',
 };

@@ -94,6 +94,10 @@ function responses(def: RouteDef): JsonSchema {
 const bodyMedia = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
 
 function requestBody(def: RouteDef): JsonSchema | undefined {
+  if (def.requestMedia) {
+    const schema = { type: 'string', contentEncoding: 'binary' };
+    return { required: true, description: def.requestMedia.description, content: Object.fromEntries(def.requestMedia.types.map((t) => [t, { schema }])) };
+  }
   if (!def.body) return undefined;
   const schema = jsonSchema(def.body);
   // An empty body reads as {} (SPEC §2), so no request body is required.

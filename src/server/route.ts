@@ -63,6 +63,8 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   query?: Q;
   params?: P;
   accepts?: BodyKind[];
+  /** A raw route's request body that is not JSON (an uploaded file): its media types, for the OpenAPI document. */
+  requestMedia?: { types: readonly string[]; description: string };
   /**
    * Response schemas per status (or range such as 4XX), for the OpenAPI document. The generic
    * problem+json errors are derived from the rest of the definition (see openapi-errors.ts).

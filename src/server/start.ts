@@ -29,6 +29,9 @@ import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { sandboxRoutes } from './routes/sandboxes.ts';
+import { portableRoutes } from './routes/portable.ts';
+import { defaultMaxImportBytes } from './upload.ts';
+import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { commerceRoutes } from './routes/commerce.ts';
@@ -89,6 +92,8 @@ export interface SandboxOptions {
   deliveryPollMs?: number;
   /** The slow poll for commerce jobs due that no engine has run (default 5 s; the team tests shorten it). */
   jobPollMs?: number;
+  /** The largest sandbox file POST /api/v1/sandboxes/import accepts, in bytes (default 256 MiB). */
+  maxImportBytes?: number;
 }
 
 export interface RunningSandbox {
@@ -176,10 +181,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     cleanups.push(() => webhooks.close());
     await webhooks.stream.start();
     let baseUrl = '';
+    const sandboxes = new Sandboxes(db, tokens, clock, invalidations);
     const services: Services = {
-      db, clock, tokens, scheduler, webhooks,
+      db, clock, tokens, scheduler, webhooks, sandboxes,
       events: webhooks.outbox,
-      sandboxes: new Sandboxes(db, tokens, clock, invalidations),
+      portable: new PortableSandboxes({ db, sandboxes, clock, invalidations, sandbayVersion: packageVersion() }),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,
     };
@@ -194,7 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const routes: RouteDef[] = [];
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth! }),
-      ...sandboxRoutes(services), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
+      ...sandboxRoutes(services), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );

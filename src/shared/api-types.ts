@@ -20,6 +20,8 @@ export interface Sandbox {
   name: string;
   createdAt: string;
   counts?: Record<string, number>;
+  /** What an imported sandbox file said about its scenario. */
+  notes?: string | null;
 }
 
 export interface Credentials {

@@ -23,6 +23,14 @@ export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
 export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
+/** How a sandbox is made other than by seeding it (an import). */
+export interface CreateOptions {
+  /** Fills the new sandbox inside its creating transaction instead of the seed. */
+  fill?: (tx: Tx, id: string) => Promise<void>;
+  webhookTestSecret?: string;
+  notes?: string | null;
+}
+
 /** A sandbox as the API shows it, with its counts. */
 export type SandboxSummary = Required<Sandbox>;
 
@@ -49,26 +57,29 @@ export class Sandboxes {
     });
   }
 
-  /** Creates and seeds a sandbox with a client and a first token pair carrying every scope. */
-  async create(name?: string): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
+  /**
+   * Creates a sandbox with a client and a first token pair carrying every scope, and fills it in the
+   * same transaction: with the seed by default, or with `fill` (an import).
+   */
+  async create(name?: string, options: CreateOptions = {}): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
     const id = newId('sbx');
     const clientId = `cli_${randomString(20)}`;
     const clientSecret = `cs_${randomString(40)}`;
-    const webhookTestSecret = `whsec_${randomString(32)}`;
+    const webhookTestSecret = options.webhookTestSecret ?? `whsec_${randomString(32)}`;
     const scope = allScopes.join(' ');
     const displayName = name?.trim() || `Sandbox ${id.slice(-4)}`;
     // Millisecond timestamps, so list cursors (which carry ISO strings) compare exactly.
     const createdAt = new Date(this.clock.real());
     const issued = await this.db.transaction(async (tx) => {
-      await tx.query('insert into tenants (id, name, webhook_test_secret, created_at) values ($1, $2, $3, $4)', [
-        id, displayName, webhookTestSecret, createdAt,
+      await tx.query('insert into tenants (id, name, webhook_test_secret, created_at, notes) values ($1, $2, $3, $4, $5)', [
+        id, displayName, webhookTestSecret, createdAt, options.notes ?? null,
       ]);
       await tx.query('insert into oauth_clients (client_id, tenant_id, client_secret) values ($1, $2, $3)', [clientId, id, clientSecret]);
-      await seedTenant(tx, id);
+      await (options.fill ? options.fill(tx, id) : seedTenant(tx, id));
       return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });
     });
     return {
-      sandbox: { id, name: displayName, createdAt: createdAt.toISOString(), counts: await this.counts(this.db, id) },
+      sandbox: { id, name: displayName, createdAt: createdAt.toISOString(), counts: await this.counts(this.db, id), notes: options.notes ?? null },
       credentials: {
         clientId, clientSecret, accessToken: issued.accessToken, refreshToken: issued.refreshToken!, tokenType: 'Bearer',
         expiresIn: issued.expiresIn, scope,
@@ -78,10 +89,10 @@ export class Sandboxes {
   }
 
   async get(id: string): Promise<SandboxSummary | undefined> {
-    const [row] = await this.db.query<{ id: string; name: string; created_at: Date }>(
-      'select id, name, created_at from tenants where id = $1 and not is_template', [id],
+    const [row] = await this.db.query<{ id: string; name: string; created_at: Date; notes: string | null }>(
+      'select id, name, created_at, notes from tenants where id = $1 and not is_template', [id],
     );
-    return row && { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), counts: await this.counts(this.db, id) };
+    return row && { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), counts: await this.counts(this.db, id), notes: row.notes };
   }
 
   async exists(id: string): Promise<boolean> {

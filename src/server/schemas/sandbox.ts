@@ -4,7 +4,7 @@ import { Timestamp } from './common.ts';
 export const Counts = z.record(z.string(), z.number().int()).meta({ id: 'SandboxCounts' });
 
 export const Sandbox = z
-  .object({ id: z.string(), name: z.string(), createdAt: Timestamp, counts: Counts })
+  .object({ id: z.string(), name: z.string(), createdAt: Timestamp, counts: Counts, notes: z.string().nullable().optional().describe("What an imported sandbox file said about its scenario") })
   .meta({ id: 'Sandbox', description: 'A sandbox tenant and how many objects it holds.' });
 
 export const Credentials = z

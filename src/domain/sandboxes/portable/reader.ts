@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { ApiError } from '../../../shared/problem.ts';
+import { sandboxFileVersion, type SandboxFileEnd, type SandboxFileHeader, type SandboxFileSection } from '../../../shared/sandbox-file.ts';
+import { importedColumns, portableTableNamed } from './manifest.ts';
+import { fileProblems, type FileWhere } from './problems.ts';
+
+/** Limits of what a reader accepts, whatever the file claims. */
+export interface ReadLimits {
+  /** Uncompressed bytes in all (a small file that inflates without end is refused). */
+  maxBytes: number;
+  /** One line (one row): far above any row Sandbay writes (bodies are capped at 1 MiB). */
+  maxLineBytes: number;
+}
+
+export const defaultReadLimits: ReadLimits = { maxBytes: 8 * 2 ** 30, maxLineBytes: 16 * 2 ** 20 };
+
+export type FileRecord =
+  | { kind: 'header'; line: number; header: SandboxFileHeader }
+  | { kind: 'section'; line: number; section: SandboxFileSection }
+  | { kind: 'rows'; line: number; table: string; rows: Record<string, unknown>[] }
+  | { kind: 'end'; line: number; end: SandboxFileEnd['end'] };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** zlib's complaints as file problems: an early end is truncation, anything else damage. */
+function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere, atStart: boolean): ApiError {
+  if (err.code === 'Z_BUF_ERROR') return fileProblems.truncated('the compressed data ends early.', where);
+  if (atStart) return fileProblems.notASandboxFile('it is not gzip-compressed', where);
+  return fileProblems.tampered(`the compressed data is corrupt (${err.message}).`, where);
+}
+
+/**
+ * Reads a sandbox file as a stream: lines are framed, hashed and checked in order (a header of a
+ * version this Sandbay reads, sections of known tables and columns, rows, an end line whose hash and
+ * counts match), and yielded as records, rows in batches of `batch`. Memory holds one batch. Any
+ * problem throws an ApiError naming what and where; nothing is yielded after one.
+ */
+export async function* readSandboxFile(
+  source: Readable, options: { batch?: number; limits?: ReadLimits; /** Frame, hash and count rows without parsing or yielding them. */ verifyOnly?: boolean } = {},
+): AsyncGenerator<FileRecord> {
+  const limits = options.limits ?? defaultReadLimits;
+  const batchSize = options.batch ?? 500;
+  const gunzip = createGunzip();
+  source.on('error', (err) => gunzip.destroy(err));
+  source.pipe(gunzip);
+  const hash = createHash('sha256');
+  let line = 0;
+  let total = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let header: SandboxFileHeader | undefined;
+  let section: SandboxFileSection | undefined;
+  let end: SandboxFileEnd['end'] | undefined;
+  let rows: Record<string, unknown>[] = [];
+  let rowsLine = 0;
+  const counted: Record<string, number> = {};
+  const where = (extra: FileWhere = {}): FileWhere => ({ line: line || 1, ...(section ? { table: section.table } : {}), ...extra });
+
+  const parse = (bytes: Buffer): Record<string, unknown> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      if (!header) throw fileProblems.notASandboxFile('its first line is not JSON', where());
+      throw fileProblems.malformed(`a line is not JSON (${(err as Error).message}).`, where());
+    }
+    if (!isObject(value)) throw fileProblems.malformed('a line is not a JSON object.', where());
+    return value;
+  };
+
+  /** One complete line (without its newline): checked, hashed unless it is the end line, and turned into records. */
+  function* take(bytes: Buffer): Generator<FileRecord> {
+    line++;
+    if (end) throw fileProblems.malformed('there is more after the end line.', where());
+    const isRow = bytes[0] === 0x7b && bytes[1] === 0x22 && bytes[2] === 0x72 && bytes[3] === 0x22; // {"r"
+    if (isRow && header && section) {
+      hash.update(bytes).update('\n');
+      counted[section.table] = (counted[section.table] ?? 0) + 1;
+      if (options.verifyOnly) return;
+      const value = parse(bytes);
+      if (!isObject(value.r)) throw fileProblems.malformed('a row is not a JSON object.', where());
+      if (rows.length === 0) rowsLine = line;
+      rows.push(value.r);
+      if (rows.length >= batchSize) yield* flush();
+      return;
+    }
+    const value = parse(bytes);
+    if (!header) {
+      header = checkHeader(value, where());
+      hash.update(bytes).update('\n');
+      yield { kind: 'header', line, header };
+      return;
+    }
+    yield* flush();
+    if (isObject(value.end)) {
+      end = checkEnd(value.end as SandboxFileEnd['end'], hash.digest('hex'), line - 1, counted, where());
+      section = undefined;
+      yield { kind: 'end', line, end };
+      return;
+    }
+    hash.update(bytes).update('\n');
+    section = checkSection(value, where({ table: typeof value.table === 'string' ? value.table : undefined }));
+    yield { kind: 'section', line, section };
+  }
+
+  function* flush(): Generator<FileRecord> {
+    if (rows.length === 0 || !section) return;
+    const batch = rows;
+    rows = [];
+    yield { kind: 'rows', line: rowsLine, table: section.table, rows: batch };
+  }
+
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limits.maxBytes) throw fileProblems.tooLarge('The uncompressed sandbox file', limits.maxBytes);
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, nl);
+        const bytes = pending.length ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        pendingBytes = 0;
+        start = nl + 1;
+        yield* take(bytes);
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > limits.maxLineBytes) throw fileProblems.malformed(`a line is longer than ${limits.maxLineBytes} bytes.`, where({ line: line + 1 }));
+      }
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    if (e.code?.startsWith('Z_')) throw inflateProblem(e, where({ line: line + 1, byte: gunzip.bytesWritten }), line === 0);
+    throw err;
+  } finally {
+    source.unpipe(gunzip);
+    gunzip.destroy();
+  }
+  if (pendingBytes > 0) throw fileProblems.truncated('the last line is cut off.', where({ line: line + 1 }));
+  if (!header) throw fileProblems.notASandboxFile('it is empty', { line: 1 });
+  if (!end) throw fileProblems.truncated('it ends without its end line.', where({ line: line + 1 }));
+}
+
+function checkHeader(value: Record<string, unknown>, where: FileWhere): SandboxFileHeader {
+  if (value.sandbay !== 'sandbox') throw fileProblems.notASandboxFile('its first line is not a sandbox file header', where);
+  const version = value.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw fileProblems.malformed('the header has no valid version.', where);
+  if (version > sandboxFileVersion) throw fileProblems.newerVersion(version, sandboxFileVersion, String(value.sandbayVersion ?? 'unknown'));
+  const sandbox = value.sandbox as SandboxFileHeader['sandbox'] | undefined;
+  const clock = value.clock as SandboxFileHeader['clock'] | undefined;
+  if (!isObject(sandbox) || typeof sandbox.name !== 'string' || !isObject(clock) || typeof clock.now !== 'string' || Number.isNaN(Date.parse(clock.now))) {
+    throw fileProblems.malformed('the header lacks the sandbox or its clock.', where);
+  }
+  if (value.secrets !== 'included' && value.secrets !== 'omitted') throw fileProblems.malformed('the header does not say whether secrets are included.', where);
+  return value as unknown as SandboxFileHeader;
+}
+
+function checkSection(value: Record<string, unknown>, where: FileWhere): SandboxFileSection {
+  if (typeof value.table !== 'string' || !Array.isArray(value.columns)) throw fileProblems.malformed('a line is neither a row, a table section nor the end.', where);
+  const table = portableTableNamed.get(value.table);
+  if (!table) throw fileProblems.malformed(`unknown table ${value.table} (a newer Sandbay wrote it?).`, where);
+  const known = new Set(importedColumns(table));
+  const unknown = value.columns.filter((c) => typeof c !== 'string' || !known.has(c));
+  if (unknown.length > 0) throw fileProblems.malformed(`unknown column(s) ${unknown.join(', ')} of table ${value.table}.`, where);
+  return { table: value.table, columns: value.columns as string[] };
+}
+
+function checkEnd(end: SandboxFileEnd['end'], sha256: string, lines: number, counted: Record<string, number>, where: FileWhere): SandboxFileEnd['end'] {
+  if (typeof end.sha256 !== 'string' || !isObject(end.rows)) throw fileProblems.malformed('the end line lacks its hash or counts.', where);
+  if (end.sha256 !== sha256) throw fileProblems.tampered('its content does not match the SHA-256 in its end line.', where);
+  if (end.lines !== lines) throw fileProblems.tampered(`the end line counts ${end.lines} lines before it, the file has ${lines}.`, where);
+  for (const [table, n] of Object.entries(end.rows)) {
+    if ((counted[table] ?? 0) !== n) throw fileProblems.tampered(`the end line counts ${n} rows of ${table}, the file has ${counted[table] ?? 0}.`, { ...where, table });
+  }
+  return end;
+}

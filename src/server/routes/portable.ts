@@ -1,0 +1,67 @@
+import { createReadStream } from 'node:fs';
+import { importErrorCodes } from '../../domain/sandboxes/portable/problems.ts';
+import { scratchFile } from '../../domain/sandboxes/portable/portable.ts';
+import { ApiError } from '../../shared/problem.ts';
+import { sandboxFileMediaType } from '../../shared/sandbox-file.ts';
+import { can, tenantOf } from '../auth/principal.ts';
+import { route } from '../route.ts';
+import { ExportQuery, ImportedSandbox, ImportQuery } from '../schemas/portable.ts';
+import type { Services } from '../services.ts';
+import { spoolBody } from '../upload.ts';
+
+const tags = ['Sandboxes'];
+/** What an upload may be sent as: our own type, gzip, or bytes of no particular kind. */
+const uploadTypes = [sandboxFileMediaType, 'application/gzip', 'application/x-gzip', 'application/octet-stream'];
+
+const fileName = (name: string, at: Date) =>
+  `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'sandbox'}-${at.toISOString().slice(0, 10)}.sandbay`;
+
+export const portableRoutes = (s: Services, options: { maxImportBytes: number }) => [
+  route({
+    method: 'get', path: '/api/v1/sandbox/export', operationId: 'exportSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
+    summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock.',
+    query: ExportQuery,
+    responses: { 200: { description: 'A sandbox file: gzip-compressed JSON lines', contentType: sandboxFileMediaType } },
+    handler: async ({ query, principal }) => {
+      const tenantId = tenantOf(principal);
+      if (query.includeSecrets && !can(principal, 'webhooks:write')) {
+        throw new ApiError(403, 'insufficient_scope', 'Exporting secrets needs the webhooks:write scope.');
+      }
+      const sandbox = await s.sandboxes.get(tenantId);
+      const file = await s.portable.exportToFile(tenantId, { includeSecrets: query.includeSecrets ?? false, notes: query.notes });
+      const stream = createReadStream(file.path);
+      stream.on('close', () => void file.remove());
+      return {
+        body: stream,
+        headers: {
+          'content-type': sandboxFileMediaType, 'content-length': String(file.bytes),
+          'content-disposition': `attachment; filename="${fileName(sandbox?.name ?? tenantId, new Date(s.clock.real()))}"`,
+        },
+      };
+    },
+  }),
+  route({
+    method: 'post', path: '/api/v1/sandboxes/import', operationId: 'importSandbox', tags, access: 'none', raw: true, idempotent: false,
+    summary: `Make a new sandbox (new id, new credentials) from a sandbox file; the body is the file (up to ${Math.round(options.maxImportBytes / 2 ** 20)} MiB by default), checked whole before anything is written.`,
+    query: ImportQuery,
+    requestMedia: { types: uploadTypes, description: 'A sandbox file as GET /api/v1/sandbox/export writes it' },
+    errors: { 400: ['upload_incomplete'], ...importErrorCodes },
+    responses: { 201: ImportedSandbox },
+    handler: async ({ ctx, query }) => {
+      const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+      if (!uploadTypes.includes(type)) {
+        throw new ApiError(415, 'unsupported_media_type', `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`);
+      }
+      const file = await scratchFile('import.sandbay');
+      try {
+        await spoolBody(ctx.req, file.path, options.maxImportBytes);
+        const imported = await s.portable.importFromFile(file.path, { name: query.name });
+        ctx.status = 201;
+        ctx.body = imported;
+      } finally {
+        await file.remove();
+      }
+      return {};
+    },
+  }),
+];

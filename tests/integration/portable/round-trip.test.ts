@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
+import { verifyWebhook } from '../../../src/receiver/index.ts';
+import { call, createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { exportBytes, importBytes, portableRows } from '../../helpers/portable.ts';
+import { Receiver } from '../../helpers/receiver.ts';
+import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+
+// The source engine runs on the test driver (PGlite, or PostgreSQL with SANDBAY_TEST_DRIVER=pg); the
+// other is always PGlite, so the pg pass carries sandboxes from PostgreSQL to PGlite and back.
+const engine = useEngine();
+let pglite: RunningSandbox;
+const ok = new Receiver();
+const failing = new Receiver();
+let source: TestSandbox;
+let pendingId = '';
+let deadId = '';
+
+before(async () => {
+  pglite = await startSandbox({ memory: true, port: 0, logRequests: false });
+});
+
+// Built once, at the first test (the engine of useEngine starts in its own hook).
+let prepared: Promise<void> | undefined;
+const ready = () => (prepared ??= prepare());
+
+async function prepare(): Promise<void> {
+  await ok.start();
+  await failing.start();
+  failing.behaviour = { kind: 'status', status: 500, body: 'down for maintenance' };
+  source = await createSandbox(engine.url, 'Demo for Acme');
+  const good = await registerEndpoint(source, ok.url, ['order.*']);
+  await source.api(`/api/v1/webhooks/endpoints/${good.id}/rotate-secret`, { method: 'POST' });
+  await registerEndpoint(source, failing.url, ['order.placed']);
+  // One delivery to the failing receiver goes through all five attempts to the DLQ…
+  await placeOrder(source);
+  await failing.waitFor(1);
+  await advance(source, 7200);
+  deadId = (await source.api('/api/v1/webhooks/dlq')).body.data[0].id;
+  // …and a later one has failed once and waits for its retry.
+  const order = await placeOrder(source);
+  await source.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
+  await failing.waitFor(6);
+  await ok.waitFor(3);
+  const list = (await source.api('/api/v1/webhooks/deliveries?limit=100')).body.data;
+  for (const d of list) await waitForDelivery(source, d.id, (x) => x.status !== 'pending' || x.attemptCount === 1);
+  const settled = (await source.api('/api/v1/webhooks/deliveries?status=pending')).body.data;
+  assert.equal(settled.length, 1, 'one delivery waits for its retry');
+  pendingId = settled[0].id;
+  // A catcher with a request in its log (its body is bytes).
+  await source.api('/api/v1/catchers/demo', { method: 'PUT', body: { status: 202 } });
+  await fetch(`${engine.url}/catch/${source.id}/demo`, { method: 'POST', body: new Uint8Array([0, 1, 2, 255]), headers: { 'content-type': 'application/octet-stream' } });
+}
+
+after(async () => {
+  await pglite?.close();
+  await ok.close();
+  await failing.close();
+});
+
+const sandboxOf = (url: string, body: any): TestSandbox => ({
+  id: body.sandbox.id, token: body.credentials.accessToken, clientId: body.credentials.clientId, clientSecret: body.credentials.clientSecret,
+  refreshToken: body.credentials.refreshToken, webhookTestSecret: body.webhookTestSecret,
+  api: (path, init = {}) => call(url, path, { ...init, token: body.credentials.accessToken }),
+});
+
+async function allDeliveries(sb: TestSandbox): Promise<any[]> {
+  const out: any[] = [];
+  for (let cursor = ''; ;) {
+    const page = (await sb.api(`/api/v1/webhooks/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    out.push(...page.data);
+    if (!page.nextCursor) return out;
+    cursor = page.nextCursor;
+  }
+}
+
+/** What the inspector shows of a sandbox's deliveries: the list, each with its attempts, and the DLQ. */
+async function inspectorView(sb: TestSandbox) {
+  const list = await allDeliveries(sb);
+  const details = await Promise.all(list.map((d) => delivery(sb, d.id)));
+  const dlq = (await sb.api('/api/v1/webhooks/dlq')).body.data;
+  return { list, details: details.map(({ envelope: _e, ...d }) => d), dlq };
+}
+
+async function roundTrip(from: { url: string; running: RunningSandbox }, sb: TestSandbox, to: { url: string; running: RunningSandbox }, includeSecrets: boolean) {
+  await ready();
+  const bytes = await exportBytes(from.url, sb, includeSecrets ? 'includeSecrets=true' : '');
+  const res = await importBytes(to.url, bytes);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { imported: sandboxOf(to.url, res.body), report: res.body.report, body: res.body };
+}
+
+for (const includeSecrets of [true, false]) {
+  test(`export → import ${includeSecrets ? 'with' : 'without'} secrets, onto PGlite and back: every table's rows equal, the inspector shows the same deliveries`, async () => {
+    await ready();
+    const there = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, includeSecrets);
+    const back = await roundTrip({ url: pglite.url, running: pglite }, there.imported, { url: engine.url, running: engine.running }, includeSecrets);
+    const original = await portableRows(engine.running.services.db, source.id, includeSecrets);
+    assert.notEqual(there.imported.id, source.id);
+    assert.deepEqual(await portableRows(pglite.services.db, there.imported.id, includeSecrets), original);
+    assert.deepEqual(await portableRows(engine.running.services.db, back.imported.id, includeSecrets), original);
+    assert.ok(original.deliveries.length >= 5 && original.attempts.length >= 9 && original.catcher_requests.length === 1);
+
+    const view = await inspectorView(source);
+    assert.deepEqual(await inspectorView(there.imported), view);
+    assert.deepEqual(await inspectorView(back.imported), view);
+    assert.deepEqual((await there.imported.api('/api/v1/sandbox')).body.counts, (await source.api('/api/v1/sandbox')).body.counts);
+    assert.equal(there.body.sandbox.name, 'Demo for Acme');
+    assert.equal(there.report.secrets, includeSecrets ? 'imported' : 'issued');
+    assert.notEqual(there.body.credentials.clientSecret, source.clientSecret);
+  });
+}
+
+test('with secrets, the imported endpoints sign with the same secrets: every recorded signature verifies with them', async () => {
+  await ready();
+  const { imported, report } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
+  assert.deepEqual(report.newSecrets, []);
+  const endpoints = (await imported.api('/api/v1/webhooks/endpoints')).body.data;
+  let verified = 0;
+  for (const d of await allDeliveries(imported)) {
+    const detail = await delivery(imported, d.id);
+    const secrets = (await imported.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map((s: any) => s.secret);
+    const original = (await source.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map((s: any) => s.secret);
+    assert.deepEqual(secrets, original);
+    for (const a of detail.attempts) {
+      const t = Number(/t=(\d+)/.exec(a.signatureHeader)![1]);
+      assert.equal(verifyWebhook({ payload: detail.rawBody, header: a.signatureHeader, secret: secrets, now: t }).deliveryId, d.id);
+      verified++;
+    }
+  }
+  assert.ok(verified >= 9 && endpoints.length === 2);
+});
+
+test('without secrets, every endpoint gets a new secret and the report names them', async () => {
+  await ready();
+  const { imported, report, body } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, false);
+  const endpoints = (await source.api('/api/v1/webhooks/endpoints')).body.data;
+  assert.deepEqual(report.newSecrets.map((e: any) => e.endpointId).sort(), endpoints.map((e: any) => e.id).sort());
+  for (const e of endpoints) {
+    const before = (await source.api(`/api/v1/webhooks/endpoints/${e.id}/secrets`)).body.data.map((s: any) => s.secret);
+    const now = (await imported.api(`/api/v1/webhooks/endpoints/${e.id}/secrets`)).body.data.map((s: any) => s.secret);
+    assert.equal(now.length, before.length, 'a rotation still has both secrets live');
+    assert.ok(now.every((s: string) => /^whsec_/.test(s) && !before.includes(s)));
+  }
+  assert.notEqual(body.webhookTestSecret, source.webhookTestSecret);
+});
+
+test('the imported sandbox resumes the sandbox clock: its pending retry fires at the same sandbox time, to the same receiver', async () => {
+  await ready();
+  const original = await delivery(source, pendingId);
+  const sourceClock = (await source.api('/api/v1/sandbox/clock')).body;
+  const { imported, report } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
+  const clock = (await imported.api('/api/v1/sandbox/clock')).body;
+  assert.ok(Math.abs(Date.parse(clock.now) - Date.parse(sourceClock.now)) < 5_000, `${clock.now} resumes ${sourceClock.now}`);
+  assert.ok(Math.abs(Date.parse(report.clock.now) - Date.parse(clock.now)) < 5_000);
+  const copy = await delivery(imported, pendingId);
+  assert.equal(copy.nextAttemptAt, original.nextAttemptAt);
+  const received = failing.received.length;
+  await advance(imported, (Date.parse(copy.nextAttemptAt) - Date.parse(clock.now)) / 1000 + 1);
+  const retried = await delivery(imported, pendingId);
+  assert.equal(retried.attempts.length, 2);
+  assert.equal(retried.attempts[1].trigger, 'retry');
+  assert.equal(retried.attempts[1].startedAt, original.nextAttemptAt, 'the retry ran as of its due sandbox time');
+  assert.equal(failing.received.length, received + 1);
+  assert.equal(failing.received.at(-1)!.body, original.rawBody, 'the same bytes as every attempt before');
+  // The original is untouched: its retry has not run.
+  assert.equal((await delivery(source, pendingId)).attempts.length, 1);
+});
+
+test('a dead delivery stays in the DLQ of the imported sandbox and replays from there', async () => {
+  await ready();
+  const { imported } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
+  assert.deepEqual((await imported.api('/api/v1/webhooks/dlq')).body.data.map((d: any) => d.id), [deadId]);
+  failing.behaviour = { kind: 'status', status: 200, body: 'back' };
+  try {
+    const replayed = await imported.api(`/api/v1/webhooks/dlq/${deadId}/replay`, { method: 'POST' });
+    assert.equal(replayed.status, 200);
+    assert.equal(replayed.body.status, 'succeeded');
+    assert.equal(replayed.body.attempts.at(-1).number, 6);
+  } finally {
+    failing.behaviour = { kind: 'status', status: 500, body: 'down for maintenance' };
+  }
+});
