@@ -55,7 +55,9 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number })
       const file = await scratchFile('import.sandbay');
       try {
         await spoolBody(ctx.req, file.path, options.maxImportBytes);
-        const imported = await s.portable.importFromFile(file.path, { name: query.name });
+        // What the file may inflate to: generous for JSON lines (they compress ~10×), bounded for a crafted file.
+        const limits = { maxBytes: options.maxImportBytes * 32, maxLineBytes: 16 * 2 ** 20 };
+        const imported = await s.portable.importFromFile(file.path, { name: query.name, limits });
         ctx.status = 201;
         ctx.body = imported;
       } finally {

@@ -157,6 +157,7 @@ export const notExported: Readonly<Record<string, string>> = {
 export const tenantColumns: Readonly<Record<string, string>> = {
   id: 'local: a new sandbox id',
   name: 'header: sandbox.name',
+  notes: 'header: sandbox.notes',
   is_template: 'local: never a template',
   webhook_test_secret: 'header: webhookTestSecret, a secret (a new one is issued without --include-secrets)',
   clock_offset_ms: 'header: clock (the sandbox clock resumes from the exported sandbox time)',

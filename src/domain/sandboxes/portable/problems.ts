@@ -14,7 +14,8 @@ const at = (where: FileWhere) =>
 /** A problem with an imported file, naming what and where (problem+json extension member `where`). */
 function fileProblem(status: number, code: string, what: string, where: FileWhere): ApiError {
   const place = at(where);
-  return new ApiError(status, code, place ? `${what} (at ${place}). Nothing was imported.` : `${what} Nothing was imported.`, { extra: { where } });
+  const sentence = what.replace(/\.$/, '');
+  return new ApiError(status, code, `${sentence}${place ? ` (at ${place})` : ''}. Nothing was imported.`, { extra: { where } });
 }
 
 export const fileProblems = {

@@ -76,7 +76,6 @@ export async function* readSandboxFile(
     if (end) throw fileProblems.malformed('there is more after the end line.', where());
     const isRow = bytes[0] === 0x7b && bytes[1] === 0x22 && bytes[2] === 0x72 && bytes[3] === 0x22; // {"r"
     if (isRow && header && section) {
-      hash.update(bytes).update('\n');
       counted[section.table] = (counted[section.table] ?? 0) + 1;
       if (options.verifyOnly) return;
       const value = parse(bytes);
@@ -89,18 +88,16 @@ export async function* readSandboxFile(
     const value = parse(bytes);
     if (!header) {
       header = checkHeader(value, where());
-      hash.update(bytes).update('\n');
       yield { kind: 'header', line, header };
       return;
     }
     yield* flush();
     if (isObject(value.end)) {
-      end = checkEnd(value.end as SandboxFileEnd['end'], hash.digest('hex'), line - 1, counted, where());
       section = undefined;
+      end = checkEnd(value.end as SandboxFileEnd['end'], hash.digest('hex'), line - 1, counted, where());
       yield { kind: 'end', line, end };
       return;
     }
-    hash.update(bytes).update('\n');
     section = checkSection(value, where({ table: typeof value.table === 'string' ? value.table : undefined }));
     yield { kind: 'section', line, section };
   }
@@ -116,15 +113,23 @@ export async function* readSandboxFile(
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       total += chunk.length;
       if (total > limits.maxBytes) throw fileProblems.tooLarge('The uncompressed sandbox file', limits.maxBytes);
+      // Every byte before the end line is hashed, a run of whole lines of a chunk in one update: per-line
+      // updates would cost more than everything else the checking pass does.
       let start = 0;
+      let unhashed = 0;
       for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
         const piece = chunk.subarray(start, nl);
         const bytes = pending.length ? Buffer.concat([...pending, piece]) : piece;
+        const isEnd = bytes[0] === 0x7b && bytes.subarray(0, 7).toString('latin1') === '{"end":';
+        if (isEnd) hash.update(chunk.subarray(unhashed, start));
+        else if (pending.length) hash.update(bytes).update('\n');
         pending = [];
         pendingBytes = 0;
         start = nl + 1;
+        if (isEnd || bytes !== piece) unhashed = start;
         yield* take(bytes);
       }
+      if (!end) hash.update(chunk.subarray(unhashed, start));
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
