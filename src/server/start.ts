@@ -30,6 +30,7 @@ import { oauthRoutes } from './routes/oauth.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { sandboxRoutes } from './routes/sandboxes.ts';
 import { portableRoutes } from './routes/portable.ts';
+import { deliveryExportRoutes } from './routes/delivery-export.ts';
 import { defaultMaxImportBytes } from './upload.ts';
 import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
@@ -201,7 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth! }),
       ...sandboxRoutes(services), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
-      ...topicRoutes(), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
+      ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );
     await scheduler.start();

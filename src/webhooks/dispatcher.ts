@@ -3,7 +3,6 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
 import { nextRetryDelaySeconds } from '../shared/retry-schedule.ts';
-import { signatureHeaderName } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
 import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './chaos.ts';
@@ -18,6 +17,7 @@ import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import { signatureHeader } from '../receiver/sign.ts';
+import { deliveryHeaders } from './request-headers.ts';
 
 export const attemptJob = 'webhook.attempt';
 
@@ -249,13 +249,7 @@ export class Dispatcher implements JobHandler {
       header = signatureHeader(target.secrets, leased.body, Math.floor(this.deps.realNow() / 1000));
       outcome = await this.deps.sender.send({
         url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Sandbay-Webhooks/1.0',
-          'x-service-topic': leased.topic,
-          'x-service-delivery-id': id,
-          [signatureHeaderName.toLowerCase()]: header,
-        },
+        headers: deliveryHeaders(leased.topic, id, header),
       });
       this.deps.leases.markSent(tenantId, id);
     } finally {
