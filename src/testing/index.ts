@@ -1,16 +1,22 @@
 /**
  * `sandbay/testing`: Sandbay inside a user's own test suite. Start an in-process sandbox
- * (memory PGlite, a port of its own), sign test webhooks, and run the receiver check against
- * the receiver under test — the same battery and report as `sandbay check`.
+ * (memory PGlite, a port of its own), sign test webhooks, run the receiver check against
+ * the receiver under test — the same battery and report as `sandbay check` —, replay recorded
+ * fixtures re-signed with the receiver's own secret, and wait for deliveries of a running Sandbay.
  */
 import type { CheckReport } from '../shared/check-report.ts';
 import { silentLogger } from '../server/log.ts';
 import { startSandbox as startEngine, type RunningSandbox } from '../server/start.ts';
 import { effectsUrlCounter } from '../webhooks/check/checks.ts';
+import { deliveries, waitForDelivery, type DeliveryFilter, type WaitOptions } from './deliveries.ts';
 
 export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
 /** The X-Service-Signature value Sandbay would send for a body: the receiver kit's own helper. */
 export { signTestHeader } from '../receiver/testing.ts';
+export type { Delivery, DeliverySummary } from '../shared/api-types.ts';
+export type { Fixture, FixturesFile } from '../shared/fixtures.ts';
+export { loadFixtures, replayFixtures, type ReplayOptions, type ReplayResult, type ReplayScheme } from '../shared/node/fixtures-replay.ts';
+export { deliveries, waitForDelivery, type DeliveryFilter, type SandbayConnection, type WaitOptions } from './deliveries.ts';
 
 export interface StartSandboxOptions {
   /** Per-attempt webhook timeout (default SPEC's 10 s); tests may shorten it. */
@@ -30,6 +36,10 @@ export interface TestingSandbox {
   engine: RunningSandbox;
   /** Runs the receiver check as this sandbox; its deliveries go to this sandbox's log. */
   checkReceiver(options: CheckReceiverOptions): Promise<CheckReport>;
+  /** This sandbox's newest deliveries matching a filter (see `deliveries`). */
+  deliveries(filter?: DeliveryFilter): ReturnType<typeof deliveries>;
+  /** Waits for a delivery of this sandbox matching a filter (see `waitForDelivery`). */
+  waitForDelivery(filter: DeliveryFilter, options?: Pick<WaitOptions, 'timeout' | 'intervalMs'>): ReturnType<typeof waitForDelivery>;
   /** Stops the engine and removes its scratch database. */
   close(): Promise<void>;
 }
@@ -43,6 +53,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<T
     return {
       url: engine.url, sandboxId, token: created.credentials.accessToken, webhookTestSecret: created.webhookTestSecret, engine,
       checkReceiver: (check) => runCheck(engine, sandboxId, check),
+      deliveries: (filter = {}) => deliveries(filter, { url: engine.url, token: created.credentials.accessToken }),
+      waitForDelivery: (filter, wait = {}) => waitForDelivery(filter, { ...wait, url: engine.url, token: created.credentials.accessToken }),
       close: () => engine.close(),
     };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import Ajv, { type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 
 // The HAR 1.2 JSON Schema as the har-schema package keeps it (one file per object, draft-06), compiled by ajv.
@@ -17,7 +17,8 @@ export function harSchemaErrors(har: unknown): string[] {
     for (const schema of Object.values(schemas)) ajv.addSchema(schema);
     validator = ajv.getSchema('har.json#')!;
   }
-  return validator(har) ? [] : (validator.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  const validate = validator;
+  return validate(har) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
 /**

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { verifyWebhook } from '../../../src/receiver/index.ts';
+import { deliveries, replayFixtures, startSandbox, waitForDelivery, type TestingSandbox } from '../../../src/testing/index.ts';
+import { Receiver } from '../../helpers/receiver.ts';
+
+const ownSecret = 'whsec_theReceiversOwnSecret0000000000';
+const scratch = mkdtempSync(join(tmpdir(), 'sandbay-fixtures-'));
+let sandbox: TestingSandbox;
+const sink = new Receiver();
+/** A receiver as a user writes one: it verifies with its own secret and counts what it accepted. */
+const accepted: { topic: string; t: number }[] = [];
+let receiver: Server;
+let receiverUrl = '';
+
+before(async () => {
+  sandbox = await startSandbox();
+  await sink.start();
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        const event = verifyWebhook({ payload: Buffer.concat(chunks), header: String(req.headers['x-service-signature'] ?? ''), secret: ownSecret });
+        accepted.push({ topic: event.topic, t: Number(/t=(\d+)/.exec(String(req.headers['x-service-signature']))![1]) });
+        res.writeHead(200).end(`processed ${event.deliveryId}`);
+      } catch (err) {
+        res.writeHead(400).end((err as { reason?: string }).reason ?? 'bad');
+      }
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+});
+after(async () => {
+  await sandbox.close();
+  await sink.close();
+  receiver.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const api = async (path: string, body?: unknown) => {
+  const res = await fetch(sandbox.url + path, {
+    method: body === undefined ? 'GET' : 'POST', body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+  });
+  return res.json() as Promise<any>;
+};
+const placeOrder = () => api('/api/v1/orders', { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } });
+
+test('replayFixtures re-signs recorded deliveries with the receiver\'s own secret and a fresh timestamp; the receiver verifies them', async () => {
+  await api('/api/v1/webhooks/endpoints', { url: sink.url, topics: ['order.*'] });
+  await placeOrder();
+  await placeOrder();
+  await sink.waitFor(2);
+  const recorded = await (await fetch(`${sandbox.url}/api/v1/webhooks/deliveries/export?format=fixtures&topics=order.*`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json();
+  const file = join(scratch, 'fixtures.json');
+  writeFileSync(file, JSON.stringify(recorded));
+  const before = Math.floor(Date.now() / 1000);
+  const results = await replayFixtures(file, { url: receiverUrl, secret: ownSecret });
+  assert.equal(results.length, 2);
+  for (const [i, r] of results.entries()) {
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.ok, true);
+    assert.equal(r.body, `processed ${recorded.fixtures[i].deliveryId}`);
+    assert.equal(r.topic, 'order.placed');
+    assert.ok(r.durationMs >= 0);
+  }
+  assert.ok(accepted.slice(-2).every((a) => a.t >= before && a.t <= Math.floor(Date.now() / 1000)), 'signed now, not when recorded');
+  // The endpoint's own secret is not the receiver's: replayed with it, the receiver refuses each one.
+  const wrong = await replayFixtures(file, { url: receiverUrl, secret: 'whsec_someoneElse' });
+  assert.deepEqual(wrong.map((r) => [r.status, r.ok, r.body]), [[400, false, 'no_matching_signature'], [400, false, 'no_matching_signature']]);
+});
+
+test('replayFixtures signs Standard Webhooks too, and reports a receiver that cannot be reached', async () => {
+  const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+  const rx = await new Receiver().start();
+  try {
+    const fixture = { name: 'one', topic: 'order.placed', deliveryId: 'dlv_fixture', eventId: 'evt_fixture', body: '{"topic":"order.placed"}', headers: { 'content-type': 'application/json' }, recorded: { url: null, status: null, at: null } };
+    const file = { sandbayFixtures: 1, recordedAt: new Date().toISOString(), source: { sandboxId: 'sbx_x' }, fixtures: [fixture] };
+    const [result] = await replayFixtures(file, { url: rx.url, secret, scheme: 'standard-webhooks' });
+    assert.equal(result.status, 200);
+    const got = rx.received[0].headers;
+    const expected = createHmac('sha256', Buffer.from('0123456789abcdef0123456789abcdef')).update(`dlv_fixture.${got['webhook-timestamp']}.${fixture.body}`).digest('base64');
+    assert.equal(got['webhook-id'], 'dlv_fixture');
+    assert.equal(got['webhook-signature'], `v1,${expected}`);
+    const closed = rx.url;
+    await rx.close();
+    const [refused] = await replayFixtures(file, { url: closed, secret });
+    assert.equal(refused.status, null);
+    assert.equal(refused.ok, false);
+    assert.match(refused.error ?? '', /ECONNREFUSED/);
+  } finally {
+    await rx.close();
+  }
+});
+
+test('waitForDelivery resolves on a delivery made after it was called, with its attempts', async () => {
+  const since = new Date(Date.now() - 1000);
+  const order = await placeOrder();
+  const waiting = waitForDelivery({ topic: 'order.cancelled', responseStatus: 200, since }, { url: sandbox.url, token: sandbox.token, timeout: 10_000 });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await deliveries({ topic: 'order.cancelled' }, { url: sandbox.url, token: sandbox.token })).length, 0, 'nothing to find yet');
+  await api(`/api/v1/orders/${order.id}/cancel`, {});
+  const found = await waiting;
+  assert.equal(found.topic, 'order.cancelled');
+  assert.equal(found.attempts[0].responseStatus, 200);
+  assert.equal((found.envelope.data as { orderId: string }).orderId, order.id);
+  const same = await sandbox.waitForDelivery({ eventId: found.eventId });
+  assert.equal(same.id, found.id);
+});
+
+test('waitForDelivery times out with a message naming the filter; deliveries() filters by topic pattern', async () => {
+  await assert.rejects(
+    sandbox.waitForDelivery({ topic: 'payment.captured', responseStatus: 200 }, { timeout: 300 }),
+    /^Error: waitForDelivery: no delivery matching \{"topic":"payment.captured","responseStatus":200\} within 300 ms; \d+ other deliveries seen, the newest order\.\S+ dlv_\w+ succeeded/,
+  );
+  const orders = await sandbox.deliveries({ topic: 'order.*' });
+  assert.ok(orders.length >= 4 && orders.every((d) => d.topic.startsWith('order.')));
+  assert.deepEqual(await sandbox.deliveries({ topic: 'payment.*' }), []);
+});
