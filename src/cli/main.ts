@@ -11,6 +11,8 @@ import { tokenCommand } from './commands/token.ts';
 import { topicsCommand } from './commands/topics.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { portableCommands } from './commands/portable.ts';
+import { fixturesCommands } from './commands/fixtures.ts';
 import { collect } from './options.ts';
 import { packageVersion } from '../shared/node/package-root.ts';
 
@@ -48,7 +50,7 @@ serverOptions(program.command('start').description('open the desktop app, or run
   .addOption(new Option('--headless', 'never open the desktop window'))
   .action(async (flags) => (await import('./commands/start.ts')).start(flags));
 
-for (const register of [listenCommand, checkCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand]) {
+for (const register of [listenCommand, checkCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand, portableCommands, fixturesCommands]) {
   register(program);
 }
 

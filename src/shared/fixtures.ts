@@ -2,6 +2,9 @@
  * A fixtures file (docs/receivers.md, "Recorded fixtures"): deliveries Sandbay made, kept so that a
  * receiver's own tests can send them again, re-signed (`replayFixtures`, `sandbay replay`).
  */
+import type { Delivery } from './api-types.ts';
+import { deliveryHeaders } from './delivery-headers.ts';
+
 export const fixturesFormatVersion = 1;
 
 export interface Fixture {
@@ -23,4 +26,13 @@ export interface FixturesFile {
   recordedAt: string;
   source: { sandboxId: string; url?: string };
   fixtures: Fixture[];
+}
+
+/** A delivery as a fixture: its bytes and headers, to be re-signed and sent again. */
+export function fixtureOf(d: Delivery): Fixture {
+  const last = d.attempts.at(-1);
+  return {
+    name: `${d.topic} ${d.id}`, topic: d.topic, deliveryId: d.id, eventId: d.eventId, body: d.rawBody, headers: deliveryHeaders(d.topic, d.id, null),
+    recorded: { url: last?.url ?? d.url, status: last?.responseStatus ?? null, at: last?.startedAt ?? null },
+  };
 }

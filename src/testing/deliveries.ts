@@ -45,7 +45,7 @@ function connect(c: SandbayConnection = {}): { url: string; headers: Record<stri
 
 async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
   const res = await fetch(c.url + path, { headers: { ...c.headers, accept: 'application/json' } });
-  const body = await res.json().catch(() => undefined);
+  const body = (await res.json().catch(() => undefined)) as { detail?: string } | undefined;
   if (!res.ok) throw new Error(`sandbay/testing: GET ${path.split('?')[0]} answered ${res.status}${body?.detail ? `: ${body.detail}` : ''}`);
   return body as T;
 }

@@ -17,7 +17,7 @@ import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import { signatureHeader } from '../receiver/sign.ts';
-import { deliveryHeaders } from './request-headers.ts';
+import { deliveryHeaders } from '../shared/delivery-headers.ts';
 
 export const attemptJob = 'webhook.attempt';
 

@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Attempt } from '../shared/api-types.ts';
-import type { Fixture, FixturesFile } from '../shared/fixtures.ts';
-import { fixturesFormatVersion } from '../shared/fixtures.ts';
+import { fixtureOf, fixturesFormatVersion, type FixturesFile } from '../shared/fixtures.ts';
 import type { DeliveryDetail } from './deliveries.ts';
-import { deliveryHeaders } from './request-headers.ts';
+import { deliveryHeaders } from '../shared/delivery-headers.ts';
 
 /** The recorded response body is its first 4 KiB (SPEC §5.3). */
 const excerptBytes = 4096;
@@ -57,15 +56,6 @@ export async function* harText(deliveries: AsyncIterable<DeliveryDetail>, creato
     }
   }
   yield '\n]}}\n';
-}
-
-/** A delivery as a fixture: its bytes and headers, to be re-signed and sent again. */
-export function fixtureOf(d: DeliveryDetail): Fixture {
-  const last = d.attempts.at(-1);
-  return {
-    name: `${d.topic} ${d.id}`, topic: d.topic, deliveryId: d.id, eventId: d.eventId, body: d.rawBody, headers: deliveryHeaders(d.topic, d.id, null),
-    recorded: { url: last?.url ?? d.url, status: last?.responseStatus ?? null, at: last?.startedAt ?? null },
-  };
 }
 
 /** A fixtures file as text, written as the deliveries arrive. */

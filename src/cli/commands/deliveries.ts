@@ -4,6 +4,7 @@ import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import type { DeliverySummary, Page } from '../../shared/api-types.ts';
 import { deliveryTable, sandboxNowMs } from '../delivery-format.ts';
 import { printJson, say } from '../output.ts';
+import { formatBytes, longRequest, saveBody } from '../download.ts';
 
 export interface ListFlags extends ConnectionFlags {
   topic?: string;
@@ -30,12 +31,27 @@ export async function printDeliveryPage(client: Client, path: string, params: Re
   if (page.nextCursor) say(`… more: --cursor ${page.nextCursor}`);
 }
 
-/** `sandbay deliveries [--status S] [--topic T] [--endpoint ID] [--limit N]`: the delivery log, newest first. */
+/** Writes the deliveries a filter matches as a HAR 1.2 file, every attempt an entry. */
+async function writeHar(client: Client, out: string, params: Record<string, string | undefined>, json?: boolean): Promise<void> {
+  const query = new URLSearchParams(Object.entries({ format: 'har', ...params }).filter((e): e is [string, string] => e[1] !== undefined));
+  const res = await longRequest(client, 'GET', `/api/v1/webhooks/deliveries/export?${query}`);
+  const bytes = await saveBody(res, out);
+  if (json) return printJson({ file: out, bytes });
+  say(`Wrote ${out} (${formatBytes(bytes)}): open it in Chrome DevTools (Network → Import HAR) or any HAR viewer.`);
+}
+
+/** `sandbay deliveries [--status S] [--topic T] [--endpoint ID] [--limit N] [--har FILE]`: the delivery log, newest first. */
 export function deliveriesCommand(program: Command): void {
-  listOptions(apiCommand(program, 'deliveries', 'list deliveries, newest first'))
+  listOptions(apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)'))
     .option('--status <status>', 'pending, succeeded or dead')
-    .action(async (flags: ListFlags & { status?: string }) => {
+    .option('--har <file>', 'write the matching deliveries as HAR 1.2, every attempt an entry (--limit then defaults to 1000)')
+    .option('--topics <patterns>', "with --har: comma-separated topic patterns, e.g. 'order.*'")
+    .action(async (flags: ListFlags & { status?: string; har?: string; topics?: string }, cmd: Command) => {
       const client = await sandboxClient(flags);
+      if (flags.har) {
+        const limit = cmd.getOptionValueSource('limit') === 'default' ? undefined : flags.limit;
+        return writeHar(client, flags.har, { status: flags.status, topic: flags.topic, topics: flags.topics, endpointId: flags.endpoint, limit }, flags.json);
+      }
       await printDeliveryPage(client, '/api/v1/webhooks/deliveries', {
         status: flags.status, topic: flags.topic, endpointId: flags.endpoint, limit: flags.limit, cursor: flags.cursor,
       }, flags.json);

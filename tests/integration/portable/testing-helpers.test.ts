@@ -59,7 +59,7 @@ test('replayFixtures re-signs recorded deliveries with the receiver\'s own secre
   await placeOrder();
   await placeOrder();
   await sink.waitFor(2);
-  const recorded = await (await fetch(`${sandbox.url}/api/v1/webhooks/deliveries/export?format=fixtures&topics=order.*`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json();
+  const recorded: any = await (await fetch(`${sandbox.url}/api/v1/webhooks/deliveries/export?format=fixtures&topics=order.*`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json();
   const file = join(scratch, 'fixtures.json');
   writeFileSync(file, JSON.stringify(recorded));
   const before = Math.floor(Date.now() / 1000);

@@ -1,4 +1,4 @@
-import { signatureHeaderName } from '../shared/signature.ts';
+import { signatureHeaderName } from './signature.ts';
 
 /**
  * The headers of a delivery attempt (SPEC §5.2), besides what the HTTP client adds (host,
