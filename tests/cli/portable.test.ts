@@ -49,7 +49,7 @@ test('sandbay export writes the file and sandbay import makes a new sandbox of i
   assert.match(imported.stdout, /notes: Acme checkout demo/);
   assert.match(imported.stdout, new RegExp(`inspector: ${engine.url}/sandboxes/${id}/deliveries`));
   const token = /access token: (\S+)/.exec(imported.stdout)![1];
-  const me = await (await fetch(`${engine.url}/api/v1/sandbox`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const me: any = await (await fetch(`${engine.url}/api/v1/sandbox`, { headers: { authorization: `Bearer ${token}` } })).json();
   assert.equal(me.notes, 'Acme checkout demo');
   assert.equal(me.counts.orders, 201);
 });
