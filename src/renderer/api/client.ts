@@ -83,6 +83,39 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   return parsed as T;
 }
 
+/**
+ * A request whose answer is a file (a sandbox export, a HAR) or whose body is one (an import):
+ * the same credentials as `request`, the Response as it is. Throws ApiProblem on a non-2xx answer.
+ */
+export async function fileRequest(method: string, path: string, body?: Blob, contentType?: string): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (config.adminKey) headers.authorization = `Bearer ${config.adminKey}`;
+  if (config.sandboxId) headers['sandbay-sandbox'] = config.sandboxId;
+  if (contentType) headers['content-type'] = contentType;
+  let res: Response;
+  try {
+    res = await fetch(`${config.apiBase}${path}`, { method, headers, body, credentials: 'same-origin' });
+  } catch (err) {
+    throw new ApiProblem(networkProblem(err));
+  }
+  if (res.ok) return res;
+  const p = (await res.json().catch(() => undefined)) as Partial<Problem> | undefined;
+  throw new ApiProblem({
+    type: p?.type ?? 'about:blank', title: p?.title ?? res.statusText, status: res.status, code: p?.code ?? `http_${res.status}`, detail: p?.detail ?? `HTTP ${res.status}`,
+  });
+}
+
+/** Saves an answer's body as a file the browser downloads, named as the server's Content-Disposition says. */
+export async function saveDownload(res: Response, fallbackName: string): Promise<void> {
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export const api = {
   get: <T>(path: string, options?: { sandbox?: boolean }) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body?: unknown, options?: { sandbox?: boolean }) => request<T>('POST', path, body ?? {}, options),

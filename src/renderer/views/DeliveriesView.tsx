@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'react';
-import { api, ApiProblem } from '../api/client.ts';
+import { api, ApiProblem, fileRequest, query, saveDownload } from '../api/client.ts';
 import type { Delivery } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
 import { EmptyState, Link } from '../components/Misc.tsx';
@@ -60,6 +60,15 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
     }
   }, []);
 
+  const exportHar = useCallback(async () => {
+    try {
+      const { topic, status, endpointId, search } = filters;
+      await saveDownload(await fileRequest('GET', `/api/v1/webhooks/deliveries/export${query({ format: 'har', topic, status, endpointId, search })}`), 'deliveries.har');
+    } catch (err) {
+      useApp.getState().toast('error', `HAR export failed: ${(err as ApiProblem).message}`);
+    }
+  }, [filters]);
+
   const filtered = hasFilters(filters, mode);
   const replayRunning = useDlqReplay((s) => s.job?.state === 'running');
   const canReplay = useCan('webhooks:write');
@@ -70,6 +79,8 @@ export function DeliveriesView({ mode, sandboxId, deliveryId }: { mode: 'deliver
           <h1 id="list-title">{mode === 'dlq' ? 'Dead-letter queue' : 'Deliveries'}</h1>
           <span className="muted" data-testid="row-count">{rows.length.toLocaleString()}{nextCursor ? '+' : ''} shown</span>
           <span className="spacer" />
+          <button type="button" className="small" disabled={rows.length === 0} onClick={() => void exportHar()}
+            title={`Every attempt of the deliveries ${filtered ? 'matching the filters' : 'shown'} as HAR 1.2, for Chrome DevTools or any HAR viewer`}>Export HAR</button>
           {mode === 'dlq' && canReplay && (
             <ConfirmButton
               label={`Replay all${filtered ? ' matching' : ''}`}

@@ -5,6 +5,7 @@ import { navigate, pathOf, type Route } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { useSignIn } from '../store/signin.ts';
 import { formatDuration, formatTime } from '../util/format.ts';
+import { SandboxMenu } from './SandboxMenu.tsx';
 
 const connectionText = { idle: 'Not connected', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
 
@@ -92,6 +93,7 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
       <header className="topbar">
         <span className="brand" aria-label="Sandbay">Sandbay</span>
         {shared ? <SignedInAs /> : <SandboxSwitcher route={route} />}
+        <SandboxMenu canImport={!shared} />
         <span className="spacer" />
         <HeaderClock />
         <span className={`connection ${connection}`} role="status" aria-live="polite" data-testid="connection">{connectionText[connection]}</span>
