@@ -1,0 +1,145 @@
+// Issue 23's figures: export and import time, file size and the engine's peak RSS, for a seeded
+// sandbox and for one with 50,000 deliveries (each with its attempt). The engine is a child process:
+// its peak RSS (VmHWM) is reset before each operation (/proc/<pid>/clear_refs), so each figure is the
+// operation's own peak, beside the RSS it started from.
+import { createHash } from 'node:crypto';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { jsonClient } from './load.ts';
+import { startCeiling } from './spawn.ts';
+import type { BenchRow } from './table.ts';
+import { Receiver } from '../helpers/receiver.ts';
+
+const section = 'portable';
+const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
+const scratch = mkdtempSync(join(tmpdir(), 'sandbay-bench-portable-'));
+const bigDeliveries = 50_000;
+
+const status = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Runs `work` and reports its time and the engine's peak RSS during it (MB), and the RSS it began at. */
+async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; ms: number; peakMb: number; startMb: number }> {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+  const startMb = status(pid, 'VmRSS');
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started, peakMb: status(pid, 'VmHWM'), startMb };
+}
+
+async function exportTo(url: string, token: string, file: string): Promise<number> {
+  const res = await fetch(`${url}/api/v1/sandbox/export?includeSecrets=true`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`bench: export failed ${res.status} ${await res.text()}`);
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return statSync(file).size;
+}
+
+async function importFrom(url: string, file: string): Promise<any> {
+  const res = await fetch(`${url}/api/v1/sandboxes/import`, { method: 'POST', body: await openAsBlob(file), headers: { 'content-type': 'application/gzip' } });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`bench: import failed ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * A sandbox file with `target` deliveries, made from a real export by repeating its events, deliveries and
+ * attempts under new ids (every other table as it is), sealed with a correct end line.
+ */
+async function multiplied(source: string, out: string, target: number): Promise<void> {
+  const lines = gunzipSync(readFileSync(source)).toString('utf8').split('\n').slice(0, -2);
+  const deliveries = lines.filter((l) => l.startsWith('{"r":{"id":"dlv_')).length;
+  const copies = Math.ceil(target / deliveries);
+  const gzip = createGzip({ level: 6 });
+  gzip.pipe(createWriteStream(out));
+  const hash = createHash('sha256');
+  const rows: Record<string, number> = {};
+  let count = 0;
+  const write = async (text: string) => {
+    hash.update(text);
+    count += text.split('\n').length - 1;
+    if (!gzip.write(text)) await new Promise((r) => gzip.once('drain', r));
+  };
+  let table = '';
+  let section: string[] = [];
+  const flush = async () => {
+    const repeat = ['events', 'deliveries', 'attempts'].includes(table) ? copies : 1;
+    for (let k = 0; k < repeat; k++) {
+      let text = '';
+      for (const l of section) text += `${repeat === 1 ? l : l.replace(/"((?:evt|dlv)_\w+)"/g, `"$1x${k}"`)}\n`;
+      if (section.length) await write(text);
+    }
+    rows[table] = section.length * repeat;
+    section = [];
+  };
+  await write(`${lines[0]}\n`);
+  for (const line of lines.slice(1)) {
+    if (line.startsWith('{"r"')) section.push(line);
+    else {
+      if (table) await flush();
+      table = JSON.parse(line).table;
+      await write(`${line}\n`);
+    }
+  }
+  await flush();
+  gzip.end(`${JSON.stringify({ end: { rows, lines: count, sha256: hash.digest('hex') } })}\n`);
+  await finished(gzip);
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const receiver = await new Receiver().start();
+  const engine = await startCeiling('sandbay-roomy');
+  const [url] = engine.url.split(' ');
+  const out: BenchRow[] = [];
+  try {
+    const anon = jsonClient(url);
+    const created = (await anon.request('POST', '/api/v1/sandboxes')).body;
+    await anon.close();
+    const token = created.credentials.accessToken;
+    const seeded = join(scratch, 'seeded.sandbay');
+    const exp = await measured(engine.pid, () => exportTo(url, token, seeded));
+    const imp = await measured(engine.pid, () => importFrom(url, seeded));
+    out.push(
+      row('seeded sandbox: export', exp.ms, 'ms'), row('seeded sandbox: file size', exp.result / 1024, 'KiB'),
+      row('seeded sandbox: export peak RSS', exp.peakMb, 'MB', `from ${exp.startMb.toFixed(0)} MB`),
+      row('seeded sandbox: import', imp.ms, 'ms'), row('seeded sandbox: import peak RSS', imp.peakMb, 'MB', `from ${imp.startMb.toFixed(0)} MB`),
+    );
+
+    // A sandbox with real deliveries and attempts, multiplied to 50,000 deliveries.
+    const api = jsonClient(url, { authorization: `Bearer ${token}` });
+    const endpoint = await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.*'] });
+    if (endpoint.status !== 201) throw new Error(`bench: endpoint failed ${JSON.stringify(endpoint.body)}`);
+    await api.request('PATCH', '/api/v1/variants/var_0001', { stock: 1000 });
+    for (let i = 0; i < 50; i++) {
+      const placed = await api.request('POST', '/api/v1/orders', { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Bornova' } });
+      if (placed.status !== 201) throw new Error(`bench: order failed ${JSON.stringify(placed.body)}`);
+    }
+    await receiver.waitFor(50, 60_000);
+    await new Promise((r) => setTimeout(r, 500)); // the last attempts' records
+    await api.close();
+    const small = join(scratch, 'small.sandbay');
+    await exportTo(url, token, small);
+    const big = join(scratch, 'big.sandbay');
+    await multiplied(small, big, bigDeliveries);
+
+    const first = await measured(engine.pid, () => importFrom(url, big));
+    const bigToken = first.result.credentials.accessToken;
+    const again = join(scratch, 'big-again.sandbay');
+    const bigExport = await measured(engine.pid, () => exportTo(url, bigToken, again));
+    const second = await measured(engine.pid, () => importFrom(url, again));
+    const delivered = second.result.report.rows.deliveries;
+    out.push(
+      row(`${delivered.toLocaleString('en')} deliveries: export`, bigExport.ms / 1000, 's'),
+      row(`${delivered.toLocaleString('en')} deliveries: file size`, bigExport.result / 2 ** 20, 'MiB'),
+      row(`${delivered.toLocaleString('en')} deliveries: export peak RSS`, bigExport.peakMb, 'MB', `from ${bigExport.startMb.toFixed(0)} MB`),
+      row(`${delivered.toLocaleString('en')} deliveries: import`, second.ms / 1000, 's'),
+      row(`${delivered.toLocaleString('en')} deliveries: import peak RSS`, second.peakMb, 'MB', `from ${second.startMb.toFixed(0)} MB`),
+    );
+  } finally {
+    await engine.stop();
+    await receiver.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return out;
+}
