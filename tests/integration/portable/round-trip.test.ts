@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { after, before, test } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
 import { verifyWebhook } from '../../../src/receiver/index.ts';
@@ -180,5 +183,18 @@ test('a dead delivery stays in the DLQ of the imported sandbox and replays from 
     assert.equal(replayed.body.attempts.at(-1).number, 6);
   } finally {
     failing.behaviour = { kind: 'status', status: 500, body: 'down for maintenance' };
+  }
+});
+
+test('every line of an exported file is valid against its JSON Schema in docs/', async () => {
+  await ready();
+  const schema = JSON.parse(readFileSync(new URL('../../../docs/sandbox-file.schema.json', import.meta.url), 'utf8'));
+  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+  for (const query of ['', 'includeSecrets=true']) {
+    const lines = gunzipSync(await exportBytes(engine.url, source, query)).toString('utf8').split('\n');
+    assert.equal(lines.pop(), '', 'every line ends in a newline');
+    const invalid = lines.map((l, i) => (validate(JSON.parse(l)) ? null : `line ${i + 1}: ${JSON.stringify(validate.errors?.slice(0, 2))}`)).filter(Boolean);
+    assert.deepEqual(invalid, []);
+    assert.equal(JSON.parse(lines[0]).secrets, query ? 'included' : 'omitted');
   }
 });
