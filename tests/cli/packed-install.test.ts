@@ -87,6 +87,14 @@ test("import('sandbay/receiver') works from the project that installed it", asyn
   assert.equal(stdout.trim(), 'function X-Service-Signature true');
 });
 
+test("sandbay/testing's recorded-delivery helpers are in the built package, with their types", async () => {
+  const script = "const t = await import('sandbay/testing'); console.log(['replayFixtures', 'loadFixtures', 'waitForDelivery', 'deliveries'].map((n) => typeof t[n]).join(' '));";
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
+  assert.equal(stdout.trim(), 'function function function function');
+  const types = readFileSync(join(app, 'node_modules', 'sandbay', 'dist', 'testing', 'index.d.ts'), 'utf8');
+  for (const name of ['replayFixtures', 'waitForDelivery', 'deliveries', 'ReplayResult', 'DeliveryFilter', 'FixturesFile']) assert.match(types, new RegExp(`\\b${name}\\b`), name);
+});
+
 // A user's own test, as the README shows it: a receiver built on sandbay/receiver, checked by sandbay/testing.
 const userTest = `
 import assert from 'node:assert/strict';
