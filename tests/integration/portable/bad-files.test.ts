@@ -64,10 +64,15 @@ test('a file cut short is refused as truncated, naming where it ends', async () 
 });
 
 test('a flipped byte is refused as damaged: in the compressed data, or in the content (the SHA-256 of the end line)', async () => {
-  const bytes = Buffer.from(await good());
-  bytes[Math.floor(bytes.length / 2)] ^= 0x01;
-  const p = await refused(bytes, 422, 'import_tampered');
-  assert.match(p.detail, /compressed data is corrupt|SHA-256/);
+  const original = await good();
+  // Anywhere past gzip's 10-byte header: in the deflate stream (its first line included), its CRC-32 or its length.
+  for (let i = 0; i <= 12; i++) {
+    const bytes = Buffer.from(original);
+    const at = i === 0 ? 40 : i === 12 ? bytes.length - 1 : 10 + Math.floor(((bytes.length - 11) * i) / 12);
+    bytes[at] ^= 0x01;
+    const p = await refused(bytes, 422, 'import_tampered');
+    assert.match(p.detail, /compressed data is corrupt|SHA-256/, `byte ${at}`);
+  }
   const lines = linesOf(await good());
   const i = lines.findIndex((l) => l.includes('"ord_0001"'));
   lines[i] = lines[i].replace('"ord_0001"', '"ord_0002"').replace('"placed"', '"plaaed"');

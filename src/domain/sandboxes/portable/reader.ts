@@ -25,9 +25,10 @@ export type FileRecord =
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** zlib's complaints as file problems: an early end is truncation, anything else damage. */
-function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere, atStart: boolean): ApiError {
+function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere): ApiError {
   if (err.code === 'Z_BUF_ERROR') return fileProblems.truncated('the compressed data ends early.', where);
-  if (atStart) return fileProblems.notASandboxFile('it is not gzip-compressed', where);
+  // zlib's words for bytes that do not start a gzip stream at all (its magic number and method).
+  if (/incorrect header check|unknown compression method/.test(err.message)) return fileProblems.notASandboxFile('it is not gzip-compressed', where);
   return fileProblems.tampered(`the compressed data is corrupt (${err.message}).`, where);
 }
 
@@ -55,6 +56,8 @@ export async function* readSandboxFile(
   let end: SandboxFileEnd['end'] | undefined;
   let rows: Record<string, unknown>[] = [];
   let rowsLine = 0;
+  /** The first line that made no sense, while reading on to tell damage from a malformed file. */
+  let deferred: ApiError | undefined;
   const counted: Record<string, number> = {};
   const where = (extra: FileWhere = {}): FileWhere => ({ line: line || 1, ...(section ? { table: section.table } : {}), ...extra });
 
@@ -127,7 +130,19 @@ export async function* readSandboxFile(
         pendingBytes = 0;
         start = nl + 1;
         if (isEnd || bytes !== piece) unhashed = start;
-        yield* take(bytes);
+        if (deferred) {
+          line++;
+          if (isEnd) throw damagedOr(deferred, bytes, hash.digest('hex'));
+          continue;
+        }
+        try {
+          yield* take(bytes);
+        } catch (err) {
+          // While checking, a line that makes no sense may be damage: read on to the end line, whose hash says which.
+          const headerLike = header || bytes.subarray(0, 11).toString('latin1') === '{"sandbay":';
+          if (!options.verifyOnly || !headerLike || !deferrable.has((err as ApiError).code)) throw err;
+          deferred = err as ApiError;
+        }
       }
       if (!end) hash.update(chunk.subarray(unhashed, start));
       if (start < chunk.length) {
@@ -139,15 +154,32 @@ export async function* readSandboxFile(
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const e = err as NodeJS.ErrnoException;
-    if (e.code?.startsWith('Z_')) throw inflateProblem(e, where({ line: line + 1, byte: gunzip.bytesWritten }), line === 0);
+    if (e.code?.startsWith('Z_')) throw inflateProblem(e, where({ line: line + 1, byte: gunzip.bytesWritten }));
     throw err;
   } finally {
     source.unpipe(gunzip);
     gunzip.destroy();
   }
+  if (deferred) throw deferred;
   if (pendingBytes > 0) throw fileProblems.truncated('the last line is cut off.', where({ line: line + 1 }));
   if (!header) throw fileProblems.notASandboxFile('it is empty', { line: 1 });
   if (!end) throw fileProblems.truncated('it ends without its end line.', where({ line: line + 1 }));
+}
+
+/** Problems a damaged file would also cause: reported only if the file's hash shows it is whole. */
+const deferrable = new Set(['import_malformed', 'import_not_sandbox_file']);
+
+/** At the end line after a line that made no sense: damage if the hash disagrees, else that line's problem. */
+function damagedOr(problem: ApiError, endLine: Buffer, sha256: string): ApiError {
+  let end: unknown;
+  try {
+    end = JSON.parse(endLine.toString('utf8'));
+  } catch {
+    return problem;
+  }
+  const where = (problem.options.extra?.where ?? {}) as FileWhere;
+  const claimed = isObject(end) && isObject(end.end) ? end.end.sha256 : undefined;
+  return claimed === sha256 ? problem : fileProblems.tampered(`its content does not match the SHA-256 in its end line; it stops making sense at line ${where.line}.`, where);
 }
 
 function checkHeader(value: Record<string, unknown>, where: FileWhere): SandboxFileHeader {
