@@ -2,7 +2,7 @@
 // verbatim with node --test, as a user's project would: sandbay/testing from the built package, the
 // receiver beside it, and a fixtures file recorded from a real sandbox.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test("the Node receiver's documented test passes: a delivery it caused answered 200, and recorded fixtures replay re-signed", async () => {
   await buildPackages();
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-receiver.mjs')], { cwd: root, stdio: 'pipe' });
   const blocks = receiverBlocks('js');
   const testBlock = blocks.find((b) => b.includes('replayFixtures('));
   assert.ok(testBlock, 'docs/receivers.md has the test');
@@ -39,6 +40,7 @@ test("the Node receiver's documented test passes: a delivery it caused answered 
 
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules', 'sandbay'), 'dir');
+  symlinkSync(join(root, 'packages', 'receiver'), join(dir, 'node_modules', 'sandbay-receiver'), 'dir');
   symlinkSync(join(root, 'node_modules', 'koa'), join(dir, 'node_modules', 'koa'), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
   writeFileSync(join(dir, 'receiver.mjs'), blocks[0]);
