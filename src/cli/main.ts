@@ -28,6 +28,9 @@ function serverOptions(cmd: Command): Command {
     .option('--allow-host <name>', 'extra Host name to accept, e.g. host.docker.internal (repeatable)', collect, [])
     .addOption(new Option('--public-url <url>', 'the URL users and receivers see, e.g. behind a load balancer').env('SANDBAY_PUBLIC_URL'))
     .addOption(new Option('--admin-key <key>', 'the admin key (required beyond loopback; at least 32 characters)').env('SANDBAY_ADMIN_KEY'))
+    .addOption(new Option('--allow-receivers <cidrs>', 'shared server: address blocks receivers may be in besides public ones, e.g. 10.20.0.0/16,fd00::/8').env('SANDBAY_ALLOW_RECEIVERS'))
+    // Not .env(): commander would read SANDBAY_OPEN_SANDBOX_CREATION=0 as on; serve reads the variable itself.
+    .option('--open-sandbox-creation', 'shared server: let anyone create a sandbox (SANDBAY_OPEN_SANDBOX_CREATION=1; default: the admin key only)')
     .option('--data-dir <dir>', 'data directory (default: the platform data dir)')
     .option('--memory', 'keep no files (tests and demos)')
     .option('--quiet', 'do not log each request');

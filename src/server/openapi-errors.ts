@@ -13,6 +13,7 @@ export const errorMeanings: Record<number, string> = {
   413: 'The body is over its limit (1 MiB for JSON bodies; an upload names its own)',
   415: 'The body is not sent as a media type the operation reads',
   422: 'The input is well-formed but not valid: see errors[] for each field',
+  429: 'Too many at once: wait (Retry-After says how long) and try again',
 };
 
 type Codes = Map<number, Set<string>>;

@@ -36,7 +36,7 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 
 export interface ResponseSpec {
   description: string;

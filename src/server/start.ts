@@ -12,6 +12,8 @@ import { randomString } from '../shared/ids.ts';
 import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
+import { databaseAddress, OutboundPolicy, type HostLookup } from '../webhooks/outbound/policy.ts';
+import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
 import { openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
@@ -28,7 +30,7 @@ import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { orderRoutes } from './routes/orders.ts';
-import { sandboxRoutes } from './routes/sandboxes.ts';
+import { sandboxRoutes, type SandboxCreation } from './routes/sandboxes.ts';
 import { portableRoutes } from './routes/portable.ts';
 import { deliveryExportRoutes } from './routes/delivery-export.ts';
 import { defaultMaxImportBytes } from './upload.ts';
@@ -42,9 +44,9 @@ import { checkRoutes } from './routes/checks.ts';
 import { Catchers } from '../webhooks/catcher/catchers.ts';
 import type { Services } from './services.ts';
 import { staticUi } from './static-ui.ts';
-import { resolveExposure } from './auth/shared-server.ts';
+import { resolveExposure, StartupError } from './auth/shared-server.ts';
 import { cookiePort } from './auth/session-cookie.ts';
-import type { AuthConfig } from './auth/authenticate.ts';
+import { carriesAdminKey, type AuthConfig } from './auth/authenticate.ts';
 import { sessionRoutes } from './routes/session.ts';
 
 export interface SandboxOptions {
@@ -95,6 +97,15 @@ export interface SandboxOptions {
   jobPollMs?: number;
   /** The largest sandbox file POST /api/v1/sandboxes/import accepts, in bytes (default 256 MiB). */
   maxImportBytes?: number;
+  /**
+   * `--allow-receivers`: on a shared server, CIDR blocks outbound requests may reach although they are
+   * loopback, private, link-local, this server or the database (SPEC §9). Ignored on a laptop.
+   */
+  allowReceivers?: string[];
+  /** How receivers' host names are resolved (default: the system resolver). Tests pass a stub. */
+  outboundLookup?: HostLookup;
+  /** On a shared server, let anyone create a sandbox (POST /api/v1/sandboxes without the admin key). */
+  openSandboxCreation?: boolean;
 }
 
 export interface RunningSandbox {
@@ -137,6 +148,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   // Checked before anything opens: a refusal leaves no data dir lock or database behind.
   const exposure = resolveExposure({ host, publicUrl: options.publicUrl, adminKey: options.adminKey });
+  try {
+    new AllowList(options.allowReceivers ?? []);
+  } catch (err) {
+    throw new StartupError(`--allow-receivers: ${(err as Error).message}`);
+  }
   // A cluster worker's data dir (lock, discovery file, managed PostgreSQL) is its primary's.
   const dataDir = options.memory || options.worker ? undefined : (options.dataDir ?? defaultDataDir());
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -172,12 +188,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await clock.load(db, invalidations);
     const tokens = new TokenStore(db, invalidations);
     const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`), (fn) => detached(db, fn));
+    const policy = new OutboundPolicy({
+      shared: exposure.shared, allowReceivers: options.allowReceivers, lookup: options.outboundLookup, database: databaseAddress(databaseUrl),
+    });
     const webhooks = createWebhookEngine({
       // Workers of one `--workers` run share the primary's instance id; each holds its own leases.
       db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs,
       attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
       maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
-      invalidations,
+      invalidations, policy,
     });
     cleanups.push(() => webhooks.close());
     await webhooks.stream.start();
@@ -198,10 +217,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const catchers = new Catchers(db, clock, services.baseUrl);
 
     let auth: AuthConfig | undefined;
+    // On a laptop anyone may create sandboxes (SPEC §3); a shared server's operator opens it explicitly.
+    const creation: SandboxCreation = { open: !exposure.shared || options.openSandboxCreation === true, isAdmin: (ctx) => carriesAdminKey(ctx, auth!) };
     const routes: RouteDef[] = [];
     routes.push(
-      ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth! }),
-      ...sandboxRoutes(services), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
+      ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth!, openSandboxCreation: creation.open }),
+      ...sandboxRoutes(services, () => creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );
@@ -242,6 +263,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const url = `http://${urlHost(host)}:${port}`;
     const publicUrl = exposure.publicUrl ?? url;
     baseUrl = publicUrl;
+    policy.attach({ ownUrl: url, port, publicUrl: exposure.publicUrl });
     // The discovery file is the operator's (mode 0600): it keeps the admin key for the CLI on this
     // machine, and this engine's own address (through a public URL the lock's probe could reach another engine).
     const discovery = { url, ...(exposure.publicUrl ? { publicUrl } : {}), pid: process.pid, instanceId, adminKey };

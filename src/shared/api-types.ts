@@ -39,6 +39,8 @@ export interface SessionState {
   /** Shared beyond loopback: the inspector signs in with one sandbox's credentials, never the admin key. */
   shared: boolean;
   publicUrl: string;
+  /** Anyone may create a sandbox (always on a laptop); false: only the operator, with the admin key. */
+  openSandboxCreation: boolean;
   sandbox: { id: string; scopes: string[]; expiresAt: string } | null;
 }
 

@@ -89,7 +89,7 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Chec
 
 async function runCheck(engine: RunningSandbox, sandboxId: string, options: CheckReceiverOptions): Promise<CheckReport> {
   const { effects } = options;
-  const counter = typeof effects === 'string' ? effectsUrlCounter(effects) : effects ? async () => effects() : undefined;
+  const counter = typeof effects === 'string' ? effectsUrlCounter(effects, engine.services.webhooks.sender) : effects ? async () => effects() : undefined;
   const { done } = await engine.services.webhooks.checks.ofUrl(sandboxId, {
     url: options.url, secret: options.secret, allowInsecureTls: options.allowInsecureTls, effects: counter,
   });

@@ -16,6 +16,7 @@ import { ClaimLoop, dueChannel } from './claim-loop.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
+import type { TenantShares } from './outbound/shares.ts';
 import { signatureHeader } from '../receiver/sign.ts';
 import { deliveryHeaders } from '../shared/delivery-headers.ts';
 
@@ -54,6 +55,8 @@ export interface DispatcherDeps {
   /** The safety-net poll: due work nobody was told of, and leases of crashed engines. */
   pollMs: number;
   onError: (message: string) => void;
+  /** Each sandbox's share of outbound requests in flight (shared mode). */
+  shares?: TenantShares;
 }
 
 interface StateRow {
@@ -238,7 +241,13 @@ export class Dispatcher implements JobHandler {
     this.attempting.add(key);
     const lane = targetOf(state);
     this.loop.queued(lane);
-    const release = await this.limiter.acquire(state.endpointId ?? target.url);
+    const releaseTarget = await this.limiter.acquire(state.endpointId ?? target.url);
+    // The sandbox's turn too (shared mode), before the lease is looked at: a long wait renews it below.
+    const releaseShare = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
+    const release = () => {
+      releaseShare();
+      releaseTarget();
+    };
     let header: string;
     let outcome;
     try {

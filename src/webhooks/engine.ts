@@ -15,6 +15,8 @@ import { Endpoints } from './endpoints.ts';
 import { DeliveryLeases } from './leases.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
+import { OutboundPolicy } from './outbound/policy.ts';
+import { TenantShares } from './outbound/shares.ts';
 import { WebhookService } from './service.ts';
 import { Pruner } from './pruner.ts';
 
@@ -36,6 +38,8 @@ export interface WebhookEngineOptions {
   leaseMs?: number;
   /** The safety-net poll for due work and crashed engines' leases. Default 2 s. */
   pollMs?: number;
+  /** What outbound requests may reach (SPEC §9); default: a laptop's, which refuses nothing. */
+  policy?: OutboundPolicy;
 }
 
 export interface WebhookEngine {
@@ -49,6 +53,10 @@ export interface WebhookEngine {
   /** Receiver checks (SPEC §10): their runs and the battery's runner. */
   checks: Checks;
   checkRuns: CheckStore;
+  /** Sends every outbound request (deliveries, checks, effects URLs) through the policy. */
+  sender: Sender;
+  /** The outbound policy and each sandbox's share of outbound capacity (shared mode). */
+  outbound: { policy: OutboundPolicy; shares: TenantShares };
   lifecycle: TenantLifecycle;
   /** Starts claiming from the deliveries table (after the scheduler has started). */
   start(): Promise<void>;
@@ -63,7 +71,9 @@ export const defaultPollMs = 2_000;
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
   const { db, clock, scheduler } = options;
   const stream = new DeliveryStream(db, options.onError);
-  const sender = new Sender(options.attemptTimeoutMs);
+  const policy = options.policy ?? new OutboundPolicy({ shared: false });
+  const shares = new TenantShares(policy.shared);
+  const sender = new Sender(options.attemptTimeoutMs, policy);
   const recorder = new AttemptRecorder(db);
   const endpoints = new Endpoints(db, clock, options.invalidations);
   const leases = new DeliveryLeases(db, options.owner, options.leaseMs ?? defaultLeaseMs);
@@ -79,10 +89,10 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
   const dispatcher = new Dispatcher({
     db, clock, scheduler, endpoints, sender, recorder, stream, leases, chaos: new Chaos(db), realNow: options.realNow ?? Date.now,
-    pollMs: options.pollMs ?? defaultPollMs, onError: options.onError, testSecret,
+    pollMs: options.pollMs ?? defaultPollMs, onError: options.onError, testSecret, shares,
   });
   const checkRuns = new CheckStore(db, clock);
-  const checkRunner = new CheckRunner({ db, clock, sender, store: checkRuns, stream, onError: options.onError });
+  const checkRunner = new CheckRunner({ db, clock, sender, shares, store: checkRuns, stream, onError: options.onError });
   const checks = new Checks(db, clock, endpoints, checkRunner, testSecret);
   scheduler.register(attemptJob, dispatcher);
 
@@ -109,7 +119,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
 
   return {
-    outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, lifecycle,
+    outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, sender, outbound: { policy, shares }, lifecycle,
     start: () => dispatcher.start(),
     async close() {
       await checkRunner.stop();

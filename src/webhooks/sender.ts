@@ -1,4 +1,6 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
+import { policyConnector } from './outbound/connector.ts';
+import { BlockedByPolicy, OutboundPolicy } from './outbound/policy.ts';
 
 export const responseExcerptBytes = 4096;
 
@@ -27,11 +29,16 @@ export interface SendOutcome {
 export class Sender {
   private readonly agent: Agent;
   private readonly insecureAgent: Agent;
+  /** This server's own catchers, reached directly (OutboundPolicy.selfRoute). */
+  private readonly selfAgent: Agent;
 
-  constructor(private readonly timeoutMs: number) {
+  constructor(private readonly timeoutMs: number, private readonly policy = new OutboundPolicy({ shared: false })) {
     const options = { keepAliveTimeout: 10_000, connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-    this.agent = new Agent(options);
-    this.insecureAgent = new Agent({ ...options, connect: { rejectUnauthorized: false } });
+    // On a laptop the plain connector (loopback receivers are the point); shared, every connection is vetted.
+    const connect = (tls: { rejectUnauthorized?: boolean }) => (policy.shared ? policyConnector(policy, tls) : tls);
+    this.agent = new Agent({ ...options, connect: connect({}) });
+    this.insecureAgent = new Agent({ ...options, connect: connect({ rejectUnauthorized: false }) });
+    this.selfAgent = new Agent(options);
   }
 
   async send(req: SendRequest): Promise<SendOutcome> {
@@ -44,9 +51,10 @@ export class Sender {
     });
     try {
       // undici's request() never follows redirects (that takes an interceptor), as SPEC §5.3 wants.
-      const res = await request(req.url, {
+      const own = this.policy.selfRoute(req.url);
+      const res = await request(own ?? req.url, {
         method: 'POST', headers: req.headers, body: req.body, signal,
-        dispatcher: req.allowInsecureTls ? this.insecureAgent : this.agent,
+        dispatcher: own ? this.selfAgent : req.allowInsecureTls ? this.insecureAgent : this.agent,
       });
       const headers = flattenHeaders(res.headers);
       const body = await readExcerpt(res.body);
@@ -60,8 +68,36 @@ export class Sender {
     }
   }
 
+  /**
+   * A GET whose answer is read up to `maxBytes` within `timeoutMs` (an effects URL's count): a longer
+   * answer is an error, read no further. Through the same policy as every delivery.
+   */
+  async getSmall(url: string, maxBytes: number, timeoutMs: number): Promise<{ status: number; text: string }> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let res;
+    try {
+      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    } catch (err) {
+      throw new Error(describeError(err, timeoutMs));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        size += chunk.length;
+        if (size > maxBytes) throw new Error(`answered more than ${maxBytes} bytes; it should answer a count`);
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw new Error((err as Error).message.startsWith('answered more') ? (err as Error).message : describeError(err, timeoutMs));
+    } finally {
+      res.body.destroy();
+    }
+    return { status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.agent.close(), this.insecureAgent.close()]);
+    await Promise.all([this.agent.close(), this.insecureAgent.close(), this.selfAgent.close()]);
   }
 }
 
@@ -93,6 +129,8 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 
 function describeError(err: unknown, timeoutMs: number): string {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const blocked = [err, e?.cause].find((x) => x instanceof BlockedByPolicy);
+  if (blocked) return (blocked as BlockedByPolicy).message;
   const code = e?.code ?? e?.cause?.code;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
     return `timeout: no complete response within ${timeoutMs / 1000} s`;

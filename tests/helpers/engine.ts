@@ -8,7 +8,7 @@ import { createTestDatabase, testDriver, type TestDatabase } from './postgres.ts
  * SANDBAY_TEST_DRIVER=pg it runs on a database of its own on the test run's PostgreSQL server.
  * Use inside a test file at top level: `const engine = useEngine();` then `engine.url`.
  */
-export function useEngine(options: SandboxOptions = {}): { readonly url: string; readonly running: RunningSandbox } {
+export function useEngine(options: SandboxOptions = {}): { readonly url: string; readonly running: RunningSandbox; readonly databaseUrl: string | undefined } {
   let running: RunningSandbox | undefined;
   let database: TestDatabase | undefined;
   before(async () => {
@@ -27,6 +27,10 @@ export function useEngine(options: SandboxOptions = {}): { readonly url: string;
     get running() {
       if (!running) throw new Error('engine not started yet (use it inside a test)');
       return running;
+    },
+    /** The PostgreSQL database the engine runs on (undefined on PGlite). */
+    get databaseUrl() {
+      return database?.url;
     },
   };
 }
@@ -66,9 +70,12 @@ export async function call(
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-/** Creates a fresh sandbox through the public API; each test makes its own. */
-export async function createSandbox(url: string, name?: string): Promise<TestSandbox> {
-  const res = await call(url, '/api/v1/sandboxes', { method: 'POST', body: name ? { name } : undefined });
+/**
+ * Creates a fresh sandbox through the public API; each test makes its own. On a shared server
+ * the operator does it: pass the admin key.
+ */
+export async function createSandbox(url: string, name?: string, adminKey?: string): Promise<TestSandbox> {
+  const res = await call(url, '/api/v1/sandboxes', { method: 'POST', body: name ? { name } : undefined, token: adminKey });
   if (res.status !== 201) throw new Error(`sandbox creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   const { sandbox, credentials, webhookTestSecret } = res.body;
   const token = credentials.accessToken as string;

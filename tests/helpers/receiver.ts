@@ -30,7 +30,11 @@ export class Receiver {
   private waiters: (() => void)[] = [];
   floodBytesSent = 0;
 
-  async start(): Promise<this> {
+  private host = '127.0.0.1';
+
+  /** Listens on a loopback address of its own choosing (127.0.0.1, or ::1 for IPv6 tests). */
+  async start(host: '127.0.0.1' | '::1' = '127.0.0.1'): Promise<this> {
+    this.host = host;
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -44,12 +48,16 @@ export class Receiver {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => this.server!.listen(0, host, () => r()));
     return this;
   }
 
+  get port(): number {
+    return (this.server!.address() as AddressInfo).port;
+  }
+
   get url(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hook`;
+    return `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}/hook`;
   }
 
   /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */

@@ -9,6 +9,8 @@ export interface ServeFlags {
   allowHost: string[];
   publicUrl?: string;
   adminKey?: string;
+  allowReceivers?: string;
+  openSandboxCreation?: boolean;
   dataDir?: string;
   memory?: boolean;
   quiet?: boolean;
@@ -58,6 +60,14 @@ function msFromEnv(name: string): number | undefined {
   return ms;
 }
 
+/** A switch from the environment: 1/true/yes/on turns it on, 0/false/no/off or empty leaves it off. */
+function switchOn(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new CliError(`${name} takes 1 or 0, not ${value}`);
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
@@ -67,6 +77,8 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
     databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
     deliveryLeaseMs: msFromEnv('SANDBAY_DELIVERY_LEASE_MS'), deliveryPollMs: msFromEnv('SANDBAY_DELIVERY_POLL_MS'),
+    allowReceivers: flags.allowReceivers ? flags.allowReceivers.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
+    openSandboxCreation: flags.openSandboxCreation === true || switchOn('SANDBAY_OPEN_SANDBOX_CREATION', process.env.SANDBAY_OPEN_SANDBOX_CREATION),
   };
   const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop
@@ -110,6 +122,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
     ...(workers ? [`${workers} worker${workers === 1 ? '' : 's'}`] : []),
     ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),
+    ...(running.shared && options.allowReceivers?.length ? [`receivers may also be in ${options.allowReceivers.join(', ')}`] : []),
   ];
   process.stdout.write(`Sandbay ready: ${running.readyUrl}  (${details.join('; ')})\n`);
 }

@@ -17,10 +17,14 @@ interface OAuthToken {
   scope: string;
 }
 
-/** A new sandbox (no token needed): its credentials, and the note on stderr so stdout stays the token. */
+/**
+ * A new sandbox: its credentials, and the note on stderr so stdout stays the token. No token is
+ * needed on a laptop; a shared server's operator creates sandboxes with the admin key, which goes
+ * along when the connection has one (the discovery file's, or --token).
+ */
 async function newSandbox(flags: TokenFlags): Promise<void> {
   const client = new Client(resolveConnection(flags));
-  const created = await client.request('POST', '/api/v1/sandboxes', { anonymous: true, body: flags.name ? { name: flags.name } : {} });
+  const created = await client.request('POST', '/api/v1/sandboxes', { body: flags.name ? { name: flags.name } : {} });
   if (flags.json) return printJson({ sandboxId: created.sandbox.id, ...created.credentials, webhookTestSecret: created.webhookTestSecret });
   process.stderr.write(`Created sandbox ${created.sandbox.id} (--json shows its client id, secret and webhook test secret)\n`);
   say(created.credentials.accessToken);

@@ -15,6 +15,8 @@ interface SignInState {
   shared: boolean;
   /** The URL users and receivers see (--public-url), for the links the inspector shows. */
   publicUrl: string;
+  /** Anyone may create a sandbox here; on a closed shared server the operator hands them out. */
+  openSandboxCreation: boolean;
   sandbox: SessionState['sandbox'];
   /** The client id last signed in with (not secret), to prefill the form after expiry. */
   lastClientId: string;
@@ -63,6 +65,7 @@ export const useSignIn = create<SignInState>()((set, get) => {
     status: 'loading',
     shared: false,
     publicUrl: '',
+    openSandboxCreation: true,
     sandbox: null,
     lastClientId: sessionStorage.getItem(clientIdKey) ?? '',
 
@@ -71,8 +74,10 @@ export const useSignIn = create<SignInState>()((set, get) => {
       try {
         state = await api.get<SessionState>('/api/v1/session', { sandbox: false });
       } catch {
-        state = { shared: false, publicUrl: '', sandbox: null }; // an older engine: the loopback behaviour
+        state = { shared: false, publicUrl: '', openSandboxCreation: true, sandbox: null }; // an older engine: the loopback behaviour
       }
+      // An engine from before the switch answers without it: creation was open there.
+      set({ openSandboxCreation: state.openSandboxCreation ?? true });
       if (!state.shared) {
         set({ status: 'local', shared: false, publicUrl: state.publicUrl });
         return useApp.getState().loadSandboxes();

@@ -14,11 +14,12 @@ const fieldError = (error: Error | null, pointer: string) => (error instanceof A
 
 /**
  * A shared server's front door (SPEC §9): sign in with one sandbox's own credentials — its
- * client id and secret, or an access token — and see only that sandbox. Or create a sandbox,
- * which signs the browser straight in to it.
+ * client id and secret, or an access token — and see only that sandbox. Or, where the operator
+ * lets anyone, create a sandbox, which signs the browser straight in to it.
  */
 export function SandboxSignIn({ expired }: { expired: boolean }) {
   const lastClientId = useSignIn((s) => s.lastClientId);
+  const openCreation = useSignIn((s) => s.openSandboxCreation);
   const [method, setMethod] = useState<Method>('client');
   const [clientId, setClientId] = useState(lastClientId);
   const [clientSecret, setClientSecret] = useState('');
@@ -40,7 +41,7 @@ export function SandboxSignIn({ expired }: { expired: boolean }) {
     <main className="signin">
       <h1>Sign in to your sandbox</h1>
       {expired && <div className="callout" role="alert">Your session expired (access tokens live 1 hour). Sign in again.</div>}
-      <p className="muted">This Sandbay is shared: each person sees only their own sandbox. Sign in with the client ID and secret you got when you created it (<code>POST /api/v1/sandboxes</code> or the portal), or with one of its access tokens.</p>
+      <p className="muted">This Sandbay is shared: each person sees only their own sandbox. Sign in with its client ID and secret (shown once, when it was created), or with one of its access tokens.</p>
       <div className="row" role="radiogroup" aria-label="Sign in with">
         <label className="row nowrap"><input type="radio" name="method" checked={method === 'client'} onChange={() => setMethod('client')} /> With client ID and secret</label>
         <label className="row nowrap"><input type="radio" name="method" checked={method === 'token'} onChange={() => setMethod('token')} /> With an access token</label>
@@ -63,11 +64,17 @@ export function SandboxSignIn({ expired }: { expired: boolean }) {
         <InlineError error={formError} />
         <div className="row"><button type="submit" className="primary" disabled={signIn.busy}>{signIn.busy ? 'Signing in…' : 'Sign in'}</button></div>
       </form>
-      <p className="muted">No sandbox yet?{' '}
-        <button type="button" className="small" onClick={() => void create.run()} disabled={create.busy}>{create.busy ? 'Creating…' : 'Create a sandbox'}</button>
-        {' '}— seeded, yours, and signed in at once.
-      </p>
-      <InlineError error={create.error} />
+      {openCreation ? (
+        <>
+          <p className="muted">No sandbox yet?{' '}
+            <button type="button" className="small" onClick={() => void create.run()} disabled={create.busy}>{create.busy ? 'Creating…' : 'Create a sandbox'}</button>
+            {' '}— seeded, yours, and signed in at once.
+          </p>
+          <InlineError error={create.error} />
+        </>
+      ) : (
+        <p className="muted" data-testid="ask-operator">No sandbox yet? Ask the operator of this server: they create sandboxes (<code>sandbay token --new --json</code> with the admin key) and give you the client ID and secret.</p>
+      )}
     </main>
   );
 }

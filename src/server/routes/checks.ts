@@ -1,5 +1,5 @@
 import { checkCases } from '../../webhooks/check/cases.ts';
-import { effectsUrlCounter } from '../../webhooks/check/checks.ts';
+import { effectsUrlCounter, type StartedCheck } from '../../webhooks/check/checks.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
@@ -10,11 +10,31 @@ import type { Services } from '../services.ts';
 import { seqPage } from './paging.ts';
 
 const tags = ['Receiver checks'];
-const started = 'Answers 202 with the run at once; follow it with GET (report.cases fills up) or the live stream (check.updated).';
+// A refused receiver or effects URL (shared mode's outbound policy), or an eleventh check at once.
+const checkErrors = { 422: ['blocked_by_policy'], 429: ['too_many_checks'] } as const;
+const answersAtOnce = 'Answers 202 with the run at once; follow it with GET (report.cases fills up) or the live stream (check.updated).';
 
 /** Receiver checks (SPEC §10): run the battery against an endpoint or a bare URL, and read the stored runs. */
 export const checkRoutes = (s: Services) => {
-  const { checks, checkRuns } = s.webhooks;
+  const { checks, checkRuns, sender } = s.webhooks;
+  const { policy, shares } = s.webhooks.outbound;
+  /** Starts a check in one of the sandbox's check slots (shared mode: 429 past ten at once). */
+  const started = async (tenantId: string, start: () => Promise<StartedCheck>) => {
+    const release = shares.startCheck(tenantId);
+    try {
+      const { run, done } = await start();
+      void done.finally(release);
+      return run;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+  const effects = async (url: string | undefined) => {
+    if (!url) return undefined;
+    await policy.assertAllowed(url, '/effectsUrl');
+    return effectsUrlCounter(url, sender);
+  };
   return [
     route({
       method: 'get', path: '/api/v1/webhooks/check-cases', operationId: 'listCheckCases', tags, access: 'sandbox', scope: 'webhooks:read',
@@ -23,10 +43,11 @@ export const checkRoutes = (s: Services) => {
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
-      summary: `Run the receiver check against the endpoint's URL with its live secrets. ${started}`,
-      params: idParam, body: EndpointCheckRequest, responses: { 202: CheckRun },
+      summary: `Run the receiver check against the endpoint's URL with its live secrets. ${answersAtOnce}`,
+      params: idParam, body: EndpointCheckRequest, responses: { 202: CheckRun }, errors: checkErrors,
       handler: async ({ params, body, principal }) => {
-        const { run } = await checks.ofEndpoint(tenantOf(principal), params.id, { effects: body.effectsUrl ? effectsUrlCounter(body.effectsUrl) : undefined });
+        const counter = await effects(body.effectsUrl);
+        const run = await started(tenantOf(principal), () => checks.ofEndpoint(tenantOf(principal), params.id, { effects: counter }));
         return { status: 202, body: run };
       },
     }),
@@ -51,12 +72,14 @@ export const checkRoutes = (s: Services) => {
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/checks', operationId: 'checkReceiverUrl', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
-      summary: `Run the receiver check against a URL with a secret (\`sandbay check <url> --secret\`); its deliveries go to this sandbox's log. ${started}`,
-      body: UrlCheckRequest, responses: { 202: CheckRun },
+      summary: `Run the receiver check against a URL with a secret (\`sandbay check <url> --secret\`); its deliveries go to this sandbox's log. ${answersAtOnce}`,
+      body: UrlCheckRequest, responses: { 202: CheckRun }, errors: checkErrors,
       handler: async ({ body, principal }) => {
-        const { run } = await checks.ofUrl(tenantOf(principal), {
-          url: body.url, secret: body.secret, allowInsecureTls: body.allowInsecureTls, effects: body.effectsUrl ? effectsUrlCounter(body.effectsUrl) : undefined,
-        });
+        await policy.assertAllowed(body.url, '/url');
+        const counter = await effects(body.effectsUrl);
+        const run = await started(tenantOf(principal), () => checks.ofUrl(tenantOf(principal), {
+          url: body.url, secret: body.secret, allowInsecureTls: body.allowInsecureTls, effects: counter,
+        }));
         return { status: 202, body: run };
       },
     }),

@@ -1,5 +1,6 @@
+import type { Context } from 'koa';
 import { z } from 'zod';
-import { notFound } from '../../shared/problem.ts';
+import { ApiError, notFound } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
@@ -10,13 +11,27 @@ import { pageOf } from './paging.ts';
 
 const tags = ['Sandboxes'];
 
-export const sandboxRoutes = (s: Services) => [
+/** Who may create sandboxes: anyone (a laptop, or a shared server opened by its operator), or the admin key only. */
+export interface SandboxCreation {
+  open: boolean;
+  isAdmin: (ctx: Context) => boolean;
+}
+
+export const creationClosed = () =>
+  new ApiError(403, 'sandbox_creation_closed',
+    "On this shared server sandboxes are created by its operator (POST /api/v1/sandboxes with the admin key, or `sandbay token --new`). Ask them for your sandbox's client ID and secret, and sign in with those.");
+
+export const sandboxRoutes = (s: Services, creation: () => SandboxCreation) => [
   route({
     method: 'post', path: '/api/v1/sandboxes', operationId: 'createSandbox', tags, access: 'none',
-    summary: 'Create and seed a sandbox (no token, no signup); returns its credentials.',
-    body: CreateSandboxRequest, idempotent: false,
+    summary: "Create and seed a sandbox (no token, no signup); returns its credentials. A shared server's operator may keep this to the admin key.",
+    body: CreateSandboxRequest, idempotent: false, errors: { 403: ['sandbox_creation_closed'] },
     responses: { 201: CreatedSandbox },
-    handler: async ({ body }) => ({ status: 201, body: await s.sandboxes.create(body.name) }),
+    handler: async ({ body, ctx }) => {
+      const { open, isAdmin } = creation();
+      if (!open && !isAdmin(ctx)) throw creationClosed();
+      return { status: 201, body: await s.sandboxes.create(body.name) };
+    },
   }),
   route({
     method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',

@@ -35,6 +35,7 @@ export const Session = z
   .object({
     shared: z.boolean().describe('The server is shared beyond loopback: the inspector signs in with a sandbox\'s credentials.'),
     publicUrl: z.string().describe('The URL users and receivers see (--public-url, else the server\'s own address).'),
+    openSandboxCreation: z.boolean().describe('Anyone may create a sandbox here (always on a laptop); false: the operator creates them with the admin key.'),
     sandbox: z
       .object({ id: z.string(), scopes: z.array(z.string()), expiresAt: Timestamp.describe('When the session\'s access token expires (real clock)') })
       .nullable()
@@ -69,11 +70,12 @@ async function tokenFor(s: Services, body: z.output<typeof SignInRequest>): Prom
  * The inspector's browser session (SPEC §9): sign in with one sandbox's credentials, get an
  * HttpOnly cookie carrying its access token, sign out. No admin key is involved.
  */
-export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () => AuthConfig }) => {
+export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () => AuthConfig; openSandboxCreation: boolean }) => {
+  const server = () => ({ shared: config.shared, publicUrl: s.baseUrl(), openSandboxCreation: config.openSandboxCreation });
   const current = async (ctx: Context): Promise<SessionBody> => {
     const token = sessionCookieToken(ctx, config.auth());
     const check = token ? await s.tokens.verifyAccess(token) : undefined;
-    return { shared: config.shared, publicUrl: s.baseUrl(), sandbox: check?.ok ? signedIn(check.grant) : null };
+    return { ...server(), sandbox: check?.ok ? signedIn(check.grant) : null };
   };
   return [
     route({
@@ -99,7 +101,7 @@ export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () =
         }
         setSessionCookie(ctx, config.auth().session, token, check.grant.expiresAtMs);
         ctx.set('Cache-Control', 'no-store');
-        return { body: { shared: config.shared, publicUrl: s.baseUrl(), sandbox: signedIn(check.grant) } };
+        return { body: { ...server(), sandbox: signedIn(check.grant) } };
       },
     }),
     route({

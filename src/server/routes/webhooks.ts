@@ -19,13 +19,17 @@ const tags = ['Webhooks'];
 
 export const webhookRoutes = (s: Services) => {
   const { service, endpoints, replays } = s.webhooks;
+  const { policy } = s.webhooks.outbound;
   return [
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints', operationId: 'createWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
-      errors: { 422: ['unknown_topic'] },
+      errors: { 422: ['unknown_topic', 'blocked_by_policy'] },
       summary: 'Register an endpoint; the response shows its secret in full (the only time besides rotation).',
       body: EndpointRequest, responses: { 201: Endpoint },
-      handler: async ({ body, principal }) => ({ status: 201, body: await endpoints.create(tenantOf(principal), body) }),
+      handler: async ({ body, principal }) => {
+        await policy.assertAllowed(body.url, '/url');
+        return { status: 201, body: await endpoints.create(tenantOf(principal), body) };
+      },
     }),
     route({
       method: 'get', path: '/api/v1/webhooks/endpoints', operationId: 'listWebhookEndpoints', tags, access: 'sandbox', scope: 'webhooks:read',
@@ -39,10 +43,13 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'patch', path: '/api/v1/webhooks/endpoints/:id', operationId: 'updateWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
-      errors: { 422: ['unknown_topic'] },
+      errors: { 422: ['unknown_topic', 'blocked_by_policy'] },
       summary: 'Change url, topics, description, enabled or allowInsecureTls; enabling sends what waited.',
       params: idParam, body: EndpointPatch, responses: { 200: Endpoint },
-      handler: async ({ params, body, principal }) => ({ body: await service.updateEndpoint(tenantOf(principal), params.id, body) }),
+      handler: async ({ params, body, principal }) => {
+        if (body.url !== undefined) await policy.assertAllowed(body.url, '/url');
+        return { body: await service.updateEndpoint(tenantOf(principal), params.id, body) };
+      },
     }),
     route({
       method: 'delete', path: '/api/v1/webhooks/endpoints/:id', operationId: 'deleteWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write',
@@ -141,10 +148,13 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/test', operationId: 'sendTestWebhook', tags, access: 'sandbox', scope: 'webhooks:write',
-      errors: { 422: ['unknown_topic', 'endpoint_not_found', 'no_sample_data'] },
+      errors: { 422: ['unknown_topic', 'endpoint_not_found', 'no_sample_data', 'blocked_by_policy'] },
       summary: "Deliver a realistic sample of a topic (built from the sandbox's data) to an endpoint id or URL.",
       body: TestWebhookRequest, responses: { 202: TestWebhookResult },
-      handler: async ({ body, principal }) => ({ status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint) }),
+      handler: async ({ body, principal }) => {
+        if (!/^whe_/.test(body.endpoint)) await policy.assertAllowed(body.endpoint, '/endpoint');
+        return { status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint) };
+      },
     }),
   ];
 };

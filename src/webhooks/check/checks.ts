@@ -1,24 +1,27 @@
-import { request } from 'undici';
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { CheckRun } from '../../shared/check-report.ts';
 import { notFound } from '../../shared/problem.ts';
 import { Endpoints } from '../endpoints.ts';
+import type { Sender } from '../sender.ts';
 import type { CheckRunner, EffectsCounter } from './runner.ts';
 
 const effectsTimeoutMs = 5000;
+/** An effects URL answers a count: more than this is refused unread (a flood must not fill memory). */
+export const effectsMaxBytes = 1024;
 
 /**
  * Reads a receiver's effects URL: a GET answering its count of processed events as a bare
- * number or {"count": n} (how the duplicate case sees a delivery processed twice).
+ * number or {"count": n} (how the duplicate case sees a delivery processed twice). At most
+ * 1 KiB is read, within 5 s, through the outbound policy like every request Sandbay sends.
  */
-export function effectsUrlCounter(url: string): EffectsCounter {
+export function effectsUrlCounter(url: string, sender: Pick<Sender, 'getSmall'>): EffectsCounter {
   return async () => {
-    const res = await request(url, { method: 'GET', signal: AbortSignal.timeout(effectsTimeoutMs) }).catch((err: Error) => {
+    const res = await sender.getSmall(url, effectsMaxBytes, effectsTimeoutMs).catch((err: Error) => {
       throw new Error(`GET ${url} failed (${err.message})`);
     });
-    const text = (await res.body.text()).trim();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`GET ${url} answered ${res.statusCode}`);
+    const text = res.text.trim();
+    if (res.status < 200 || res.status >= 300) throw new Error(`GET ${url} answered ${res.status}`);
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -5,6 +5,7 @@ import { ApiError } from '../../shared/problem.ts';
 import { patternMatches, topics, type Topic } from '../../shared/topics.ts';
 import type { DeliveryStream } from '../delivery-stream.ts';
 import type { Sender } from '../sender.ts';
+import type { TenantShares } from '../outbound/shares.ts';
 import { buildSample } from '../topics/samples.ts';
 import { checkCases, type CaseData, type CheckCase } from './cases.ts';
 import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
@@ -29,6 +30,8 @@ export interface CheckRunnerDeps {
   db: Db;
   clock: SandboxClock;
   sender: Sender;
+  /** Each sandbox's share of outbound requests in flight (shared mode). */
+  shares?: TenantShares;
   store: CheckStore;
   stream: DeliveryStream;
   onError: (message: string) => void;
@@ -132,10 +135,12 @@ export class CheckRunner {
     let previous: BuiltRequest | undefined;
     const send = async (request: CheckRequest): Promise<Answer> => {
       if (this.stopped) throw new Error('the engine is closing');
+      // The sandbox's outbound turn (shared mode) first: the request is signed as it goes out.
+      const release = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
       const built = buildRequest(request, { tenantId, secrets: target.secrets, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
       previous = built;
       const startedAt = this.deps.clock.now(tenantId);
-      const outcome = await this.deps.sender.send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls });
+      const outcome = await this.deps.sender.send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls }).finally(release);
       const number = (attempts.get(built.deliveryId) ?? 0) + 1;
       attempts.set(built.deliveryId, number);
       if (number === 1) deliveryIds.push(built.deliveryId);
