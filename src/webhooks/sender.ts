@@ -35,7 +35,7 @@ export class Sender {
   constructor(private readonly timeoutMs: number, private readonly policy = new OutboundPolicy({ shared: false })) {
     const options = { keepAliveTimeout: 10_000, connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
     // On a laptop the plain connector (loopback receivers are the point); shared, every connection is vetted.
-    const connect = (tls: { rejectUnauthorized?: boolean }) => (policy.shared ? policyConnector(policy, tls) : tls);
+    const connect = (tls: { rejectUnauthorized?: boolean }) => (policy.vetsConnections ? policyConnector(policy, tls) : tls);
     this.agent = new Agent({ ...options, connect: connect({}) });
     this.insecureAgent = new Agent({ ...options, connect: connect({ rejectUnauthorized: false }) });
     this.selfAgent = new Agent(options);

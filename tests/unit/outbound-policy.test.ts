@@ -83,7 +83,7 @@ test('names are resolved once and every address they give is judged: one refused
   const policy = shared({ lookup });
   assert.deepEqual(await policy.vet('rebind.test', 80), { refused: 'rebind.test resolves to 127.0.0.1, a loopback address' });
   assert.deepEqual(await policy.vet('mixed.test', 80), { refused: 'mixed.test resolves to 10.0.0.1, a private address' });
-  assert.deepEqual(await policy.vet('public.test', 443), { address: '2606:4700::1' });
+  assert.deepEqual(await policy.vet('public.test', 443), { addresses: ['2606:4700::1', '93.184.216.34'] });
   assert.deepEqual(lookup.asked, ['rebind.test', 'mixed.test', 'public.test']);
   await assert.rejects(policy.vet('nowhere.test', 80), /ENOTFOUND/);
 });
@@ -120,12 +120,16 @@ test("a shared server's own catcher URLs go to the engine itself, and nothing el
   assert.equal(laptop.selfRoute('http://127.0.0.1:4400/catch/sbx_1/demo'), undefined);
 });
 
-/** Asks the connector to connect as undici would, with a socket opener that only records the request. */
-async function connectWith(policy: OutboundPolicy, opts: { hostname: string; host?: string; protocol: string; port: string }) {
+/**
+ * Asks the connector to connect as undici would, with a socket opener that only records the request
+ * (and fails for the addresses in `unreachable`, as a connection refused would).
+ */
+async function connectWith(policy: OutboundPolicy, opts: { hostname: string; host?: string; protocol: string; port: string }, unreachable: string[] = []) {
   const opened: any[] = [];
   const base = ((options: any, callback: any) => {
     opened.push(options);
-    callback(null, { fake: true });
+    if (unreachable.includes(options.hostname)) callback(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), null);
+    else callback(null, { fake: true });
   }) as any;
   const connector = policyConnector(policy, {}, base);
   const result = await new Promise<{ err: Error | null }>((resolve) => connector({ ...opts, host: opts.host ?? opts.hostname } as any, ((err: Error | null) => resolve({ err })) as any));
@@ -133,7 +137,7 @@ async function connectWith(policy: OutboundPolicy, opts: { hostname: string; hos
 }
 
 test('the connector refuses before any socket opens, and connects to exactly the address it judged', async () => {
-  const lookup = resolver({ 'rebind.test': ['10.0.0.1'], 'public.test': ['93.184.216.34'], 'v6.test': ['2606:4700::1'] });
+  const lookup = resolver({ 'rebind.test': ['10.0.0.1'], 'public.test': ['93.184.216.34'], 'v6.test': ['2606:4700::1'], 'both.test': ['2606:4700::1', '93.184.216.34'] });
   const policy = shared({ lookup });
   for (const hostname of ['10.0.0.1', '169.254.169.254', '[fd00::1]', '[::ffff:7f00:1]', 'rebind.test', '127.0.0.1', '0.0.0.0']) {
     const { err, opened } = await connectWith(policy, { hostname, protocol: 'http:', port: '80' });
@@ -148,6 +152,10 @@ test('the connector refuses before any socket opens, and connects to exactly the
   assert.equal(tls.opened[0].hostname, '2606:4700::1');
   assert.equal(tls.opened[0].servername, 'v6.test', 'the name stays for SNI and the certificate');
   assert.deepEqual(lookup.asked, ['rebind.test', 'public.test', 'v6.test'], 'one resolution per connection');
+
+  const fallback = await connectWith(policy, { hostname: 'both.test', protocol: 'http:', port: '80' }, ['2606:4700::1']);
+  assert.equal(fallback.err, null);
+  assert.deepEqual(fallback.opened.map((o) => o.hostname), ['2606:4700::1', '93.184.216.34'], 'the next judged address when one is unreachable');
   const unresolved = await connectWith(policy, { hostname: 'nowhere.test', protocol: 'http:', port: '80' });
   assert.match(String(unresolved.err), /ENOTFOUND/);
   assert.deepEqual(unresolved.opened, []);

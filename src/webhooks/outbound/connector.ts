@@ -3,14 +3,15 @@ import { buildConnector } from 'undici';
 import type { OutboundPolicy } from './policy.ts';
 
 type Connector = buildConnector.connector;
+type Callback = buildConnector.Callback;
 
 /**
  * An undici connector that asks the policy before every connection: the host is resolved once,
- * every address it gave is judged, and the socket is opened to exactly the first of them (the
- * name is kept for TLS: SNI and the certificate check). A refusal fails the request before any
- * socket exists, so no open or closed port can be told from another. On a laptop the policy
- * refuses nothing and this is undici's own connector with one resolution.
- * `base` opens the socket; tests pass one that records the address instead.
+ * every address it gave is judged, and sockets are opened to those addresses only, in the
+ * resolver's order, the next one tried when one cannot be reached (`localhost` may give ::1 first
+ * to a receiver listening on 127.0.0.1). The name is kept for TLS: SNI and the certificate check.
+ * A refusal fails the request before any socket exists, so no open or closed port can be told
+ * from another. `base` opens the socket; tests pass one that records the address instead.
  */
 export function policyConnector(policy: OutboundPolicy, options: buildConnector.BuildOptions = {}, base: Connector = buildConnector(options)): Connector {
   return (opts, callback) => {
@@ -20,7 +21,14 @@ export function policyConnector(policy: OutboundPolicy, options: buildConnector.
       (verdict) => {
         if ('refused' in verdict) return callback(policy.blocked(verdict.refused), null);
         const servername = opts.servername ?? (isIP(host) ? undefined : host);
-        base({ ...opts, hostname: verdict.address, ...(servername ? { servername } : {}) }, callback);
+        const attempt = (i: number) => {
+          const next: Callback = (...args) => {
+            if (args[0] && i + 1 < verdict.addresses.length) return attempt(i + 1);
+            callback(...args);
+          };
+          base({ ...opts, hostname: verdict.addresses[i], ...(servername ? { servername } : {}) }, next);
+        };
+        attempt(0);
       },
       (err: Error) => callback(err, null),
     );

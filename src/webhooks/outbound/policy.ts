@@ -26,7 +26,8 @@ export interface SelfAddress {
   publicUrl?: string;
 }
 
-export type Verdict = { address: string } | { refused: string };
+/** Every address the name resolved to (all allowed, to be tried in order), or why it is refused. */
+export type Verdict = { addresses: string[] } | { refused: string };
 
 const kindText: Record<AddressKind, string> = {
   loopback: 'a loopback address', private: 'a private address', 'link-local': 'a link-local address',
@@ -54,6 +55,11 @@ const catcherPath = /^\/catch\/[^/]+\/[^/]+$/;
 export class OutboundPolicy {
   readonly shared: boolean;
   readonly allowed: AllowList;
+  /**
+   * Whether connections go through ./connector.ts: always when shared; on a laptop only when a
+   * resolver was given (tests), since there undici's own connector does the same job.
+   */
+  readonly vetsConnections: boolean;
   private readonly lookup: HostLookup;
   private self?: SelfAddress;
   private databaseAddresses?: Promise<Set<string>>;
@@ -62,6 +68,7 @@ export class OutboundPolicy {
     this.shared = options.shared;
     this.allowed = new AllowList(options.allowReceivers ?? []);
     this.lookup = options.lookup ?? systemLookup;
+    this.vetsConnections = options.shared || options.lookup !== undefined;
   }
 
   /** Tells the policy where this engine listens (after it does). */
@@ -82,20 +89,20 @@ export class OutboundPolicy {
     return undefined;
   }
 
-  /** Resolves `hostname` once and judges every address it gave; the first is the one to connect to. */
+  /** Resolves `hostname` once and judges every address it gave: the connection may use only those. */
   async vet(hostname: string, port: number): Promise<Verdict> {
     const host = hostname.replace(/^\[|\]$/g, '');
     // Through its public URL, this server's API (its catchers are routed before they get here).
     if (this.shared && this.isPublicOrigin(host, port)) return { refused: `${host}:${port} is this Sandbay server's public address` };
     const addresses = isIP(host) ? [host] : (await this.lookup(host)).map((a) => a.address);
-    if (!this.shared) return { address: addresses[0] ?? host };
+    if (!this.shared) return { addresses };
     const database = await this.database();
     for (const address of addresses) {
       const refused = this.decide(address, port, database);
       if (refused) return { refused: host === address ? `${host} is ${refused}` : `${host} resolves to ${address}, ${refused}` };
     }
     if (addresses.length === 0) return { refused: `${host} has no address` };
-    return { address: addresses[0] };
+    return { addresses };
   }
 
   /**

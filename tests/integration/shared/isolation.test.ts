@@ -8,16 +8,17 @@ import { SseClient } from '../../helpers/sse.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 
 // Isolation on a shared server (issue 11): a wildcard bind (beyond loopback, reached here over
-// 127.0.0.1) published at a public URL, with the operator's admin key.
+// 127.0.0.1) published at a public URL, with the operator's admin key; the operator creates the
+// sandboxes and lets receivers on this machine's loopback be reached (the test's receiver).
 const publicUrl = 'http://sandbay.test:8080';
-const engine = useEngine({ host: '0.0.0.0', publicUrl, adminKey: operatorKey });
+const engine = useEngine({ host: '0.0.0.0', publicUrl, adminKey: operatorKey, allowReceivers: ['127.0.0.1/32'] });
 const receiver = new Receiver();
 before(() => receiver.start());
 after(() => receiver.close());
 
 test("a sandbox's credentials cannot read another sandbox's deliveries, events, stream or inspector pages", async () => {
-  const alice = await createSandbox(engine.url, 'alice');
-  const bob = await createSandbox(engine.url, 'bob');
+  const alice = await createSandbox(engine.url, 'alice', operatorKey);
+  const bob = await createSandbox(engine.url, 'bob', operatorKey);
   await registerEndpoint(alice, receiver.url, ['order.placed']);
   await registerEndpoint(bob, receiver.url, ['order.placed']);
   await placeOrder(alice);
@@ -68,13 +69,13 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
 test('the public URL is what the OpenAPI servers entry, catcher URLs and the Host guard go by', async () => {
   const doc = await call(engine.url, '/api/v1/openapi.json');
   assert.deepEqual(doc.body.servers.map((s: { url: string }) => s.url), [publicUrl]);
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const catcher = await sb.api('/api/v1/catchers/shared-demo', { method: 'PUT' });
   assert.equal(catcher.body.url, `${publicUrl}/catch/${sb.id}/shared-demo`);
   const viaPublicHost = await rawRequest(engine.url, '/api/v1/health', { headers: { host: 'sandbay.test:8080' } });
   assert.equal(viaPublicHost.status, 200);
   const state = await rawRequest(engine.url, '/api/v1/session', { headers: { host: 'sandbay.test:8080' } });
-  assert.deepEqual(jsonOf(state), { shared: true, publicUrl, sandbox: null });
+  assert.deepEqual(jsonOf(state), { shared: true, publicUrl, openSandboxCreation: false, sandbox: null });
   const elsewhere = await rawRequest(engine.url, '/api/v1/health', { headers: { host: 'sandbay.evil:8080' } });
   assert.equal(elsewhere.status, 403);
 });

@@ -12,12 +12,12 @@ const cookieName = 'sandbay_session_443';
 test('GET /api/v1/session says the server is shared and gives its public URL', async () => {
   const res = await call(engine.url, '/api/v1/session');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { shared: true, publicUrl, sandbox: null });
+  assert.deepEqual(res.body, { shared: true, publicUrl, openSandboxCreation: false, sandbox: null });
   assert.equal(res.headers.get('cache-control'), 'no-store');
 });
 
 test("signing in with a sandbox's client id and secret sets an HttpOnly SameSite=Strict cookie carrying a fresh token", async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const { res, cookie, setCookie } = await signIn(engine.url, { clientId: sb.clientId, clientSecret: sb.clientSecret });
   assert.equal(res.status, 200, res.body);
   const body = jsonOf(res);
@@ -41,7 +41,7 @@ test("signing in with a sandbox's client id and secret sets an HttpOnly SameSite
 });
 
 test('an access token signs in too; bad credentials and bad bodies are clear errors', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const { res, cookie } = await signIn(engine.url, { accessToken: sb.token });
   assert.equal(res.status, 200);
   assert.equal(cookie, `${cookieName}=${sb.token}`);
@@ -59,8 +59,8 @@ test('an access token signs in too; bad credentials and bad bodies are clear err
 });
 
 test('a session reaches its own sandbox only: Sandbay-Sandbox or ?sandbox= naming another is 403, admin routes refused', async () => {
-  const mine = await createSandbox(engine.url);
-  const other = await createSandbox(engine.url);
+  const mine = await createSandbox(engine.url, undefined, operatorKey);
+  const other = await createSandbox(engine.url, undefined, operatorKey);
   const { cookie } = await signIn(engine.url, { clientId: mine.clientId, clientSecret: mine.clientSecret });
   const viaHeader = await rawRequest(engine.url, '/api/v1/sandbox', { headers: { cookie, 'sandbay-sandbox': other.id } });
   assert.equal(viaHeader.status, 403);
@@ -75,7 +75,7 @@ test('a session reaches its own sandbox only: Sandbay-Sandbox or ?sandbox= namin
 });
 
 test('the session cookie is a dashboard credential: other origins (even same-site localhost apps) cannot use it', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const { cookie } = await signIn(engine.url, { accessToken: sb.token });
   for (const origin of ['http://localhost:3000', 'https://evil.example']) {
     const res = await rawRequest(engine.url, '/api/v1/webhooks/deliveries', { headers: { cookie, origin } });
@@ -92,7 +92,7 @@ test('the session cookie is a dashboard credential: other origins (even same-sit
 });
 
 test('through the public URL: its Host and Origin are the app\'s own, and the cookie is Secure', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const headers = { host: 'sandbay.example.com', origin: publicUrl };
   const { res, setCookie } = await signIn(engine.url, { accessToken: sb.token }, headers);
   assert.equal(res.status, 200, res.body);
@@ -102,7 +102,7 @@ test('through the public URL: its Host and Origin are the app\'s own, and the co
 });
 
 test('sign out clears the cookie', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const { cookie } = await signIn(engine.url, { accessToken: sb.token });
   const out = await rawRequest(engine.url, '/api/v1/session', { method: 'DELETE', headers: { cookie, origin: new URL(engine.url).origin } });
   assert.equal(out.status, 204);
@@ -112,7 +112,7 @@ test('sign out clears the cookie', async () => {
 });
 
 test('an expired session is 401 token_expired on the API and signed out in GET /api/v1/session', async () => {
-  const sb = await createSandbox(engine.url);
+  const sb = await createSandbox(engine.url, undefined, operatorKey);
   const short = await call(engine.url, '/oauth/token', {
     body: { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret, expires_in: '1' },
   });

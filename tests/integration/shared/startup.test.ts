@@ -46,7 +46,7 @@ test('on a shared server the ready URL, the page and its cookies never carry the
     assert.equal(page.headers['set-cookie'], undefined, 'opening ?key= sets no admin cookie on a shared server');
     assert.ok(!page.body.includes(operatorKey));
 
-    const sb = await createSandbox(running.url);
+    const sb = await createSandbox(running.url, undefined, operatorKey);
     const viaCookie = await rawRequest(running.url, `/api/v1/sandbox?sandbox=${sb.id}`, { headers: { cookie: `sandbay_admin_443=${operatorKey}` } });
     assert.equal(viaCookie.status, 401, 'an admin cookie is not honoured either');
     const viaHeader = await call(running.url, '/api/v1/sandboxes', { token: operatorKey });
