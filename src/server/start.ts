@@ -29,6 +29,8 @@ import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { oauthClientRoutes } from './routes/oauth-clients.ts';
+import { OAuthClients } from '../domain/oauth/client-registry.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { sandboxRoutes, type SandboxCreation } from './routes/sandboxes.ts';
 import { portableRoutes } from './routes/portable.ts';
@@ -222,7 +224,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const routes: RouteDef[] = [];
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth!, openSandboxCreation: creation.open }),
-      ...sandboxRoutes(services, () => creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }), ...oauthRoutes(services), ...orderRoutes(services), ...clockRoutes(services),
+      ...sandboxRoutes(services, () => creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes }),
+      ...oauthClientRoutes(services, new OAuthClients(db, tokens)), ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );

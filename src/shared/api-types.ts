@@ -160,11 +160,26 @@ export interface TestCard {
   description: string;
 }
 
-/** GET /api/v1/sandbox/credentials: what the developer portal shows. */
+/** GET /api/v1/sandbox/credentials: what the developer portal shows (the client secret only as a hint: it is shown once). */
 export interface PortalSecrets {
   clientId: string;
-  clientSecret: string;
+  clientSecretHint: string;
   webhookTestSecret: string;
+}
+
+/** An OAuth client; `clientSecret` only in the answer to its creation or rotation. */
+export interface OAuthClientView {
+  clientId: string;
+  clientSecretHint: string | null;
+  clientSecret?: string;
+}
+
+/** POST /api/v1/sandbox/tokens: a new access token of the sandbox's own client. */
+export interface MintedToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  scope: string;
 }
 
 /** The sandbox clock; an advance also says how many due jobs it ran. */

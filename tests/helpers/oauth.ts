@@ -76,3 +76,10 @@ export async function authorize(url: string, params: Record<string, string>, dec
   if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${text}`);
   return new URL(location);
 }
+
+/** Registers an OAuth client of the sandbox (public: no secret, PKCE) and returns it, with its secret when confidential. */
+export async function registerClient(sb: TestSandbox, body: { public?: boolean; name?: string; redirectUris?: string[] } = {}): Promise<any> {
+  const res = await sb.api('/api/v1/sandbox/oauth-clients', { body });
+  if (res.status !== 201) throw new Error(`client registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}

@@ -10,10 +10,10 @@ interface TokenFlags extends ConnectionFlags {
   expiresIn?: string;
 }
 
-interface OAuthToken {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
+interface MintedToken {
+  accessToken: string;
+  tokenType: string;
+  expiresIn: number;
   scope: string;
 }
 
@@ -31,8 +31,9 @@ async function newSandbox(flags: TokenFlags): Promise<void> {
 }
 
 /**
- * `sandbay token`: a fresh access token for a sandbox, minted with client_credentials from
- * the sandbox's own OAuth client (SPEC §3); `--new` creates the sandbox first.
+ * `sandbay token`: a fresh access token for a sandbox, of the sandbox's own OAuth client (SPEC §3),
+ * minted by the API for the caller (its secret is shown only once, so the CLI never needs it);
+ * `--new` creates the sandbox first.
  */
 export function tokenCommand(program: Command): void {
   apiCommand(program, 'token', 'print an access token for a sandbox (--new creates one; --json prints every credential)')
@@ -43,17 +44,15 @@ export function tokenCommand(program: Command): void {
     .action(async (flags: TokenFlags) => {
       if (flags.new) return newSandbox(flags);
       const client = await sandboxClient(flags);
-      const [secrets, sandboxId] = await Promise.all([
-        client.request<{ clientId: string; clientSecret: string; webhookTestSecret: string }>('GET', '/api/v1/sandbox/credentials'),
+      const [credentials, sandboxId] = await Promise.all([
+        client.request<{ clientId: string; clientSecretHint: string; webhookTestSecret: string }>('GET', '/api/v1/sandbox/credentials'),
         client.connection.sandbox ?? client.request<{ id: string }>('GET', '/api/v1/sandbox').then((s) => s.id),
       ]);
-      const form: Record<string, string> = { grant_type: 'client_credentials', client_id: secrets.clientId, client_secret: secrets.clientSecret };
-      if (flags.scope) form.scope = flags.scope;
-      if (flags.expiresIn) form.expires_in = flags.expiresIn;
-      const token = await client.request<OAuthToken>('POST', '/oauth/token', { anonymous: true, form });
-      if (!flags.json) return say(token.access_token);
-      printJson({
-        sandboxId, ...secrets, accessToken: token.access_token, tokenType: token.token_type, expiresIn: token.expires_in, scope: token.scope,
-      });
+      const body: Record<string, unknown> = {};
+      if (flags.scope) body.scope = flags.scope;
+      if (flags.expiresIn) body.expiresIn = /^\d+$/.test(flags.expiresIn) ? Number(flags.expiresIn) : flags.expiresIn;
+      const token = await client.request<MintedToken>('POST', '/api/v1/sandbox/tokens', { body });
+      if (!flags.json) return say(token.accessToken);
+      printJson({ sandboxId, ...credentials, ...token });
     });
 }

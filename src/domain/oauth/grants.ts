@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { allScopes, isKnownScope } from '../../shared/scopes.ts';
-import { constantTimeEqual } from '../../shared/hmac.ts';
-import { findClient, type OAuthClient } from './clients.ts';
+import { findClient, secretMatches, type OAuthClient } from './clients.ts';
 import { OAuthError } from './oauth-error.ts';
 import { accessTokenTtlSeconds, hashToken, type TokenStore } from './token-store.ts';
 
@@ -30,7 +29,7 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
   const grantType = params.grant_type;
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
   const accessTtl = parseExpiresIn(params.expires_in);
-  const { client, authenticated } = await authenticateClient(db, request);
+  const client = await authenticateClient(db, request);
 
   const respond = async (tenantId: string, scope: string, refresh: boolean, familyId?: string): Promise<TokenResponse> => {
     const issued = await tokens.issue(db, { tenantId, clientId: client.clientId, scope, accessTtl, refresh, familyId });
@@ -42,7 +41,8 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
 
   switch (grantType) {
     case 'client_credentials': {
-      if (!authenticated) throw new OAuthError('invalid_client', 'client_credentials needs the client secret.');
+      // RFC 6749 §4.4: for confidential clients only.
+      if (client.public) throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials; use authorization_code with PKCE.');
       // RFC 6749 §4.4.3: no refresh token for client credentials.
       return respond(client.tenantId, requestedScope(params.scope, allScopes), false);
     }
@@ -119,16 +119,22 @@ export function requestedScope(requested: string | undefined, allowed: readonly 
 }
 
 /**
- * RFC 7009 token revocation: the client (authenticated, or a public one naming its client_id) revokes
- * one of its own tokens. The answer is the same whatever the token was, so it tells nothing.
+ * RFC 7009 token revocation: the client (authenticated when confidential, RFC 7009 §2.1; a public
+ * one naming its client_id) revokes one of its own tokens. The answer is the same whatever the
+ * token was, so it tells nothing.
  */
 export async function revokeToken(db: Db, tokens: TokenStore, request: TokenRequest): Promise<void> {
+  const client = await authenticateClient(db, request);
   const token = required(request.params, 'token');
-  const { client } = await authenticateClient(db, request);
   await tokens.revoke(client.clientId, token);
 }
 
-async function authenticateClient(db: Db, { params, basic }: TokenRequest): Promise<{ client: OAuthClient; authenticated: boolean }> {
+/**
+ * Client authentication (RFC 6749 §2.3.1, client_secret_basic or client_secret_post): a confidential
+ * client proves itself with its secret on every request, whatever the grant; a public client names
+ * its client_id and has no secret to send. Every failure is 401 invalid_client.
+ */
+async function authenticateClient(db: Db, { params, basic }: TokenRequest): Promise<OAuthClient> {
   if (basic && (params.client_secret !== undefined)) {
     throw new OAuthError('invalid_request', 'Send client credentials either in the Authorization header or in the body, not both.');
   }
@@ -137,7 +143,13 @@ async function authenticateClient(db: Db, { params, basic }: TokenRequest): Prom
   if (!clientId) throw new OAuthError('invalid_client', 'Client authentication failed: client_id is missing.');
   const client = await findClient(db, clientId);
   if (!client) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client.');
-  if (secret === undefined) return { client, authenticated: false };
-  if (!constantTimeEqual(secret, client.clientSecret)) throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
-  return { client, authenticated: true };
+  if (client.public) {
+    if (secret) throw new OAuthError('invalid_client', 'Client authentication failed: this client is public and has no secret.');
+    return client;
+  }
+  if (secret === undefined) {
+    throw new OAuthError('invalid_client', 'Client authentication failed: this client is confidential; send its client_secret (HTTP Basic, or in the body).');
+  }
+  if (!secretMatches(client, secret)) throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
+  return client;
 }

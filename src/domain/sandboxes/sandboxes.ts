@@ -6,6 +6,7 @@ import { allScopes } from '../../shared/scopes.ts';
 import type { TenantLifecycle } from '../../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { TokenStore } from '../oauth/token-store.ts';
+import { newClientId, newClientSecret } from '../oauth/clients.ts';
 import { seedTenant, templateTenant } from './seed.ts';
 
 /** What `counts` reports, label → table; domains add theirs. */
@@ -63,8 +64,8 @@ export class Sandboxes {
    */
   async create(name?: string, options: CreateOptions = {}): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
     const id = newId('sbx');
-    const clientId = `cli_${randomString(20)}`;
-    const clientSecret = `cs_${randomString(40)}`;
+    const clientId = newClientId();
+    const { secret: clientSecret, hash, hint } = newClientSecret();
     const webhookTestSecret = options.webhookTestSecret ?? `whsec_${randomString(32)}`;
     const scope = allScopes.join(' ');
     const displayName = name?.trim() || `Sandbox ${id.slice(-4)}`;
@@ -74,7 +75,10 @@ export class Sandboxes {
       await tx.query('insert into tenants (id, name, webhook_test_secret, created_at, notes) values ($1, $2, $3, $4, $5)', [
         id, displayName, webhookTestSecret, createdAt, options.notes ?? null,
       ]);
-      await tx.query('insert into oauth_clients (client_id, tenant_id, client_secret) values ($1, $2, $3)', [clientId, id, clientSecret]);
+      await tx.query(
+        'insert into oauth_clients (client_id, tenant_id, secret_hash, secret_hint, sandbox_client) values ($1, $2, $3, $4, true)',
+        [clientId, id, hash, hint],
+      );
       await (options.fill ? options.fill(tx, id) : seedTenant(tx, id));
       return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });
     });
@@ -110,14 +114,17 @@ export class Sandboxes {
     return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString() }));
   }
 
-  /** Credentials the dashboard may show again: the client and the webhook test secret. */
-  async secrets(id: string): Promise<{ clientId: string; clientSecret: string; webhookTestSecret: string } | undefined> {
-    const [row] = await this.db.query<{ client_id: string; client_secret: string; webhook_test_secret: string }>(
-      `select c.client_id, c.client_secret, t.webhook_test_secret from tenants t
-         join oauth_clients c on c.tenant_id = t.id where t.id = $1 order by c.created_at limit 1`,
+  /**
+   * What the dashboard may show again: the client id, its secret's hint (the secret itself is stored
+   * hashed and was shown once), and the webhook test secret (Sandbay signs with it, so it is kept).
+   */
+  async secrets(id: string): Promise<{ clientId: string; clientSecretHint: string; webhookTestSecret: string } | undefined> {
+    const [row] = await this.db.query<{ client_id: string; secret_hint: string; webhook_test_secret: string }>(
+      `select c.client_id, c.secret_hint, t.webhook_test_secret from tenants t
+         join oauth_clients c on c.tenant_id = t.id and c.sandbox_client where t.id = $1`,
       [id],
     );
-    return row && { clientId: row.client_id, clientSecret: row.client_secret, webhookTestSecret: row.webhook_test_secret };
+    return row && { clientId: row.client_id, clientSecretHint: row.secret_hint, webhookTestSecret: row.webhook_test_secret };
   }
 
   async counts(q: Queryable, id: string): Promise<Record<string, number>> {
@@ -168,9 +175,9 @@ export class Sandboxes {
 
   private async reissueCredentials(tx: Tx, id: string): Promise<Credentials> {
     await this.tokens.revokeTenant(tx, id);
-    const clientSecret = `cs_${randomString(40)}`;
+    const { secret: clientSecret, hash, hint } = newClientSecret();
     const [client] = await tx.query<{ client_id: string }>(
-      'update oauth_clients set client_secret = $2 where tenant_id = $1 returning client_id', [id, clientSecret],
+      'update oauth_clients set secret_hash = $2, secret_hint = $3 where tenant_id = $1 and sandbox_client returning client_id', [id, hash, hint],
     );
     const scope = allScopes.join(' ');
     const issued = await this.tokens.issue(tx, { tenantId: id, clientId: client.client_id, scope, refresh: true });

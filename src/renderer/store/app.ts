@@ -35,6 +35,8 @@ interface AppState {
   loadSandboxes(): Promise<void>;
   selectSandbox(id: string | null): void;
   createSandbox(name?: string): Promise<CreatedSandbox>;
+  /** The last sandbox created in this tab and its client secret, which the portal shows this once (memory only). */
+  createdSecret: { sandboxId: string; clientSecret: string } | null;
   refreshClock(): Promise<void>;
   advanceClock(seconds: number): Promise<Clock>;
   setConnection(status: StreamStatus): void;
@@ -94,10 +96,12 @@ export const useApp = create<AppState>()((set, get) => ({
     if (id) void get().refreshClock();
   },
 
+  createdSecret: null,
+
   async createSandbox(name) {
     const created = await api.post<CreatedSandbox>('/api/v1/sandboxes', name ? { name } : {}, { sandbox: false });
     rememberToken(created.sandbox.id, created.credentials.accessToken, created.credentials.expiresIn);
-    set({ sandboxes: [created.sandbox, ...get().sandboxes] });
+    set({ sandboxes: [created.sandbox, ...get().sandboxes], createdSecret: { sandboxId: created.sandbox.id, clientSecret: created.credentials.clientSecret } });
     return created;
   },
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import type { PortalSecrets, Sandbox } from '../../shared/api-types.ts';
+import type { MintedToken, OAuthClientView, PortalSecrets, Sandbox } from '../../shared/api-types.ts';
 import { CopyButton, Copyable } from '../components/Copy.tsx';
 import { Field } from '../components/Field.tsx';
 import { useAction } from '../components/hooks.ts';
@@ -18,8 +18,21 @@ const orderBody = '{"customerId":"cus_0001","items":[{"variantId":"var_0001","qu
 const curlExample = (base: string, token: string) =>
   `curl -s ${base}/api/v1/orders \\\n  -H 'Authorization: Bearer ${token}' \\\n  -H 'Content-Type: application/json' \\\n  -d '${orderBody}'`;
 
-function Credentials({ sandbox }: { sandbox: Sandbox }) {
+/** The client secret: shown in full only just after creation or rotation (it is stored hashed), else its hint. */
+function ClientSecret({ secrets, fresh, onRotate, rotating }: { secrets: PortalSecrets | null; fresh: string | null; onRotate: () => void; rotating: boolean }) {
+  if (!secrets) return <>…</>;
+  return (
+    <span className="row">
+      {fresh ? <Secret value={fresh} label="client secret" /> : <code data-testid="client-secret-hint">{secrets.clientSecretHint}</code>}
+      <span className="faint">{fresh ? 'shown this once: keep it now' : 'shown once, when it was made'}</span>
+      <button type="button" className="small" onClick={onRotate} disabled={rotating}>{rotating ? 'Rotating…' : 'Rotate secret'}</button>
+    </span>
+  );
+}
+
+function Credentials({ sandbox, createdSecret }: { sandbox: Sandbox; createdSecret: string | null }) {
   const [secrets, setSecrets] = useState<PortalSecrets | null>(null);
+  const [fresh, setFresh] = useState<string | null>(createdSecret);
   const [counts, setCounts] = useState<Record<string, number> | null>(null);
   const [token, setToken] = useState(() => rememberedToken(sandbox.id));
   const load = useAction(async () => {
@@ -28,17 +41,22 @@ function Credentials({ sandbox }: { sandbox: Sandbox }) {
     setCounts(sb.counts ?? null);
   });
   const mint = useAction(async () => {
-    const res = await api.form<{ access_token: string; expires_in: number }>('/oauth/token', new URLSearchParams({
-      grant_type: 'client_credentials', client_id: secrets!.clientId, client_secret: secrets!.clientSecret,
-    }));
-    rememberToken(sandbox.id, res.access_token, res.expires_in);
-    setToken(res.access_token);
+    const res = await api.post<MintedToken>('/api/v1/sandbox/tokens', {});
+    rememberToken(sandbox.id, res.accessToken, res.expiresIn);
+    setToken(res.accessToken);
+  });
+  const rotate = useAction(async () => {
+    if (!window.confirm('Rotate the client secret? The current one stops working at once (tokens already issued stay valid).')) return;
+    const rotated = await api.post<OAuthClientView>(`/api/v1/sandbox/oauth-clients/${encodeURIComponent(secrets!.clientId)}/rotate-secret`, {});
+    setFresh(rotated.clientSecret ?? null);
+    setSecrets({ ...secrets!, clientSecretHint: rotated.clientSecretHint ?? secrets!.clientSecretHint });
   });
   useEffect(() => {
     setSecrets(null);
+    setFresh(createdSecret);
     setToken(rememberedToken(sandbox.id));
     void load.run();
-  }, [sandbox.id]);
+  }, [sandbox.id, createdSecret]);
   // The address users and receivers see (--public-url), which may differ from the one this page came by.
   const base = useSignIn((s) => s.publicUrl) || window.location.origin;
   return (
@@ -59,12 +77,13 @@ function Credentials({ sandbox }: { sandbox: Sandbox }) {
             {token ? <Secret value={token} label="access token" /> : (
               <span className="row"><span className="faint">Tokens are shown once;</span>
                 <button type="button" className="small" onClick={() => void mint.run()} disabled={!secrets || mint.busy}>Generate a token</button>
-                <span className="faint">(client credentials grant, valid 1 h)</span></span>
+                <span className="faint">(valid 1 h)</span></span>
             )}
             <InlineError error={mint.error} />
           </dd>
           <dt>Client ID</dt><dd>{secrets ? <Copyable value={secrets.clientId} label="client ID" /> : '…'}</dd>
-          <dt>Client secret</dt><dd>{secrets ? <Secret value={secrets.clientSecret} label="client secret" /> : '…'}</dd>
+          <dt>Client secret</dt>
+          <dd><ClientSecret secrets={secrets} fresh={fresh} onRotate={() => void rotate.run()} rotating={rotate.busy} /><InlineError error={rotate.error} /></dd>
           <dt>Webhook test secret</dt>
           <dd>{secrets ? <Secret value={secrets.webhookTestSecret} label="webhook test secret" /> : '…'} <span className="faint">signs test webhooks sent to a URL with no registered endpoint</span></dd>
         </dl>
@@ -86,8 +105,11 @@ function Credentials({ sandbox }: { sandbox: Sandbox }) {
 export function PortalView() {
   const { sandboxes, sandboxId, sandboxesLoaded } = useApp();
   const shared = useSignIn((s) => s.shared);
+  const openCreation = useSignIn((s) => s.openSandboxCreation);
   const canSeeCredentials = useCan('sandbox:write');
   const [name, setName] = useState('');
+  // The new sandbox's client secret, shown in its credentials this once (it is stored hashed).
+  const created = useApp((s) => s.createdSecret);
   const create = useAction(async () => {
     const created = await useApp.getState().createSandbox(name.trim() || undefined);
     if (shared) await useSignIn.getState().signIn({ clientId: created.credentials.clientId, clientSecret: created.credentials.clientSecret });
@@ -99,18 +121,20 @@ export function PortalView() {
   return (
     <div className="page stack">
       <div className="pane-head"><h1>Developer portal</h1><span className="muted">Sandboxes are free, seeded and disposable.</span></div>
-      <form className="form-row" onSubmit={(e) => { e.preventDefault(); void create.run(); }}>
-        <Field label="Name (optional)" error={create.error?.message}>
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="My shop" />
-        </Field>
-        <button type="submit" className="primary align-end" disabled={create.busy}>{create.busy ? 'Creating…' : shared ? 'Create a new sandbox' : 'Create sandbox'}</button>
-      </form>
+      {openCreation && (
+        <form className="form-row" onSubmit={(e) => { e.preventDefault(); void create.run(); }}>
+          <Field label="Name (optional)" error={create.error?.message}>
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} placeholder="My shop" />
+          </Field>
+          <button type="submit" className="primary align-end" disabled={create.busy}>{create.busy ? 'Creating…' : shared ? 'Create a new sandbox' : 'Create sandbox'}</button>
+        </form>
+      )}
       {sandboxesLoaded && sandboxes.length === 0 && (
         <EmptyState title="No sandbox yet">
           Create one: it comes seeded with 100 products, 50 customers, 200 orders and 3 vendors, plus an OAuth client and a token.
         </EmptyState>
       )}
-      {current && canSeeCredentials && <Credentials sandbox={current} />}
+      {current && canSeeCredentials && <Credentials sandbox={current} createdSecret={created?.sandboxId === current.id ? created.clientSecret : null} />}
       {current && <TestCardsPanel sandboxId={current.id} />}
       {sandboxes.length > 0 && !shared && (
         <section className="panel" aria-labelledby="sandboxes-title">

@@ -34,7 +34,7 @@ export function SandboxSignIn({ expired }: { expired: boolean }) {
     const created = await useApp.getState().createSandbox();
     await useSignIn.getState().signIn({ clientId: created.credentials.clientId, clientSecret: created.credentials.clientSecret });
     navigate('/portal/sandbox');
-    useApp.getState().toast('success', `${created.sandbox.name} created. Keep its client ID and secret (shown in the portal): they sign you in next time.`);
+    useApp.getState().toast('success', `${created.sandbox.name} created. Keep its client ID and secret (the portal shows the secret this once): they sign you in next time.`);
   });
   const formError = signIn.error && !fieldError(signIn.error, '/clientId') && !fieldError(signIn.error, '/clientSecret') && !fieldError(signIn.error, '/accessToken') ? signIn.error : null;
   return (

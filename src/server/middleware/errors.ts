@@ -12,7 +12,8 @@ export function errorHandler(logger: Logger): Middleware {
       if (caught instanceof OAuthError) {
         ctx.status = caught.status;
         ctx.set('Cache-Control', 'no-store');
-        if (caught.status === 401 && /^Basic /i.test(ctx.get('authorization'))) ctx.set('WWW-Authenticate', 'Basic realm="sandbay"');
+        // RFC 6749 §5.2: a failed client authentication names the scheme to authenticate with.
+        if (caught.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="sandbay"');
         ctx.body = { error: caught.error, error_description: caught.description };
         return;
       }

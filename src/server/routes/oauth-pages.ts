@@ -17,7 +17,7 @@ export const page = (title: string, body: string) => `<!doctype html>
 </style></head><body><main>${body}</main></body></html>`;
 
 /** The consent page of /oauth/authorize: every request parameter rides along in hidden fields. */
-export function consentPage(input: { params: Record<string, string | undefined>; clientId: string; sandboxName: string; scope: string }): string {
+export function consentPage(input: { params: Record<string, string | undefined>; clientId: string; sandboxName: string; scope: string; sessionNeeded: boolean }): string {
   const hidden = Object.entries(input.params)
     .filter(([k, v]) => v !== undefined && k !== 'decision')
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
@@ -27,7 +27,9 @@ export function consentPage(input: { params: Record<string, string | undefined>;
   <h1>Authorize <code>${escapeHtml(input.clientId)}</code>?</h1>
   <p>It asks to act on the sandbox <strong>${escapeHtml(input.sandboxName)}</strong> with these scopes:</p>
   <ul>${scopes}</ul>
-  <p>It will be sent back to <code>${escapeHtml(input.params.redirect_uri ?? '')}</code>.</p>
+  <p>It will be sent back to <code>${escapeHtml(input.params.redirect_uri ?? '')}</code>.</p>${input.sessionNeeded
+    ? `\n  <p>This Sandbay is shared: only a browser signed in to <strong>${escapeHtml(input.sandboxName)}</strong> (in <a href="/">the inspector</a>) can approve.</p>`
+    : ''}
   <form method="post" action="/oauth/authorize">${hidden}
     <div class="actions">
       <button type="submit" name="decision" value="approve">Approve</button>
@@ -38,4 +40,13 @@ export function consentPage(input: { params: Record<string, string | undefined>;
 
 export function errorPage(message: string): string {
   return page('Authorization error', `<h1>This authorization request cannot proceed</h1><p>${escapeHtml(message)}</p>`);
+}
+
+/** A shared server's consent without a session of the sandbox: who may approve, and how to become them. */
+export function signInFirstPage(input: { sandboxName: string; reason: string }): string {
+  return page('Sign in to approve', `
+  <h1>Sign in to the sandbox <strong>${escapeHtml(input.sandboxName)}</strong> to approve</h1>
+  <p>${escapeHtml(input.reason)}</p>
+  <p>This Sandbay is shared: open <a href="/">the inspector</a> in this browser, sign in with the sandbox's
+  client ID and secret, then go back to the consent page and press Approve again.</p>`);
 }

@@ -8,7 +8,11 @@ import { decodeBody, readRawBody } from '../body.ts';
 import { refuseUnstorable } from '../validate.ts';
 import { redirectMedia, route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { consentPage, errorPage } from './oauth-pages.ts';
+import { sessionTokenOf } from '../auth/session-cookie.ts';
+import type { AuthConfig } from '../auth/authenticate.ts';
+import type { AuthorizeRequest } from '../../domain/oauth/authorize.ts';
+import { hasScope } from '../../shared/scopes.ts';
+import { consentPage, errorPage, signInFirstPage } from './oauth-pages.ts';
 
 const tags = ['OAuth'];
 
@@ -102,14 +106,45 @@ function authorizeFailure(ctx: Context, params: Record<string, string | undefine
   ctx.redirect(redirectBack({ redirectUri: params.redirect_uri!, state: params.state }, { error: err.error, error_description: err.description }));
 }
 
-export const oauthRoutes = (s: Services) => [
+/**
+ * Who may approve on the consent page. On a laptop, whoever sees it (the simulated consent is one
+ * click). On a shared server only a browser signed in to the client's sandbox (its session cookie),
+ * and for no scope beyond the session's own: a client id alone must not be enough to own a sandbox.
+ */
+async function consentRefusal(ctx: Context, s: Services, config: OAuthRouteConfig, request: AuthorizeRequest): Promise<string | undefined> {
+  if (!config.shared) return undefined;
+  const token = sessionTokenOf(ctx, config.auth().session);
+  const check = token ? await s.tokens.verifyAccess(token) : undefined;
+  if (!check?.ok || check.grant.tenantId !== request.client.tenantId) {
+    return 'Only someone signed in to this sandbox can approve: sign in to it in this browser first.';
+  }
+  const missing = request.scope.split(' ').filter((scope) => !hasScope(check.grant.scopes, scope));
+  if (missing.length) return `Your session cannot grant ${missing.join(' ')}: sign in with credentials that carry those scopes.`;
+  return undefined;
+}
+
+/** Refuses the consent with a page (never a redirect: the user, not the client, must act). */
+function refuseConsent(ctx: Context, sandboxName: string, reason: string): void {
+  ctx.status = 403;
+  ctx.type = 'html';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = signInFirstPage({ sandboxName, reason });
+}
+
+export interface OAuthRouteConfig {
+  /** A shared server: the consent page approves only for a session of the client's sandbox. */
+  shared: boolean;
+  auth: () => AuthConfig;
+}
+
+export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
   route({
     method: 'post', path: '/oauth/token', operationId: 'oauthToken', tags, access: 'none', raw: true, idempotent: false,
-    summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating).',
+    summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating). A confidential client authenticates on every grant (HTTP Basic or client_secret in the body); a public one names its client_id.',
     accepts: ['form', 'json'], body: TokenRequestSchema,
     responses: {
       200: TokenResponseSchema,
-      400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type']) },
+      400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type', 'unauthorized_client']) },
       401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
     },
     handler: async ({ ctx }) => {
@@ -122,7 +157,7 @@ export const oauthRoutes = (s: Services) => [
   }),
   route({
     method: 'post', path: '/oauth/revoke', operationId: 'oauthRevoke', tags, access: 'none', raw: true, idempotent: false,
-    summary: "RFC 7009 revocation of one of the client's own tokens; 200 whether or not the token was known. Every engine on the database refuses it at once.",
+    summary: "RFC 7009 revocation of one of the client's own tokens (a confidential client authenticates); 200 whether or not the token was known. Every engine on the database refuses it at once.",
     accepts: ['form', 'json'], body: RevokeRequestSchema,
     responses: {
       200: { description: 'Revoked, or nothing to revoke (RFC 7009 §2.2: the answer is the same).' },
@@ -158,7 +193,11 @@ export const oauthRoutes = (s: Services) => [
         ctx.type = 'html';
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
-        ctx.body = consentPage({ params, clientId: request.client.clientId, sandboxName: sandbox?.name ?? request.client.tenantId, scope: request.scope });
+        // SameSite=Strict keeps the session cookie off a navigation from the client's site, so the
+        // session is checked when Approve is pressed (a same-origin form post), not here.
+        ctx.body = consentPage({
+          params, clientId: request.client.clientId, sandboxName: sandbox?.name ?? request.client.tenantId, scope: request.scope, sessionNeeded: config.shared,
+        });
       } catch (err) {
         authorizeFailure(ctx, params, err);
       }
@@ -172,6 +211,7 @@ export const oauthRoutes = (s: Services) => [
     responses: {
       302: { description: 'Back to redirect_uri with a code, or with error=access_denied', contentType: redirectMedia },
       400: { description: 'An error page: the client or redirect_uri cannot be trusted with a redirect', contentType: 'text/html' },
+      403: { description: 'Shared server: only a session of the sandbox approves (Deny needs none)', contentType: 'text/html' },
     },
     // The handler reads the form itself (decodeBody): its refusals are problem details.
     errors: { 400: ['malformed_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: ['validation_failed'] },
@@ -180,6 +220,11 @@ export const oauthRoutes = (s: Services) => [
       try {
         const request = await checkAuthorizeRequest(s.db, params);
         if (params.decision !== 'approve') throw new OAuthError('access_denied', 'The user denied the request.');
+        const refusal = await consentRefusal(ctx, s, config, request);
+        if (refusal) {
+          refuseConsent(ctx, (await s.sandboxes.get(request.client.tenantId))?.name ?? request.client.tenantId, refusal);
+          return {};
+        }
         ctx.redirect(redirectBack(request, { code: await issueCode(s.db, request) }));
       } catch (err) {
         authorizeFailure(ctx, params, err);

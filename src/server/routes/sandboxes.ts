@@ -49,16 +49,6 @@ export const sandboxRoutes = (s: Services, creation: () => SandboxCreation) => [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/sandbox/credentials', operationId: 'getSandboxCredentials', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: "The sandbox's OAuth client and webhook test secret, for the developer portal.",
-    responses: { 200: z.object({ clientId: z.string(), clientSecret: z.string(), webhookTestSecret: z.string() }) },
-    handler: async ({ principal }) => {
-      const secrets = await s.sandboxes.secrets(tenantOf(principal));
-      if (!secrets) throw notFound('sandbox');
-      return { body: secrets };
-    },
-  }),
-  route({
     method: 'post', path: '/api/v1/sandbox/reset', operationId: 'resetSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
     summary: 'Restore factory defaults: commerce data, clock and delivery log (endpoints and tokens survive unless scope is all).',
     // Not replayed: a scope:all response carries fresh tokens, which are only ever stored hashed;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { checkedFetch } from '../../helpers/http.ts';
-import { authorize, consentFields, oauthError, pkcePair, tokenRequest } from '../../helpers/oauth.ts';
+import { authorize, consentFields, oauthError, pkcePair, registerClient, tokenRequest } from '../../helpers/oauth.ts';
 
 const engine = useEngine();
 const redirectUri = 'http://127.0.0.1:53682/callback';
@@ -43,15 +43,66 @@ test('authorization_code + S256 PKCE: consent page, approve, redirect with code 
   problem(await call(engine.url, '/api/v1/orders', { token: res.body.access_token, body: {} }), 403, 'insufficient_scope');
 });
 
-test('a public client uses PKCE without a secret (form and JSON bodies)', async () => {
+test('a client registered as public uses PKCE without a secret (form and JSON bodies); it has no client_credentials', async () => {
   const sb = await createSandbox(engine.url);
+  const app = await registerClient(sb, { public: true, name: 'storefront SPA' });
+  assert.equal(app.public, true);
+  assert.equal(app.clientSecret, undefined, 'a public client has no secret');
   for (const json of [false, true]) {
     const { verifier, challenge } = pkcePair();
-    const code = (await authorize(engine.url, authorizeParams(sb, challenge))).searchParams.get('code')!;
-    const res = await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId }, { json });
+    const code = (await authorize(engine.url, authorizeParams({ ...sb, clientId: app.clientId }, challenge))).searchParams.get('code')!;
+    const res = await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: app.clientId }, { json });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await call(engine.url, '/api/v1/orders/ord_0001', { token: res.body.access_token })).status, 200);
+    const refreshed = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: res.body.refresh_token, client_id: app.clientId });
+    assert.equal(refreshed.status, 200, 'a public client refreshes with its client_id');
   }
+  oauthError(await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: app.clientId }), 400, 'unauthorized_client');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: app.clientId, client_secret: 'anything' }), 401, 'invalid_client');
+});
+
+test("the code flow with a confidential client's id and no secret is 401 invalid_client, and the code stays unspent", async () => {
+  const sb = await createSandbox(engine.url);
+  const { verifier, challenge } = pkcePair();
+  const code = (await authorize(engine.url, authorizeParams(sb, challenge))).searchParams.get('code')!;
+  const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId };
+  const refused = await tokenRequest(engine.url, exchange);
+  oauthError(refused, 401, 'invalid_client');
+  assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic realm="sandbay"$/);
+  oauthError(await tokenRequest(engine.url, { ...exchange, client_secret: 'cs_guess' }), 401, 'invalid_client');
+  const { client_id: _id, ...withoutId } = exchange;
+  const basic = await tokenRequest(engine.url, withoutId, { basic: { clientId: sb.clientId, clientSecret: sb.clientSecret } });
+  assert.equal(basic.status, 200, `client_secret_basic redeems the code the refusals left alone: ${JSON.stringify(basic.body)}`);
+});
+
+test('the sandbox\'s own client is confidential, and a registered client is public only when registered so', async () => {
+  const sb = await createSandbox(engine.url);
+  const listed = (await sb.api('/api/v1/sandbox/oauth-clients')).body.data;
+  assert.deepEqual(listed.map((c: any) => [c.clientId, c.sandboxClient, c.public]), [[sb.clientId, true, false]]);
+  const confidential = await registerClient(sb, { name: 'backend' });
+  assert.equal(confidential.public, false);
+  assert.match(confidential.clientSecret, /^cs_\w{40}$/);
+  assert.equal(confidential.clientSecretHint, `cs_…${confidential.clientSecret.slice(-4)}`);
+  const { verifier, challenge } = pkcePair();
+  const code = (await authorize(engine.url, authorizeParams({ ...sb, clientId: confidential.clientId }, challenge))).searchParams.get('code')!;
+  const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: confidential.clientId };
+  oauthError(await tokenRequest(engine.url, exchange), 401, 'invalid_client');
+  assert.equal((await tokenRequest(engine.url, { ...exchange, client_secret: confidential.clientSecret })).status, 200);
+  const again = (await sb.api('/api/v1/sandbox/oauth-clients')).body.data;
+  assert.ok(again.every((c: any) => c.clientSecret === undefined), 'a list never shows a secret');
+});
+
+test('codes expire within minutes', async () => {
+  const sb = await createSandbox(engine.url);
+  const { verifier, challenge } = pkcePair();
+  const code = (await authorize(engine.url, authorizeParams(sb, challenge))).searchParams.get('code')!;
+  const [row] = await engine.running.services.db.query<{ minutes: number }>(
+    "select extract(epoch from expires_at - now()) / 60 as minutes from oauth_codes where client_id = $1", [sb.clientId],
+  );
+  assert.ok(Number(row.minutes) > 9 && Number(row.minutes) <= 10, `a code lives 10 minutes (${row.minutes})`);
+  await engine.running.services.db.query("update oauth_codes set expires_at = now() - interval '1 second' where client_id = $1", [sb.clientId]);
+  const expired = await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId, client_secret: sb.clientSecret });
+  assert.equal(oauthError(expired, 400, 'invalid_grant').error_description, 'The authorization code expired.');
 });
 
 test('Deny redirects back with error=access_denied and the state', async () => {
@@ -67,35 +118,35 @@ test('a wrong verifier or redirect_uri is invalid_grant; a reused code revokes w
   const first = pkcePair();
   const code = (await authorize(engine.url, authorizeParams(sb, first.challenge))).searchParams.get('code')!;
   const exchange = (params: Record<string, string>) =>
-    tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: first.verifier, client_id: sb.clientId, ...params });
+    tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: first.verifier, client_id: sb.clientId, client_secret: sb.clientSecret, ...params });
   oauthError(await exchange({ code_verifier: pkcePair().verifier }), 400, 'invalid_grant');
 
   const second = pkcePair();
   const code2 = (await authorize(engine.url, authorizeParams(sb, second.challenge))).searchParams.get('code')!;
   const redeem = (params: Record<string, string> = {}) =>
-    tokenRequest(engine.url, { grant_type: 'authorization_code', code: code2, redirect_uri: redirectUri, code_verifier: second.verifier, client_id: sb.clientId, ...params });
+    tokenRequest(engine.url, { grant_type: 'authorization_code', code: code2, redirect_uri: redirectUri, code_verifier: second.verifier, client_id: sb.clientId, client_secret: sb.clientSecret, ...params });
   const tokens = await redeem();
   assert.equal(tokens.status, 200);
   oauthError(await redeem(), 400, 'invalid_grant');
   problem(await call(engine.url, '/api/v1/orders/ord_0001', { token: tokens.body.access_token }), 401, 'invalid_token');
-  const refresh = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: sb.clientId });
+  const refresh = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: sb.clientId, client_secret: sb.clientSecret });
   oauthError(refresh, 400, 'invalid_grant');
 
   const third = pkcePair();
   const code3 = (await authorize(engine.url, authorizeParams(sb, third.challenge))).searchParams.get('code')!;
   oauthError(
-    await tokenRequest(engine.url, { grant_type: 'authorization_code', code: code3, redirect_uri: 'http://127.0.0.1:1/other', code_verifier: third.verifier, client_id: sb.clientId }),
+    await tokenRequest(engine.url, { grant_type: 'authorization_code', code: code3, redirect_uri: 'http://127.0.0.1:1/other', code_verifier: third.verifier, client_id: sb.clientId, client_secret: sb.clientSecret }),
     400, 'invalid_grant',
   );
-  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code: 'sac_unknown', redirect_uri: redirectUri, code_verifier: third.verifier, client_id: sb.clientId }), 400, 'invalid_grant');
-  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', redirect_uri: redirectUri, client_id: sb.clientId }), 400, 'invalid_request');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code: 'sac_unknown', redirect_uri: redirectUri, code_verifier: third.verifier, client_id: sb.clientId, client_secret: sb.clientSecret }), 400, 'invalid_grant');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', redirect_uri: redirectUri, client_id: sb.clientId, client_secret: sb.clientSecret }), 400, 'invalid_request');
 });
 
 test('a code issued to one client cannot be redeemed by another', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
   const { verifier, challenge } = pkcePair();
   const code = (await authorize(engine.url, authorizeParams(a, challenge))).searchParams.get('code')!;
-  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: b.clientId }), 400, 'invalid_grant');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: b.clientId, client_secret: b.clientSecret }), 400, 'invalid_grant');
 });
 
 test('an unregistered non-loopback redirect_uri or unknown client shows an error page, never a redirect', async () => {

@@ -28,13 +28,14 @@ test('client_credentials with the secret in a form body, in HTTP Basic, and in a
   assert.equal(form.body.scope.split(' ').length, 22, 'every scope when none is asked for');
 });
 
-test('a wrong secret is 401 invalid_client, with WWW-Authenticate: Basic when Basic was used', async () => {
+test('a wrong or missing secret is 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 §5.2)', async () => {
   const sb = await createSandbox(engine.url);
   const viaBasic = await tokenRequest(engine.url, { grant_type: 'client_credentials' }, { basic: { clientId: sb.clientId, clientSecret: 'cs_wrong' } });
   oauthError(viaBasic, 401, 'invalid_client');
   assert.match(viaBasic.headers.get('www-authenticate') ?? '', /^Basic /);
   const viaForm = await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: 'cs_wrong' });
   oauthError(viaForm, 401, 'invalid_client');
+  assert.match(viaForm.headers.get('www-authenticate') ?? '', /^Basic realm="sandbay"$/);
   oauthError(await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: 'cli_unknown', client_secret: 'x' }), 401, 'invalid_client');
   oauthError(await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: sb.clientId }), 401, 'invalid_client');
   oauthError(await tokenRequest(engine.url, { grant_type: 'client_credentials' }), 401, 'invalid_client');

@@ -33,17 +33,29 @@ test('refresh tokens rotate: the new one works, the old one is invalid_grant and
 
 test('a refresh may narrow the scope but never widen it', async () => {
   const sb = await createSandbox(engine.url);
-  const narrowed = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: sb.refreshToken, client_id: sb.clientId, scope: 'orders:read' });
+  const narrowed = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: sb.refreshToken, client_id: sb.clientId, client_secret: sb.clientSecret, scope: 'orders:read' });
   assert.equal(narrowed.status, 200, JSON.stringify(narrowed.body));
   assert.equal(narrowed.body.scope, 'orders:read');
-  const wider = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token, client_id: sb.clientId, scope: 'orders:read orders:write' });
+  const wider = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token, client_id: sb.clientId, client_secret: sb.clientSecret, scope: 'orders:read orders:write' });
   oauthError(wider, 400, 'invalid_scope');
 });
 
 test('refresh errors: unknown token, another client\'s token, missing token', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
-  oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: 'srt_nope', client_id: a.clientId }), 400, 'invalid_grant');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: 'srt_nope', client_id: a.clientId, client_secret: a.clientSecret }), 400, 'invalid_grant');
   oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: a.refreshToken, client_id: b.clientId, client_secret: b.clientSecret }), 400, 'invalid_grant');
-  oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', client_id: a.clientId }), 400, 'invalid_request');
+  oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', client_id: a.clientId, client_secret: a.clientSecret }), 400, 'invalid_request');
   oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: a.refreshToken, client_id: a.clientId, client_secret: 'cs_bad' }), 401, 'invalid_client');
+});
+
+test('a confidential client refreshes only with its secret: without it 401 invalid_client, and the refresh token is not spent', async () => {
+  const sb = await createSandbox(engine.url);
+  for (const init of [{ client_id: sb.clientId }, {}]) {
+    const refused = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: sb.refreshToken, ...init });
+    oauthError(refused, 401, 'invalid_client');
+    assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+  }
+  const basic = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: sb.refreshToken }, { basic: { clientId: sb.clientId, clientSecret: sb.clientSecret } });
+  assert.equal(basic.status, 200, 'client_secret_basic, with the refresh token untouched by the refusals');
+  assert.equal((await call(engine.url, '/api/v1/sandbox', { token: sb.token })).status, 200, 'nothing was revoked by them either');
 });
