@@ -50,7 +50,7 @@ test('refresh errors: unknown token, another client\'s token, missing token', as
 
 test('a confidential client refreshes only with its secret: without it 401 invalid_client, and the refresh token is not spent', async () => {
   const sb = await createSandbox(engine.url);
-  for (const init of [{ client_id: sb.clientId }, {}]) {
+  for (const init of [{ client_id: sb.clientId }, {}] as Record<string, string>[]) {
     const refused = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: sb.refreshToken, ...init });
     oauthError(refused, 401, 'invalid_client');
     assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic realm=/);
