@@ -14,7 +14,7 @@ async function revoke(params: Record<string, string>, basic?: { clientId: string
 
 test('revocation without the client secret is 401 invalid_client and changes nothing (RFC 7009 §2.1)', async () => {
   const sb = await createSandbox(engine.url);
-  for (const params of [{ token: sb.token, client_id: sb.clientId }, { token: sb.refreshToken, client_id: sb.clientId }, { token: sb.token }]) {
+  for (const params of [{ token: sb.token, client_id: sb.clientId }, { token: sb.refreshToken, client_id: sb.clientId }, { token: sb.token }] as Record<string, string>[]) {
     const refused = await revoke(params);
     oauthError(refused, 401, 'invalid_client');
     assert.match(refused.headers.get('www-authenticate') ?? '', /^Basic realm="sandbay"$/);
