@@ -22,13 +22,14 @@ test('with only one sandbox, the discovery file\'s URL and admin key reach it wi
   assert.equal((await call(engine.url, '/api/v1/sandbox', { token })).body.id, sb.id);
 });
 
-test('token --sandbox mints a client_credentials token; --json prints every credential', async () => {
+test('token --sandbox mints a token; --json prints every credential the API shows again (the client secret only as its hint)', async () => {
   const sb = await createSandbox(engine.url);
   assertOneLineFailure(await runCli(['deliveries'], { env }), /several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX \(sbx_\w+, sbx_\w+\)/);
   const creds = await runCliJson(['token', '--sandbox', sb.id, '--expires-in', '60', '--scope', 'orders:read'], { env });
   assert.equal(creds.sandboxId, sb.id);
   assert.equal(creds.clientId, sb.clientId);
-  assert.equal(creds.clientSecret, sb.clientSecret);
+  assert.equal(creds.clientSecret, undefined, 'shown once, at creation');
+  assert.equal(creds.clientSecretHint, `cs_…${sb.clientSecret.slice(-4)}`);
   assert.equal(creds.webhookTestSecret, sb.webhookTestSecret);
   assert.equal(creds.expiresIn, 60);
   assert.equal(creds.scope, 'orders:read');
