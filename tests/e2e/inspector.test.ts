@@ -32,6 +32,8 @@ test('the portal creates a sandbox in one click and shows its credentials', asyn
   assert.match(sandboxId, /^sbx_/);
   const secret = page.locator('[aria-labelledby="creds-title"] code[data-secret]').first();
   assert.equal(await secret.getAttribute('data-secret'), 'masked', 'secrets are masked until asked');
+  await expect(credentials.getByText('shown this once: keep it now')).visible();
+  await expect(credentials.getByTestId('client-secret-hint')).count(0);
   assert.match(await page.getByTestId('curl-example').innerText(), /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders/);
   const cards = page.locator('[aria-labelledby="cards-title"]');
   await expect(cards.getByText('4242 4242 4242 4242')).visible();

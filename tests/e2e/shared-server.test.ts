@@ -8,10 +8,11 @@ import { placeOrder, registerEndpoint } from '../helpers/webhooks.ts';
 import { screenshot, useBrowser } from './browser.ts';
 
 // The inspector on a shared server (issue 11): bound beyond loopback (a wildcard bind, reached
-// over 127.0.0.1), published at a public URL, with the operator's admin key. A teammate signs in
-// with their own sandbox's client credentials and sees that sandbox only.
+// over 127.0.0.1), published at a public URL, with the operator's admin key. The operator creates
+// the sandboxes and lists this machine's loopback for the test's receiver; a teammate signs in with
+// their own sandbox's client credentials and sees that sandbox only.
 const publicUrl = 'http://sandbay.test:8080';
-const engine = useEngine({ host: '0.0.0.0', publicUrl, adminKey: operatorKey });
+const engine = useEngine({ host: '0.0.0.0', publicUrl, adminKey: operatorKey, allowReceivers: ['127.0.0.1/32'] });
 const browser = useBrowser();
 const receiver = new Receiver();
 before(() => receiver.start());
@@ -22,8 +23,8 @@ let alice: TestSandbox;
 let bob: TestSandbox;
 
 test('the page asks for a sandbox\'s credentials, and never holds the admin key', async () => {
-  alice = await createSandbox(engine.url, 'alice');
-  bob = await createSandbox(engine.url, 'bob');
+  alice = await createSandbox(engine.url, 'alice', operatorKey);
+  bob = await createSandbox(engine.url, 'bob', operatorKey);
   await registerEndpoint(alice, receiver.url, ['order.placed']);
   await registerEndpoint(bob, receiver.url, ['order.placed']);
   page = await browser.newPage();
@@ -33,6 +34,8 @@ test('the page asks for a sandbox\'s credentials, and never holds the admin key'
   assert.ok(!(await page.content()).includes(operatorKey));
   assert.equal(await page.evaluate('sessionStorage.getItem("sandbay.adminKey")'), null, 'nor is it kept');
   assert.deepEqual((await page.context().cookies()).map((c) => c.name), [], 'no admin cookie');
+  await expect(page.getByTestId('ask-operator')).text(/Ask the operator of this server/);
+  await expect(page.getByRole('button', { name: 'Create a sandbox' })).count(0);
 
   await page.getByLabel('Client ID', { exact: true }).fill(alice.clientId);
   await page.getByLabel('Client secret').fill('cs_wrong');
