@@ -10,7 +10,9 @@ after(() => {
 });
 
 const cli = (args: string[], env: Record<string, string> = {}) => {
-  const proc = runCli(['serve', '--quiet', '--port', '0', '--memory', ...args], { SANDBAY_ADMIN_KEY: '', SANDBAY_PUBLIC_URL: '', ...env });
+  const proc = runCli(['serve', '--quiet', '--port', '0', '--memory', ...args], {
+    SANDBAY_ADMIN_KEY: '', SANDBAY_PUBLIC_URL: '', SANDBAY_ALLOW_RECEIVERS: '', SANDBAY_OPEN_SANDBOX_CREATION: '', ...env,
+  });
   started.push(proc);
   return proc;
 };
@@ -53,4 +55,23 @@ test('with SANDBAY_ADMIN_KEY and SANDBAY_PUBLIC_URL: the ready line shows the pu
   assert.equal(list.status, 200, 'the operator uses the key from the CLI or API');
   proc.child.kill('SIGTERM');
   assert.equal((await proc.exited).code, 0);
+});
+
+test('--allow-receivers (or SANDBAY_ALLOW_RECEIVERS) lists blocks receivers may be in; a bad one stops the start in one line', async () => {
+  const bad = cli(['--host', '0.0.0.0', '--allow-receivers', '10.0.0.0/8,intranet'], { SANDBAY_ADMIN_KEY: operatorKey });
+  assert.equal((await bad.exited).code, 1);
+  assert.equal(bad.stderr, 'sandbay: --allow-receivers: "intranet" is not an IP address or CIDR block (e.g. 10.0.0.0/8 or fd00::/8)\n');
+  const proc = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey, SANDBAY_ALLOW_RECEIVERS: '10.20.0.0/16, fd00::/8', SANDBAY_OPEN_SANDBOX_CREATION: '0' });
+  const line = await readyLine(proc);
+  assert.match(line, /; receivers may also be in 10\.20\.0\.0\/16, fd00::\/8\)$/);
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1];
+  const closed = await call(url, '/api/v1/sandboxes', { method: 'POST' });
+  assert.equal(closed.status, 403, 'SANDBAY_OPEN_SANDBOX_CREATION=0 leaves it closed');
+  proc.child.kill('SIGTERM');
+  await proc.exited;
+  const open = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey, SANDBAY_OPEN_SANDBOX_CREATION: '1' });
+  const openUrl = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await readyLine(open))![1];
+  assert.equal((await call(openUrl, '/api/v1/sandboxes', { method: 'POST' })).status, 201);
+  open.child.kill('SIGTERM');
+  await open.exited;
 });

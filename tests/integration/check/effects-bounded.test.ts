@@ -36,7 +36,7 @@ after(() => new Promise<void>((r) => {
   flood.close(() => r());
 }));
 
-test('an effects URL answering 400 MB is cut off after 1 KiB: the check says so and RSS stays within 50 MB', async () => {
+test('an effects URL answering 400 MB is cut off after 1 KiB: the check says so and RSS stays within 50 MB', async (t) => {
   const secret = 'whsec_effects_flood_secret_0123456789';
   const receiver = await startTestReceiver(secret);
   try {
@@ -45,6 +45,7 @@ test('an effects URL answering 400 MB is cut off after 1 KiB: the check says so 
     const before = process.memoryUsage().rss;
     const run = await runCheck(sb, { url: receiver.url, secret, effectsUrl: floodUrl });
     const grown = process.memoryUsage().rss - before;
+    t.diagnostic(`RSS ${Math.round(before / 2 ** 20)} MB before, ${Math.round((before + grown) / 2 ** 20)} MB after; ${Math.round(sent / 2 ** 20)} MB of the 400 MB were sent`);
     const duplicate = caseOf(run, 'duplicate');
     assert.equal(duplicate.ok, false);
     assert.match(duplicate.cause, /answered more than 1024 bytes; it should answer a count/);
