@@ -147,7 +147,7 @@ test('4xx responses are derived from each route definition, with the domain erro
 test('/oauth/token documents its RFC 6749 §5.2 errors as application/json, and the HTML pages as text/html', async () => {
   const doc = await openapi();
   const token = doc.paths['/oauth/token'].post;
-  for (const [status, errors] of [[400, ['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type']], [401, ['invalid_client']]] as const) {
+  for (const [status, errors] of [[400, ['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type', 'unauthorized_client']], [401, ['invalid_client']]] as const) {
     const content = token.responses[status].content;
     assert.deepEqual(Object.keys(content), ['application/json'], `${status}: no problem details`);
     assert.deepEqual(content['application/json'].schema.properties.error.enum, errors);
