@@ -94,7 +94,7 @@ export class OutboundPolicy {
     const host = hostname.replace(/^\[|\]$/g, '');
     // Through its public URL, this server's API (its catchers are routed before they get here).
     if (this.shared && this.isPublicOrigin(host, port)) return { refused: `${host}:${port} is this Sandbay server's public address` };
-    const addresses = isIP(host) ? [host] : (await this.lookup(host)).map((a) => a.address);
+    const addresses = isIP(host) ? [host] : (await withTimeout(this.lookup(host), lookupTimeoutMs, host)).map((a) => a.address);
     if (!this.shared) return { addresses };
     const database = await this.database();
     for (const address of addresses) {
@@ -157,6 +157,17 @@ export class OutboundPolicy {
       .then((all) => new Set(all.map(canonicalAddress)), () => new Set<string>());
     return this.databaseAddresses;
   }
+}
+
+/** A resolver that does not answer within this is a failed lookup (an attempt fails; a registration is not held up). */
+const lookupTimeoutMs = 5000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`resolving ${host} took over ${ms / 1000} s`), { code: 'EAI_AGAIN' })), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Every address of this machine's interfaces: reaching them reaches the server itself. */
