@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { loopbackNames, loopbackSpellings, testResolver } from '../../helpers/outbound.ts';
@@ -61,5 +65,33 @@ test('what is listed is all that is opened: other blocks stay refused', async ()
     const res = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: url } });
     assert.equal(res.status, 422, url);
     assert.equal(res.body.code, 'blocked_by_policy');
+  }
+});
+
+test('https through the policy: the name stays for TLS, and the certificate is still checked', async () => {
+  const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
+  const received: string[] = [];
+  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+    received.push(`${req.url} ${(req.socket as any).servername ?? ''}`);
+    res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `https://localhost:${(server.address() as AddressInfo).port}/tls`;
+  try {
+    const sb = await createSandbox(listed.url, undefined, operatorKey);
+    const insecure = await sb.api('/api/v1/webhooks/endpoints', { body: { url: `${base}?insecure`, topics: ['order.placed'], allowInsecureTls: true } });
+    const strict = await sb.api('/api/v1/webhooks/endpoints', { body: { url: `${base}?strict`, topics: ['order.placed'] } });
+    assert.equal(insecure.status, 201);
+    assert.equal(strict.status, 201);
+    await sb.api('/api/v1/orders', { body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } } });
+    const list = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
+    const results = await Promise.all(list.map((d: any) => waitForDelivery(sb, d.id, (x) => x.attemptCount === 1)));
+    const byUrl = Object.fromEntries(results.map((d: any) => [d.url.split('?')[1], d]));
+    assert.equal(byUrl.insecure.status, 'succeeded', byUrl.insecure.attempts[0].error);
+    assert.match(byUrl.strict.attempts[0].error, /TLS certificate rejected/, 'a self-signed certificate is still refused');
+    assert.deepEqual(received, ['/tls?insecure localhost'], 'SNI carried the name, though the socket went to the address judged');
+  } finally {
+    server.closeAllConnections();
+    server.close();
   }
 });
