@@ -8,6 +8,7 @@ import { route } from '../route.ts';
 import { ExportQuery, ImportedSandbox, ImportQuery } from '../schemas/portable.ts';
 import type { Services } from '../services.ts';
 import { spoolBody } from '../upload.ts';
+import { creationClosed, type SandboxCreation } from './sandboxes.ts';
 
 const tags = ['Sandboxes'];
 /** What an upload may be sent as: our own type, gzip, or bytes of no particular kind. */
@@ -16,7 +17,8 @@ const uploadTypes = [sandboxFileMediaType, 'application/gzip', 'application/x-gz
 const fileName = (name: string, at: Date) =>
   `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'sandbox'}-${at.toISOString().slice(0, 10)}.sandbay`;
 
-export const portableRoutes = (s: Services, options: { maxImportBytes: number }) => [
+/** `creation` says who may make sandboxes (an import makes one): on a shared server, the operator unless opened. */
+export const portableRoutes = (s: Services, options: { maxImportBytes: number; creation: () => SandboxCreation }) => [
   route({
     method: 'get', path: '/api/v1/sandbox/export', operationId: 'exportSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
     summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock.',
@@ -45,9 +47,11 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number })
     summary: `Make a new sandbox (new id, new credentials) from a sandbox file; the body is the file (up to ${Math.round(options.maxImportBytes / 2 ** 20)} MiB by default), checked whole before anything is written.`,
     query: ImportQuery,
     requestMedia: { types: uploadTypes, description: 'A sandbox file as GET /api/v1/sandbox/export writes it' },
-    errors: { 400: ['upload_incomplete'], ...importErrorCodes },
+    errors: { 400: ['upload_incomplete'], 403: ['sandbox_creation_closed'], ...importErrorCodes },
     responses: { 201: ImportedSandbox },
     handler: async ({ ctx, query }) => {
+      const { open, isAdmin } = options.creation();
+      if (!open && !isAdmin(ctx)) throw creationClosed();
       const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
       if (!uploadTypes.includes(type)) {
         throw new ApiError(415, 'unsupported_media_type', `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`);

@@ -19,6 +19,16 @@ test('a shared server creates sandboxes for its operator only: anonymous or with
   assert.equal((await call(closed.url, '/api/v1/session')).body.openSandboxCreation, false, 'the inspector says whom to ask');
 });
 
+test('importing a sandbox file makes a sandbox too: on a closed shared server only with the admin key', async () => {
+  const upload = (token?: string) => call(closed.url, '/api/v1/sandboxes/import', {
+    method: 'POST', body: 'not a sandbox file', token, headers: { 'content-type': 'application/gzip' },
+  });
+  problem(await upload(), 403, 'sandbox_creation_closed');
+  const asOperator = await upload(operatorKey);
+  assert.equal(asOperator.status, 422, 'past the gate, the file itself is judged');
+  assert.equal(asOperator.body.code, 'import_not_sandbox_file');
+});
+
 test("the operator's CLI creates one with the admin key it is given (sandbay token --new)", async () => {
   const created = await runCliJson(['token', '--new', '--name', 'alice', '--url', closed.url, '--token', operatorKey]);
   assert.match(created.sandboxId, /^sbx_/);
