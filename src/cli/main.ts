@@ -47,6 +47,11 @@ serverOptions(program.command('serve').description('run the engine headless and 
   .addOption(new Option('--database-url <url>', 'run on this PostgreSQL server (postgres://…) instead of the built-in PGlite').env('SANDBAY_DATABASE_URL'))
   .addOption(new Option('--postgres', 'run on a PostgreSQL server Sandbay manages in its data dir').conflicts('databaseUrl'))
   .option('--workers <n>', 'engine processes sharing the port, one per core (needs --postgres or --database-url)')
+  .addOption(new Option('--pool-size <n>', 'PostgreSQL connections per engine process (default 10)').env('SANDBAY_POOL_SIZE'))
+  .addOption(new Option('--connect-timeout <duration>', 'give up opening a PostgreSQL connection after this (default 5s)').env('SANDBAY_CONNECT_TIMEOUT'))
+  .addOption(new Option('--statement-timeout <duration>', "PostgreSQL's statement_timeout for the engine's sessions (default 10s)").env('SANDBAY_STATEMENT_TIMEOUT'))
+  .addOption(new Option('--lock-timeout <duration>', "PostgreSQL's lock_timeout for the engine's sessions (default 5s)").env('SANDBAY_LOCK_TIMEOUT'))
+  .addOption(new Option('--idle-in-transaction-timeout <duration>', "PostgreSQL's idle_in_transaction_session_timeout (default 30s)").env('SANDBAY_IDLE_IN_TRANSACTION_TIMEOUT'))
   .action(async (flags) => (await import('./commands/serve.ts')).serve(flags));
 
 serverOptions(program.command('start').description('open the desktop app, or run headless where Electron is not installed'))

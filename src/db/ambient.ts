@@ -112,7 +112,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     driver: db.driver,
     listen: (channel, handler) => db.listen(channel, handler),
     onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
-    withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
+    withAdvisoryLock: (key, fn, options) => db.withAdvisoryLock(key, fn, options),
     close: () => db.close(),
     detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),
     async ambient(work, finish) {

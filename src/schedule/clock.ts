@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { Invalidations } from '../db/invalidations.ts';
+import { ApiError } from '../shared/problem.ts';
 
 /**
  * The sandbox clock: each sandbox runs at real time plus its own offset (SPEC §5.5).
@@ -10,6 +12,9 @@ import type { Invalidations } from '../db/invalidations.ts';
  */
 /** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
 const advancingMarkMs = 60_000;
+/** How long a second advance of a sandbox waits for the first to end before answering 409 advance_in_progress. */
+export const advanceQueueMs = 15_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * SQL: the tenants row `alias` carries no live mark of an advance (SandboxClock.whileAdvancing), so
@@ -97,22 +102,47 @@ export class SandboxClock {
    * Marks the sandbox as advancing in the database while `work` runs (renewed as it goes), so the
    * real-time claims of every engine leave its due work to this advance. The mark waits for claims
    * already under way (they hold the tenant row), so none of theirs slips past the advance's wait.
+   * The mark is also the advance's turn (docs/decisions.md, Faults): it is taken only when free, so a
+   * second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
+   * and after `waitMs` answers 409 advance_in_progress.
    */
-  async whileAdvancing<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+  async whileAdvancing<T>(tenantId: string, work: () => Promise<T>, waitMs = advanceQueueMs): Promise<T> {
     const db = this.store?.db;
     if (!db) return work();
-    const mark = (sql: string) => db.query(`update tenants set advancing_until = ${sql} where id = $1`, [tenantId]);
-    await mark(`clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`);
-    const renew = setInterval(() => void mark(`clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`).catch(() => {}), advancingMarkMs / 3);
+    const token = randomUUID();
+    const until = `clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`;
+    const take = async () => (await db.query(
+      `update tenants set advancing_until = ${until}, advancing_owner = $2
+        where id = $1 and (advancing_until is null or advancing_until < now()) returning id`, [tenantId, token],
+    )).length === 1;
+    const deadline = Date.now() + waitMs;
+    for (let delay = 20; !(await take()); delay = Math.min(delay * 2, 250)) {
+      if (Date.now() + delay > deadline) {
+        throw new ApiError(409, 'advance_in_progress', 'Another clock advance of this sandbox is still running; try again when it has finished.',
+          { headers: { 'Retry-After': '1' } });
+      }
+      await sleep(delay);
+    }
+    const own = (set: string) => db.query(`update tenants set ${set} where id = $1 and advancing_owner = $2`, [tenantId, token]);
+    const renew = setInterval(() => void own(`advancing_until = ${until}`).catch(() => {}), advancingMarkMs / 3);
     try {
       return await work();
     } finally {
       clearInterval(renew);
-      await mark('null');
+      const clear = () => own('advancing_until = null, advancing_owner = null');
+      // The database away at the end: clear the mark once it is back (it would run out by itself, but later).
+      await clear().catch(() => void retryFor(advancingMarkMs, clear));
     }
   }
 
   forget(tenantId: string): void {
     this.offsets.delete(tenantId);
   }
+}
+
+/** Tries fn every second until it succeeds or `ms` has passed (background clean-up after an outage). */
+function retryFor(ms: number, fn: () => Promise<unknown>): void {
+  const deadline = Date.now() + ms;
+  const again = () => setTimeout(() => void fn().catch(() => (Date.now() < deadline ? again() : undefined)), 1_000).unref();
+  again();
 }

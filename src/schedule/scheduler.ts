@@ -138,19 +138,23 @@ export class Scheduler {
    * everything that falls due on the way; what those jobs schedule runs too if it falls
    * due before the new now. Each step of the clock is saved before the work due at it runs,
    * so a crash mid-advance restarts at least as late as the work already done assumes.
-   * Advances of one sandbox run one after another.
+   * Advances of one sandbox run one after another (a second one waits, then answers 409).
    */
   async advance(tenantId: string, ms: number): Promise<{ jobsRun: number }> {
-    while (this.advancing.has(tenantId)) await this.advancing.get(tenantId)!.catch(() => {});
-    const work = this.clock.whileAdvancing(tenantId, () => this.simulate(tenantId, ms));
-    this.advancing.set(tenantId, work);
-    try {
-      return await work;
-    } finally {
-      this.advancing.delete(tenantId);
-      this.rebuildHeap();
-      this.arm();
-    }
+    // The sandbox's advancing mark is the turn of one advance at a time, on any engine (this one included).
+    return this.clock.whileAdvancing(tenantId, async () => {
+      const work = this.simulate(tenantId, ms);
+      this.advancing.set(tenantId, work);
+      try {
+        const result = await work;
+        await this.clock.persist(tenantId);
+        return result;
+      } finally {
+        this.advancing.delete(tenantId);
+        this.rebuildHeap();
+        this.arm();
+      }
+    });
   }
 
   /** Sandboxes whose clock an advance here is moving: real-time claims leave them to it. */

@@ -7,6 +7,7 @@ import { openPglite } from '../db/open-pglite.ts';
 import { migrationsDir, seedDir } from '../db/paths.ts';
 import { packageVersion } from '../shared/node/package-root.ts';
 import { openPostgres } from '../db/postgres.ts';
+import type { PostgresTimeouts } from '../db/timeouts.ts';
 import { startManagedPostgres, type ManagedPostgres } from '../db/managed-postgres.ts';
 import { makeScratchDir } from '../db/template.ts';
 import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
@@ -41,6 +42,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Connections per engine on PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL's client- and server-side timeouts (src/db/timeouts.ts). */
+  timeouts?: Partial<PostgresTimeouts>;
   /** Where database connection trouble is reported. */
   log?: (message: string) => void;
 }
@@ -48,7 +51,7 @@ export interface DatabaseOptions {
 /** Opens Sandbay's database — a PostgreSQL server, a PGlite dir, or PGlite scratch storage — migrated and seeded. */
 export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db> {
   if (!options.databaseUrl) return openPglite({ ...options, prepare: (db) => prepareDatabase(db), templateKey: templateKey() });
-  const db = openPostgres({ connectionString: options.databaseUrl, poolSize: options.poolSize, log: options.log });
+  const db = openPostgres({ connectionString: options.databaseUrl, poolSize: options.poolSize, timeouts: options.timeouts, log: options.log });
   try {
     await prepareDatabase(db);
   } catch (err) {

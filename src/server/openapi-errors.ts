@@ -14,6 +14,8 @@ export const errorMeanings: Record<number, string> = {
   415: 'The body is not sent as a media type the operation reads',
   422: 'The input is well-formed but not valid: see errors[] for each field',
   429: 'Too many at once: wait (Retry-After says how long) and try again',
+  503: 'The database is not answering (unreachable, restarting, stalled, or a statement or lock wait timed out); Retry-After says when to try again',
+  507: 'The disk holding the database is full: nothing was written; Retry-After says when to try again',
 };
 
 type Codes = Map<number, Set<string>>;
@@ -33,6 +35,9 @@ export function problemCodes(def: RouteDef): Codes {
   const out: Codes = new Map();
   // The DNS-rebinding and origin guards run before routing, for every operation (SPEC §7).
   add(out, 403, 'host_not_allowed', 'origin_not_allowed');
+  // Any operation may meet a database fault (SPEC §9): a 503 or 507 with Retry-After, never a 500.
+  add(out, 503, 'database_unavailable');
+  add(out, 507, 'insufficient_storage');
   if (def.access === 'sandbox') {
     add(out, 401, 'missing_token', 'invalid_token', 'token_expired');
     if (def.scope) add(out, 403, 'insufficient_scope');

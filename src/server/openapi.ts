@@ -76,6 +76,10 @@ function documented(spec: z.ZodType | ResponseSpec): JsonSchema {
   return { description, ...(hasBody ? { content: Object.fromEntries(types.map((t) => [t, { schema: body }])) } : {}) };
 }
 
+/** Statuses that always carry Retry-After: the database faults (SPEC §9). */
+const retryLater = new Set([503, 507]);
+const retryAfterHeader = { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } };
+
 function responses(def: RouteDef): JsonSchema {
   const out: Record<string, JsonSchema> = {};
   for (const [status, spec] of Object.entries(def.responses ?? { 200: { description: 'OK' } })) out[status] = documented(spec);
@@ -85,6 +89,7 @@ function responses(def: RouteDef): JsonSchema {
     const meaning = `${errorMeanings[status] ?? 'Error'} (code ${[...codes].join(', ')})`;
     out[status] = {
       description: own ? `${own.description}; or problem details: ${meaning}` : meaning,
+      ...(retryLater.has(status) ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
       content: { ...own?.content, [problemMedia]: { schema: problemOf(status, [...codes]) } },
     };
   }

@@ -5,6 +5,7 @@ import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
 import { detached, withAmbientTransactions } from '../db/ambient.ts';
 import { Invalidations } from '../db/invalidations.ts';
 import type { Db } from '../db/database.ts';
+import type { PostgresTimeouts } from '../db/timeouts.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
 import { SandboxClock } from '../schedule/clock.ts';
@@ -79,6 +80,8 @@ export interface SandboxOptions {
   postgres?: boolean;
   /** Database connections of this engine on PostgreSQL (default 10). */
   poolSize?: number;
+  /** PostgreSQL timeouts: connect, statement, lock, idle in transaction (src/db/timeouts.ts has the defaults). */
+  databaseTimeouts?: Partial<PostgresTimeouts>;
   logger?: Logger;
   /** One log line per request (path only, never the query). Default true. */
   logRequests?: boolean;
@@ -95,6 +98,8 @@ export interface SandboxOptions {
   deliveryLeaseMs?: number;
   /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
   deliveryPollMs?: number;
+  /** How long one heartbeat of this engine vouches for it (default 20 s; the team tests shorten it). */
+  engineAliveMs?: number;
   /** The slow poll for commerce jobs due that no engine has run (default 5 s; the team tests shorten it). */
   jobPollMs?: number;
   /** The largest sandbox file POST /api/v1/sandboxes/import accepts, in bytes (default 256 MiB). */
@@ -169,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // Until the admin key is known, a logger that redacts it cannot exist: database trouble goes to stderr.
     let logError = (message: string) => console.error(`sandbay: ${message}`);
     const db = withAmbientTransactions(await openSandboxDatabase({
-      dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, databaseUrl, poolSize: options.poolSize,
+      dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, databaseUrl, poolSize: options.poolSize, timeouts: options.databaseTimeouts,
       log: (message) => logError(message),
     }));
     cleanups.push(() => db.close());
@@ -195,7 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
     const webhooks = createWebhookEngine({
       // Workers of one `--workers` run share the primary's instance id; each holds its own leases.
-      db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs,
+      db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs, aliveMs: options.engineAliveMs,
       attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
       maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
       invalidations, policy,

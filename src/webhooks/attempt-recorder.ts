@@ -1,5 +1,6 @@
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
+import { isUnavailable } from '../db/errors.ts';
 import type { Attempt } from '../shared/api-types.ts';
 
 export interface AttemptRecord {
@@ -22,19 +23,33 @@ export interface AttemptRecord {
 // while the inspector (which batches its own updates every 25 ms) sees no difference.
 const flushDelayMs = 5;
 
+// While the database cannot be reached, a batch is written again after this, doubling up to the cap.
+const retryFirstMs = 100;
+const retryMaxMs = 1_000;
+
+interface Pending { record: AttemptRecord; done: (kept: boolean) => void; fail: (err: unknown) => void }
+
 /**
  * Writes attempt results in batches: everything finished since the last write goes in one
  * statement (one multi-row update, one multi-row insert), so thousands of attempts a second
  * cost a few statements. A result is written only if its engine still holds the delivery's
  * lease for that attempt slot, which the write clears; one whose lease was lost (expired and
  * taken by another engine, or the delivery removed by a reset) is dropped: that attempt stands.
+ *
+ * An outcome that cannot be written because the database is away (docs/decisions.md, Faults) is kept
+ * in memory and written when it is back, still under its lease: the receiver has had that slot, so
+ * sending it again would repeat it. Other engines leave the lease alone meanwhile (leases.ts).
  */
 export class AttemptRecorder {
-  private buffer: { record: AttemptRecord; done: (kept: boolean) => void; fail: (err: unknown) => void }[] = [];
+  private buffer: Pending[] = [];
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
+  /** Results kept through an outage, written again before anything newer. */
+  private held: Pending[] = [];
+  private retryMs = retryFirstMs;
+  private giveUp = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly onError: (message: string) => void = () => undefined) {}
 
   /** Resolves once the batch is committed: true if the record was written, false if its lease was lost. */
   record(record: AttemptRecord): Promise<boolean> {
@@ -51,17 +66,39 @@ export class AttemptRecorder {
     });
   }
 
-  /** Resolves when everything recorded so far is written. */
+  /** Resolves when everything recorded so far is written (or given up on: `giveUpAfter`). */
   async drain(): Promise<void> {
-    while (this.buffer.length > 0 || this.scheduled) {
-      await new Promise((r) => setImmediate(r));
+    while (this.buffer.length > 0 || this.held.length > 0 || this.scheduled) {
+      await new Promise((r) => setTimeout(r, this.held.length > 0 ? 20 : 0));
       await this.flushing;
     }
     await this.flushing;
   }
 
+  /**
+   * The engine is closing: what the database (away) has not taken `ms` from now is given up on, so that
+   * shutting down never waits for it for ever. Those attempts are sent again once their leases expire.
+   */
+  giveUpAfter(ms: number): void {
+    detached(this.db, () => setTimeout(() => {
+      this.giveUp = true;
+      const lost = this.held.splice(0);
+      if (lost.length > 0) this.onError(`the database was away until shutdown: ${lost.length} attempt outcome(s) not recorded`);
+      for (const item of lost) item.fail(new Error('the database was away until shutdown: outcome not recorded'));
+    }, ms)).unref();
+  }
+
+  /** Writes again what an outage held back, once the database answers. */
+  private retryHeld(): void {
+    if (this.giveUp) return;
+    detached(this.db, () => setTimeout(() => {
+      this.flushing = this.flushing.then(() => this.flush());
+    }, this.retryMs));
+    this.retryMs = Math.min(this.retryMs * 2, retryMaxMs);
+  }
+
   private async flush(): Promise<void> {
-    const batch = this.buffer;
+    const batch = [...this.held.splice(0), ...this.buffer];
     this.buffer = [];
     if (batch.length === 0) return;
     const rows = batch.map(({ record: { tenantId, deliveryId, lease, attempt: a, delivery: d } }) => ({
@@ -100,8 +137,16 @@ export class AttemptRecorder {
         { prepare: true },
       );
       const kept = new Set(written.map((w) => `${w.tenant_id}\u0000${w.delivery_id}`));
+      if (this.retryMs > retryFirstMs) this.onError(`database back: ${batch.length} attempt outcome(s) kept through the outage recorded`);
+      this.retryMs = retryFirstMs;
       for (const item of batch) item.done(kept.has(`${item.record.tenantId}\u0000${item.record.deliveryId}`));
     } catch (err) {
+      if (isUnavailable(err) && !this.giveUp) {
+        if (this.retryMs === retryFirstMs) this.onError(`database away: keeping ${batch.length} attempt outcome(s) to record when it is back`);
+        this.held = batch;
+        this.retryHeld();
+        return;
+      }
       for (const item of batch) item.fail(err);
     }
   }

@@ -9,7 +9,7 @@ import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './
 import type { DeliveryStream } from './delivery-stream.ts';
 import { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, notLeased, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
+  maxInFlightPerEndpoint, notLeasedFor, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
 } from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
 import { ClaimLoop, dueChannel } from './claim-loop.ts';
@@ -76,6 +76,8 @@ const toState = (tenantId: string, r: StateRow): DeliveryState => ({
 const fullRetryMs = 20;
 /** How often an advance looks again whether other engines' attempts of its sandbox have finished. */
 const settlePollMs = 20;
+/** How long closing waits for attempt outcomes to be written while the database is away. */
+const closeRecordWaitMs = 10_000;
 
 /**
  * Runs delivery attempts: claim a lease on the delivery (the deliveries table is the queue every
@@ -102,7 +104,7 @@ export class Dispatcher implements JobHandler {
     this.loop = new ClaimLoop({
       db: deps.db, leases: deps.leases, pollMs: deps.pollMs, onError: deps.onError,
       advancingTenants: () => deps.scheduler.advancingTenants(),
-      attempt: (leased) => void this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased),
+      attempt: (leased) => this.inBackground(this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased)),
     });
   }
 
@@ -111,17 +113,25 @@ export class Dispatcher implements JobHandler {
     return [];
   }
 
-  /** Starts claiming: the liveness lock, then the real-time claim loop. */
+  /** Starts claiming: the heartbeat, then the real-time claim loop. */
   async start(): Promise<void> {
     await this.deps.leases.start();
     await this.loop.start();
   }
 
+  /** Stops claiming; `stopBeating()` (once attempts in flight are recorded) gives back the rest. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Closing waits for attempts in flight to be recorded, but not for ever for a database that is away.
+    this.deps.recorder.giveUpAfter(closeRecordWaitMs);
+    this.deps.leases.stopWaiting();
     await this.loop.close();
-    this.deps.leases.close();
+  }
+
+  /** Stops the heartbeat and gives back the leases not used: call after the attempts in flight were recorded. */
+  async stopBeating(): Promise<void> {
+    await this.deps.leases.close();
   }
 
   /**
@@ -133,14 +143,15 @@ export class Dispatcher implements JobHandler {
     // rather than a pass over every pending delivery of the sandbox: the earliest open delivery of each
     // enabled endpoint (and of the bare test URLs), then what falls within the window of the earliest.
     // Two statements, so that the planner sees how narrow the second one's range is.
-    const open = `d.status = 'pending' and d.next_attempt_at <= $2 and ${notLeased}`;
+    const open = `d.status = 'pending' and d.next_attempt_at <= $2 and ${notLeasedFor('$3', '$4::boolean')}`;
+    const claimable = [this.deps.leases.owner, this.deps.leases.settled()];
     const ends = 'select e.id from webhook_endpoints e where e.tenant_id = $1 and e.enabled';
     const [{ earliest }] = await this.deps.db.query<{ earliest: Date | null }>(
       `select min(at) as earliest from (
          select (select min(d.next_attempt_at) from deliveries d where d.tenant_id = $1 and d.endpoint_id = ends.id and ${open}) as at from (${ends}) ends
          union all
          select min(d.next_attempt_at) from deliveries d where d.tenant_id = $1 and d.endpoint_id is null and ${open}) heads`,
-      [tenantId, new Date(upTo)],
+      [tenantId, new Date(upTo), ...claimable],
       { prepare: true },
     );
     if (!earliest) return [];
@@ -148,7 +159,7 @@ export class Dispatcher implements JobHandler {
       `${stateSelect} d where d.tenant_id = $1 and d.endpoint_id in (${ends}) and ${open}
        union all
        ${stateSelect} d where d.tenant_id = $1 and d.endpoint_id is null and ${open}`,
-      [tenantId, new Date(Math.min(upTo, earliest.getTime() + windowMs))],
+      [tenantId, new Date(Math.min(upTo, earliest.getTime() + windowMs)), ...claimable],
       { prepare: true },
     );
     return rows.map((r) => this.job(toState(tenantId, r), r.next_attempt_at!.getTime()));
@@ -160,7 +171,7 @@ export class Dispatcher implements JobHandler {
       this.deps.stream.publish(d.tenantId, 'delivery.created', { id: d.id, topic: d.topic, endpointId: d.endpointId, status: 'pending' });
       if (d.leasedAt === null) continue;
       const leased: LeasedDelivery = { ...d, leasedAt: d.leasedAt, attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: this.deps.clock.nowMs(d.tenantId) };
-      void this.attempt(leased, 'initial', leased.sandboxNowMs, leased);
+      this.inBackground(this.attempt(leased, 'initial', leased.sandboxNowMs, leased));
     }
   }
 
@@ -173,6 +184,16 @@ export class Dispatcher implements JobHandler {
     await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf, {
       statuses: ['pending'], attemptCount: state.attemptCount, dueBy: asOf,
       notAdvancing: !this.deps.scheduler.advancingTenants().includes(job.tenantId),
+    });
+  }
+
+  /**
+   * An attempt nobody awaits (a claim's, a first attempt at COMMIT): a failure is logged, never an
+   * unhandled rejection. Its lease stays until it expires or is renewed, then the delivery is claimed again.
+   */
+  private inBackground(attempt: Promise<AttemptResult>): void {
+    attempt.catch((err) => {
+      if (!this.closed) this.deps.onError(`attempt failed before its outcome was recorded: ${(err as Error)?.message ?? err}`);
     });
   }
 
@@ -251,10 +272,9 @@ export class Dispatcher implements JobHandler {
     let header: string;
     let outcome;
     try {
-      // Never start an attempt on a lease that could run out before it is recorded: renew a late one.
-      if (Date.now() - leased.leasedAt > this.deps.leases.leaseMs / 3 && !(await this.deps.leases.renew(tenantId, id, leased.slot))) {
-        return { status: 'pending', skipped: 'lost_lease' };
-      }
+      // Never start an attempt that could outlive what this engine can vouch for (its heartbeat, its
+      // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
+      if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
       header = signatureHeader(target.secrets, leased.body, Math.floor(this.deps.realNow() / 1000));
       outcome = await this.deps.sender.send({
         url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls,

@@ -13,6 +13,7 @@ import { attemptJob, Dispatcher } from './dispatcher.ts';
 import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
 import { DeliveryLeases } from './leases.ts';
+import { EngineLiveness } from './liveness.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { OutboundPolicy } from './outbound/policy.ts';
@@ -40,6 +41,11 @@ export interface WebhookEngineOptions {
   pollMs?: number;
   /** What outbound requests may reach (SPEC §9); default: a laptop's, which refuses nothing. */
   policy?: OutboundPolicy;
+  /**
+   * How long one heartbeat vouches for this engine (default 20 s; at least the attempt timeout + 4 s):
+   * a crashed engine's leases are taken over this long after its last beat, plus a poll.
+   */
+  aliveMs?: number;
 }
 
 export interface WebhookEngine {
@@ -63,9 +69,11 @@ export interface WebhookEngine {
   close(): Promise<void>;
 }
 
-/** SPEC §9: a crashed engine's work is taken again within 30 s (at once when its liveness lock is seen free). */
+/** SPEC §9: a crashed engine's work is taken again within 30 s (once its heartbeat has lapsed, after at most aliveMs + a poll). */
 export const defaultLeaseMs = 30_000;
 export const defaultPollMs = 2_000;
+export const defaultAliveMs = 20_000;
+
 
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
@@ -74,9 +82,14 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const policy = options.policy ?? new OutboundPolicy({ shared: false });
   const shares = new TenantShares(policy.shared);
   const sender = new Sender(options.attemptTimeoutMs, policy);
-  const recorder = new AttemptRecorder(db);
+  const recorder = new AttemptRecorder(db, options.onError);
   const endpoints = new Endpoints(db, clock, options.invalidations);
-  const leases = new DeliveryLeases(db, options.owner, options.leaseMs ?? defaultLeaseMs);
+  const liveness = new EngineLiveness(db, options.owner, {
+    // A heartbeat must outlast an attempt started on it (leases.ts readyToSend).
+    aliveMs: Math.max(options.aliveMs ?? defaultAliveMs, options.attemptTimeoutMs + 4_000),
+    exclusive: db.driver === 'pglite', onError: options.onError,
+  });
+  const leases = new DeliveryLeases(db, liveness, options.leaseMs ?? defaultLeaseMs, options.attemptTimeoutMs);
   const testSecrets = new Map<string, string>();
   const testSecret = async (tenantId: string) => {
     let secret = testSecrets.get(tenantId);
@@ -126,6 +139,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       await dispatcher.close();
       await replays.close();
       await recorder.drain();
+      await dispatcher.stopBeating();
       await stream.close();
       await sender.close();
     },

@@ -1,5 +1,7 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
+import { isUnavailable } from '../db/errors.ts';
 import { notAdvancingSql } from '../schedule/clock.ts';
+import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
@@ -52,8 +54,14 @@ const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.t
 // clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
 const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;
 const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = d.attempt_count + 1`;
-/** No live lease on the delivery `d`: no engine is attempting it. */
-export const notLeased = `(d.lease_until is null or d.lease_until < now())`;
+/**
+ * The delivery `d` is free to claim for the engine `owner`: no lease, or an expired one that is its own
+ * or that it may take over (`settled`: EngineLiveness.settled(), it has seen the database answer for a
+ * few heartbeats in a row, so a live owner has had the chance to record what it finished during an outage).
+ */
+export const notLeasedFor = (owner: string, settled: string) =>
+  `(d.lease_until is null or (d.lease_until < now() and (d.lease_owner = ${owner} or ${settled})))`;
+const notLeased = notLeasedFor('$owner', '$settled::boolean');
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
 const notAdvancing = notAdvancingSql('t');
@@ -101,26 +109,70 @@ function named(sql: string, names: Record<string, unknown>, positional: unknown[
  * (docs/decisions.md, Team mode). A claim takes `lease_until = now() + lease` (the database's
  * clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns
  * under a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines.
- * Each engine holds a session advisory lock named after itself while it runs: a lease whose owner
- * no longer holds it belongs to a dead engine and is released at once, not only when it expires.
+ * Each engine beats a heartbeat row while it runs (./liveness.ts): the live leases of an engine whose
+ * heartbeat has lapsed belong to a dead engine and are released then, not only when they expire.
  */
 export class DeliveryLeases {
   /** Deliveries this engine has finished sending and not yet recorded: they hold a lease but no slot. */
   private readonly sent = new Set<string>();
-  private stopAlive?: () => void;
+  /** How much lease an attempt needs left when it starts: the attempt's timeout plus time to record it through a short outage. */
+  private readonly leaseRoomMs: number;
 
-  constructor(private readonly db: Db, readonly owner: string, readonly leaseMs: number) {}
-
-  /** Takes this engine's liveness lock (before it leases anything) and holds it until `close()`. */
-  async start(): Promise<void> {
-    const released = new Promise<void>((resolve) => (this.stopAlive = resolve));
-    await new Promise<void>((held, failed) => {
-      this.db.withAdvisoryLock(livenessKey(this.owner), () => (held(), released)).catch(failed);
-    });
+  constructor(
+    private readonly db: Db,
+    private readonly liveness: EngineLiveness,
+    readonly leaseMs: number,
+    /** The attempt timeout: the heartbeat and the lease must outlast an attempt started now. */
+    private readonly attemptMs: number,
+  ) {
+    this.leaseRoomMs = Math.min(attemptMs + recordMarginMs, (leaseMs * 2) / 3);
   }
 
-  close(): void {
-    this.stopAlive?.();
+  get owner(): string {
+    return this.liveness.owner;
+  }
+
+  /** Whether other engines' expired leases may be taken over now (EngineLiveness.settled()). */
+  settled(): boolean {
+    return this.liveness.settled();
+  }
+
+  /** Starts the heartbeat (before this engine leases anything). */
+  async start(): Promise<void> {
+    await this.liveness.start();
+  }
+
+  /** The engine is shutting down: an attempt waiting for a heartbeat gives up rather than holding the shutdown. */
+  stopWaiting(): void {
+    this.liveness.stopWaiting();
+  }
+
+  /** Stops the heartbeat and gives back what this engine still holds (leased ahead, never sent). */
+  async close(): Promise<void> {
+    await this.db.query('update deliveries set lease_owner = null, lease_until = null, lease_slot = null where lease_owner = $1', [this.owner])
+      .catch(() => undefined);
+    await this.liveness.close();
+  }
+
+  /**
+   * Whether this engine may start the leased attempt now (docs/decisions.md, Faults): its heartbeat
+   * vouches for it for the whole attempt (else it waits for the next beat), and its lease was taken
+   * since the database last answered without a break and leaves room for the attempt and its recording
+   * (else it is renewed, which is also the check that no other engine took it meanwhile). False: not ours any more.
+   */
+  async readyToSend(leased: LeasedDelivery): Promise<boolean> {
+    for (let tries = 0; ; tries++) {
+      if (this.liveness.aliveRoomMs() < this.attemptMs + beatSlackMs && !(await this.liveness.nextBeat(this.leaseMs))) return false;
+      const fresh = leased.leasedAt >= this.liveness.trustedSince() && leased.leasedAt + this.leaseMs - Date.now() >= this.leaseRoomMs;
+      if (fresh) return true;
+      try {
+        return await this.renew(leased.tenantId, leased.id, leased.slot);
+      } catch (err) {
+        // The database went away between the beat and the renewal: wait for it once more, then leave the lease to expire.
+        if (!isUnavailable(err) || tries >= 2) throw err;
+        await this.liveness.nextBeat(this.leaseMs);
+      }
+    }
   }
 
   markSent(tenantId: string, id: string): void {
@@ -143,7 +195,7 @@ export class DeliveryLeases {
   }
 
   private limits() {
-    return { max: maxInFlightPerEndpoint, sole: soleHolderLeases, leaseMs: this.leaseMs };
+    return { max: maxInFlightPerEndpoint, sole: soleHolderLeases, leaseMs: this.leaseMs, settled: this.liveness.settled() };
   }
 
   /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
@@ -203,7 +255,7 @@ export class DeliveryLeases {
    * webhooks to bare URLs), rather than a scan of every pending delivery.
    */
   async dueTargets(skipTenants: string[]): Promise<Target[]> {
-    const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(
+    const [sql, params] = named(
       `select e.tenant_id, e.id as endpoint_id, null::text as target_url
          from webhook_endpoints e join tenants t on t.id = e.tenant_id
         where e.enabled and not (e.tenant_id = any($1::text[])) and exists (
@@ -213,8 +265,9 @@ export class DeliveryLeases {
        select distinct t.id, null, d.target_url
          from tenants t join deliveries d on d.tenant_id = t.id and d.endpoint_id is null and d.status = 'pending'
         where ${dueNow} and ${notLeased} and ${notAdvancing} and not (t.id = any($1::text[]))`,
-      [skipTenants],
+      { owner: this.owner, settled: this.liveness.settled() }, [skipTenants],
     );
+    const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(sql, params);
     return rows.map((r) => ({ tenantId: r.tenant_id, endpointId: r.endpoint_id, targetUrl: r.target_url }));
   }
 
@@ -311,27 +364,27 @@ export class DeliveryLeases {
   }
 
   /**
-   * Releases the live leases of engines that are gone (their liveness lock is free: a crash, a kill -9),
-   * so their work is taken again at once rather than when the leases expire.
+   * Releases the live leases of engines that are gone (no heartbeat row, or one that has lapsed: a crash,
+   * a kill -9, an engine cut off from the database), so their work is taken again now rather than when
+   * the leases expire — but only once this engine has seen the database answer a few heartbeats in a row
+   * itself, or a database restart would make every engine look dead to the first one back.
    */
   async releaseDeadOwners(): Promise<number> {
-    const owners = await this.db.query<{ lease_owner: string }>(
-      `select distinct lease_owner from deliveries where lease_owner is not null and lease_owner <> $1 and lease_until > now()`,
-      [this.owner],
+    if (!this.liveness.settled()) return 0;
+    const rows = await this.db.query(
+      `update deliveries d set lease_owner = null, lease_until = null, lease_slot = null
+        where d.lease_owner is not null and d.lease_owner <> $1 and d.lease_until > now()
+          and not exists (select 1 from engine_heartbeats h where h.engine_id = d.lease_owner and h.alive_until > now() and not $2::boolean)
+        returning d.id`,
+      [this.owner, this.liveness.exclusive],
     );
-    let released = 0;
-    for (const { lease_owner: owner } of owners) {
-      released += await this.db.transaction(async (tx) => {
-        const [row] = await tx.query<{ free: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as free', [livenessKey(owner)]);
-        if (!row.free) return 0;
-        const rows = await tx.query(
-          `update deliveries set lease_owner = null, lease_until = null, lease_slot = null where lease_owner = $1 returning id`, [owner],
-        );
-        return rows.length;
-      });
-    }
-    return released;
+    // Rows of engines gone for an hour only say so: drop them (no row means the same).
+    await this.db.query(`delete from engine_heartbeats where alive_until < now() - interval '1 hour'`);
+    return rows.length;
   }
 }
 
-const livenessKey = (owner: string) => `sandbay:engine:${owner}`;
+/** Heartbeats must leave this much beyond an attempt's timeout when it starts (one missed beat and some). */
+const beatSlackMs = 2_000;
+/** Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long. */
+const recordMarginMs = 10_000;

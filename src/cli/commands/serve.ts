@@ -2,6 +2,7 @@ import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';
 import { CliError } from '../errors.ts';
+import { parseDuration } from '../duration.ts';
 
 export interface ServeFlags {
   port: string;
@@ -17,6 +18,11 @@ export interface ServeFlags {
   databaseUrl?: string;
   postgres?: boolean;
   workers?: string;
+  poolSize?: string;
+  connectTimeout?: string;
+  statementTimeout?: string;
+  lockTimeout?: string;
+  idleInTransactionTimeout?: string;
 }
 
 export function parsePort(value: string): number {
@@ -51,6 +57,23 @@ export function parseWorkers(value: string): number {
   return workers;
 }
 
+/** `--pool-size N`: PostgreSQL connections per engine process (2–1000). */
+export function parsePoolSize(value: string): number {
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 2 || size > 1000) throw new CliError(`--pool-size must be 2–1000, not ${value}`);
+  return size;
+}
+
+/** The PostgreSQL timeouts given as flags (or their SANDBAY_* variables), in milliseconds; the rest keep their defaults. */
+function databaseTimeouts(flags: ServeFlags): SandboxOptions['databaseTimeouts'] {
+  const ms = (value: string | undefined) => (value === undefined ? undefined : Math.round(parseDuration(value) * 1000));
+  const given = {
+    connectMs: ms(flags.connectTimeout), statementMs: ms(flags.statementTimeout),
+    lockMs: ms(flags.lockTimeout), idleInTransactionMs: ms(flags.idleInTransactionTimeout),
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+}
+
 /** A tuning knob from the environment (team mode's lease and poll; the team tests shorten them). */
 function msFromEnv(name: string): number | undefined {
   const value = process.env[name];
@@ -79,6 +102,8 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     deliveryLeaseMs: msFromEnv('SANDBAY_DELIVERY_LEASE_MS'), deliveryPollMs: msFromEnv('SANDBAY_DELIVERY_POLL_MS'),
     allowReceivers: flags.allowReceivers ? flags.allowReceivers.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
     openSandboxCreation: flags.openSandboxCreation === true || switchOn('SANDBAY_OPEN_SANDBOX_CREATION', process.env.SANDBAY_OPEN_SANDBOX_CREATION),
+    engineAliveMs: msFromEnv('SANDBAY_ENGINE_ALIVE_MS'),
+    poolSize: flags.poolSize === undefined ? undefined : parsePoolSize(flags.poolSize), databaseTimeouts: databaseTimeouts(flags),
   };
   const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop

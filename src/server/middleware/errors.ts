@@ -1,10 +1,12 @@
 import type { Middleware } from 'koa';
+import { faultOf } from '../../db/errors.ts';
 import { ApiError, problemBody } from '../../shared/problem.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { Logger } from '../log.ts';
 
 /** Renders every failure as problem+json (or RFC 6749 JSON on /oauth/token); never a stack trace. */
 export function errorHandler(logger: Logger): Middleware {
+  const faultLog = throttled((message) => logger.warn(message), 5_000);
   return async (ctx, next) => {
     try {
       await next();
@@ -18,7 +20,9 @@ export function errorHandler(logger: Logger): Middleware {
         return;
       }
       const err = toApiError(caught);
-      if (err.status >= 500) logger.error(`${ctx.method} ${ctx.path} failed: ${(caught as Error)?.stack ?? caught}`);
+      // A database fault is the database's state, not a bug here: one line, at most every few seconds.
+      if (err.status === 503 || err.status === 507) faultLog(`${err.code}: ${(caught as Error)?.message ?? caught}`);
+      else if (err.status >= 500) logger.error(`${ctx.method} ${ctx.path} failed: ${(caught as Error)?.stack ?? caught}`);
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.options.headers ?? {})) ctx.set(name, value);
       ctx.type = 'application/problem+json';
@@ -27,8 +31,39 @@ export function errorHandler(logger: Logger): Middleware {
   };
 }
 
+/** Seconds a client should wait before trying again: the engine recovers within 5 s of the database returning. */
+export const databaseRetryAfterSeconds = 2;
+
+/** The answer to a database fault (src/db/errors.ts): 503 while it cannot serve, 507 while its disk is full. */
+export function databaseFaultError(caught: unknown): ApiError | undefined {
+  const fault = faultOf(caught);
+  if (fault === 'unavailable') {
+    return new ApiError(503, 'database_unavailable', 'The database is not answering (unreachable, restarting, or too slow); try again in a few seconds.',
+      { headers: { 'Retry-After': String(databaseRetryAfterSeconds) } });
+  }
+  if (fault === 'storage_full') {
+    return new ApiError(507, 'insufficient_storage', 'The disk holding the database is full, so this change was not saved; free some space and try again.',
+      { headers: { 'Retry-After': '30' } });
+  }
+  return undefined;
+}
+
+/** Says the same thing at most once per interval (counting what it held back). */
+function throttled(log: (message: string) => void, intervalMs: number): (message: string) => void {
+  let last = 0;
+  let held = 0;
+  return (message) => {
+    if (Date.now() - last < intervalMs) return void held++;
+    log(held > 0 ? `${message} (and ${held} more such answers since)` : message);
+    last = Date.now();
+    held = 0;
+  };
+}
+
 function toApiError(caught: unknown): ApiError {
   if (caught instanceof ApiError) return caught;
+  const fault = databaseFaultError(caught);
+  if (fault) return fault;
   // Errors Koa raises itself (bad cookies, URI decoding) carry a 4xx status.
   const status = (caught as { status?: number })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -20,14 +20,12 @@ export const clockRoutes = (s: Services) => {
       method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write', awaitsNetwork: true,
       summary: 'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
       body: AdvanceRequest, responses: { 200: Clock.extend({ jobsRun: Clock.shape.offsetSeconds }) },
+      errors: { 409: ['advance_in_progress'] },
       handler: async ({ body, principal }) => {
         const tenantId = tenantOf(principal);
-        // One advance of a sandbox at a time across engines; the clock itself is shared (announced to every engine).
-        const { jobsRun } = await s.db.withAdvisoryLock(`sandbay:advance:${tenantId}`, async () => {
-          const result = await s.scheduler.advance(tenantId, body.seconds * 1000);
-          await s.clock.persist(tenantId);
-          return result;
-        });
+        // One advance of a sandbox at a time across engines, by its advancing mark (no connection held
+        // while it runs or while a second one waits); the clock itself is shared (announced to every engine).
+        const { jobsRun } = await s.scheduler.advance(tenantId, body.seconds * 1000);
         return { body: { ...read(tenantId), jobsRun } };
       },
     }),

@@ -3,7 +3,6 @@
 // until it expires, and only then taken over.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import pg from 'pg';
 import { openPostgres } from '../../../src/db/postgres.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
 import { eventually, LedgerReceiver, placeOrders, sandboxOnAll, team } from './engines.ts';
@@ -56,11 +55,8 @@ test('a live engine\'s lease is not taken before it expires; after, another engi
     const rows = await db.query<{ id: string }>(`select id from deliveries where attempt_count = 1`);
     return rows.length === 1 ? rows : undefined;
   });
-  // Another engine, alive (it holds its liveness lock), leased the retry, now due, for 2 more seconds.
-  const other = new pg.Client({ connectionString: database.url });
-  await other.connect();
-  closing.push(() => other.end());
-  await other.query(`select pg_advisory_lock(hashtextextended('sandbay:engine:ins_other_engine', 0))`);
+  // Another engine, alive (its heartbeat vouches for it for a minute), leased the retry, now due, for 2 more seconds.
+  await db.query(`insert into engine_heartbeats (engine_id, alive_until) values ('ins_other_engine', now() + interval '60 s')`);
   const [{ until }] = await db.query<{ until: Date }>(
     `update deliveries set lease_owner = 'ins_other_engine', lease_slot = 2, lease_until = now() + interval '2 s',
             next_attempt_at = next_attempt_at - interval '1 h'

@@ -1,0 +1,129 @@
+import { detached } from '../db/ambient.ts';
+import type { Db } from '../db/database.ts';
+
+export interface LivenessOptions {
+  /** How long one heartbeat vouches for the engine; it beats ten times as often. */
+  aliveMs: number;
+  /** One engine per database (PGlite): every other owner named on a lease is a previous run of this one. */
+  exclusive: boolean;
+  onError: (message: string) => void;
+}
+
+const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values ($1, clock_timestamp() + $2::int * interval '1 ms')
+  on conflict (engine_id) do update set alive_until = excluded.alive_until`;
+
+/**
+ * This engine's heartbeat (docs/decisions.md, Faults): a row in engine_heartbeats renewed every
+ * aliveMs / 10 through the pool, so no connection has to stay open for the engine to count as alive,
+ * and a database restart or a dropped connection does not make it look dead to the others.
+ *
+ * Two things follow from it. Other engines' leases (expired, or held by an engine whose heartbeat has
+ * lapsed) are taken over only once this engine has itself seen the database answer three beats in a
+ * row (`settled()`): after an outage every engine's heartbeat may have lapsed, and a live one must
+ * first get the chance to beat again and record what it finished meanwhile. And this
+ * engine starts an attempt only while its own last heartbeat still vouches for it long enough
+ * (`aliveRoomMs()`), so it is not judged dead while the attempt is under way.
+ */
+export class EngineLiveness {
+  /** When the current unbroken run of prompt heartbeats began (local clock); undefined while they fail. */
+  private healthySince?: number;
+  /** When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least. */
+  private lastBeatSentAt = 0;
+  private timer?: NodeJS.Timeout;
+  private waiters: ((ok: boolean) => void)[] = [];
+  private closed = false;
+  private stopping = false;
+
+  constructor(private readonly db: Db, readonly owner: string, private readonly options: LivenessOptions) {}
+
+  get aliveMs(): number {
+    return this.options.aliveMs;
+  }
+
+  /** One engine per database (PGlite): no other engine can be alive. */
+  get exclusive(): boolean {
+    return this.options.exclusive;
+  }
+
+  /** Beats once (the database must answer: the engine is starting) and keeps beating until close(). */
+  async start(): Promise<void> {
+    await this.beat(true);
+  }
+
+  /** The engine is shutting down: nothing waits for a heartbeat any more (it keeps beating until close()). */
+  stopWaiting(): void {
+    this.stopping = true;
+    for (const wake of this.waiters.splice(0)) wake(false);
+  }
+
+  /** Stops beating and removes the row: the leases this engine still holds are free for the others at once. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopWaiting();
+    clearTimeout(this.timer);
+    await this.db.query('delete from engine_heartbeats where engine_id = $1', [this.owner]).catch(() => undefined);
+  }
+
+  /** How long from now the others will still see this engine alive, at the least (0 or less: they may not). */
+  aliveRoomMs(): number {
+    return this.lastBeatSentAt + this.options.aliveMs - Date.now();
+  }
+
+  /** Since when this engine has heard the database answer without a break (a lease taken before then is re-checked). */
+  trustedSince(): number {
+    return this.healthySince ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Whether other engines' expired or orphaned leases may be taken over now: this engine has heard the
+   * database answer for three heartbeats in a row, in which time a live engine (which beats again as
+   * soon as the database answers, and writes the outcomes it kept at once) has renewed its heartbeat.
+   */
+  settled(): boolean {
+    return this.options.exclusive || (this.healthySince !== undefined && Date.now() - this.healthySince >= this.beatMs * 3);
+  }
+
+  /** How often it beats while the database answers. */
+  private get beatMs(): number {
+    return this.options.aliveMs / 10;
+  }
+
+  /** Resolves true at the next heartbeat that lands, false after timeoutMs (or on close). */
+  nextBeat(timeoutMs: number): Promise<boolean> {
+    if (this.stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve(ok);
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  private async beat(first = false): Promise<void> {
+    const sentAt = Date.now();
+    try {
+      await this.db.query(beatSql, [this.owner, this.options.aliveMs], { prepare: true });
+      this.lastBeatSentAt = sentAt;
+      // A beat that took a quarter of the alive period is not "the database answering": a stall, not health.
+      const prompt = Date.now() - sentAt < this.options.aliveMs / 4;
+      if (!prompt) this.healthySince = undefined;
+      else this.healthySince ??= sentAt;
+      for (const wake of this.waiters.splice(0)) wake(true);
+    } catch (err) {
+      if (first) throw err;
+      if (this.healthySince !== undefined) this.options.onError(`engine heartbeat failed: ${(err as Error)?.message ?? err}`);
+      this.healthySince = undefined;
+    }
+    // While beats fail, try again sooner: the first one that lands lets held work go on.
+    if (!this.closed) this.schedule(this.healthySince === undefined ? this.beatMs / 4 : this.beatMs);
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = detached(this.db, () => setTimeout(() => void this.beat(), delayMs));
+    this.timer.unref();
+  }
+}
