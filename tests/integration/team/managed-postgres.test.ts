@@ -1,7 +1,11 @@
 // `serve --postgres`: a PostgreSQL server Sandbay runs itself in <dataDir>/postgres.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
+import { startManagedPostgres } from '../../../src/db/managed-postgres.ts';
+import { embeddedBinDir, isRoot } from '../../../src/db/postgres-binaries.ts';
 import { test } from 'node:test';
 import { scratchBase } from '../../../src/db/template.ts';
 import { processAlive } from '../../../src/shared/node/process-alive.ts';
@@ -62,4 +66,27 @@ test('--postgres --memory runs on a scratch server that leaves nothing behind', 
   engine.child.kill('SIGTERM');
   assert.equal((await engine.exited).code, 0);
   assert.ok(!existsSync(join(scratchBase(), scratch[0])), 'the scratch dir was removed');
+});
+
+test('binaries in a folder the postgres user cannot enter (a checkout in mktemp -d) are copied where it can, and the server starts', async () => {
+  const checkout = mkdtempSync(join(tmpdir(), 'sandbay-checkout-')); // 0700, like `mktemp -d`
+  try {
+    cpSync(dirname(await embeddedBinDir()), join(checkout, 'native'), { recursive: true, verbatimSymlinks: true });
+    const dir = join(dataDir, 'hidden-binaries', 'postgres');
+    const server = await startManagedPostgres(dir, { binDir: join(checkout, 'native', 'bin') });
+    try {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      assert.deepEqual((await client.query('select 1 as one')).rows, [{ one: 1 }]);
+      await client.end();
+      const copies = readdirSync(dirname(dir)).filter((name) => name.startsWith('postgres-binaries-'));
+      // As root the server runs as `postgres`, which cannot enter the checkout: it runs a copy beside the cluster.
+      assert.equal(copies.length, isRoot() ? 1 : 0);
+      if (isRoot()) assert.ok(existsSync(join(dirname(dir), copies[0], 'bin', 'postgres')));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(checkout, { recursive: true, force: true });
+  }
 });
