@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { loadSession } from './api/session.ts';
 import { useApp } from './store/app.ts';
 import { startLive } from './store/live.ts';
+import { useOutage, watchHealth } from './store/outage.ts';
+import { configureApi } from './api/client.ts';
 import './styles/theme.css';
 import './styles/controls.css';
 import './styles/layout.css';
@@ -10,6 +12,10 @@ import './styles/views.css';
 import { App } from './views/App.tsx';
 
 useApp.getState().init(loadSession());
+configureApi({
+  onHealth: ({ outage, method }) => (outage ? useOutage.getState().report(outage) : useOutage.getState().recovered(method === 'GET' ? 'read' : 'write')),
+});
+watchHealth(useApp.getState().session.apiBase);
 void startLive();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -232,7 +232,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...sandboxRoutes(services, () => creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes, creation: () => creation }),
       ...oauthClientRoutes(services, new OAuthClients(db, tokens)), ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
-      ...healthRoutes({ instanceId, version: packageVersion() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
+      ...healthRoutes({ instanceId, version: packageVersion(), database: () => webhooks.databaseState() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());

@@ -13,7 +13,7 @@ import { attemptJob, Dispatcher } from './dispatcher.ts';
 import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
 import { DeliveryLeases } from './leases.ts';
-import { EngineLiveness } from './liveness.ts';
+import { EngineLiveness, type DatabaseState } from './liveness.ts';
 import { Outbox, type QueuedDelivery } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { OutboundPolicy } from './outbound/policy.ts';
@@ -64,6 +64,8 @@ export interface WebhookEngine {
   /** The outbound policy and each sandbox's share of outbound capacity (shared mode). */
   outbound: { policy: OutboundPolicy; shares: TenantShares };
   lifecycle: TenantLifecycle;
+  /** The database as this engine's heartbeat last found it. */
+  databaseState(): DatabaseState;
   /** Starts claiming from the deliveries table (after the scheduler has started). */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -133,6 +135,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
 
   return {
     outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, sender, outbound: { policy, shares }, lifecycle,
+    databaseState: () => liveness.databaseState(),
     start: () => dispatcher.start(),
     async close() {
       await checkRunner.stop();

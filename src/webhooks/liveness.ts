@@ -1,5 +1,9 @@
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
+import { faultOf } from '../db/errors.ts';
+
+/** The database as this engine last saw it (GET /api/v1/health says it; the inspector shows a banner). */
+export type DatabaseState = 'ok' | 'unavailable' | 'storage_full';
 
 export interface LivenessOptions {
   /** How long one heartbeat vouches for the engine; it beats ten times as often. */
@@ -33,6 +37,8 @@ export class EngineLiveness {
   private waiters: ((ok: boolean) => void)[] = [];
   private closed = false;
   private stopping = false;
+  /** What the last heartbeat found: the database answering, away, or out of disk. */
+  private state: DatabaseState = 'ok';
 
   constructor(private readonly db: Db, readonly owner: string, private readonly options: LivenessOptions) {}
 
@@ -67,6 +73,11 @@ export class EngineLiveness {
   /** How long from now the others will still see this engine alive, at the least (0 or less: they may not). */
   aliveRoomMs(): number {
     return this.lastBeatSentAt + this.options.aliveMs - Date.now();
+  }
+
+  /** What the last heartbeat found (every aliveMs / 10 while it answers, sooner while it does not). */
+  databaseState(): DatabaseState {
+    return this.state;
   }
 
   /** Since when this engine has heard the database answer without a break (a lease taken before then is re-checked). */
@@ -107,6 +118,7 @@ export class EngineLiveness {
     try {
       await this.db.query(beatSql, [this.owner, this.options.aliveMs], { prepare: true });
       this.lastBeatSentAt = sentAt;
+      this.state = 'ok';
       // A beat that took a quarter of the alive period is not "the database answering": a stall, not health.
       const prompt = Date.now() - sentAt < this.options.aliveMs / 4;
       if (!prompt) this.healthySince = undefined;
@@ -114,6 +126,7 @@ export class EngineLiveness {
       for (const wake of this.waiters.splice(0)) wake(true);
     } catch (err) {
       if (first) throw err;
+      this.state = faultOf(err) === 'storage_full' ? 'storage_full' : 'unavailable';
       if (this.healthySince !== undefined) this.options.onError(`engine heartbeat failed: ${(err as Error)?.message ?? err}`);
       this.healthySince = undefined;
     }

@@ -30,6 +30,10 @@ export interface FaultServer {
   createDatabase(): Promise<string>;
   /** `pg_ctl restart -m fast`: every session ends; the server is back when it resolves. */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`: the server is gone (connections refused) until start(). */
+  stop(): Promise<void>;
+  /** Starts the server stop() stopped, on the same port. */
+  start(): Promise<void>;
   /** SIGSTOP of the postmaster and every backend: connections stay open, nothing answers. */
   pause(): void;
   /** SIGCONT of what pause() stopped. */
@@ -66,7 +70,8 @@ export async function startFaultServer(): Promise<FaultServer> {
       reject(new Error(`pg_ctl ${args[0]} exited with code ${code}\n${tail}`));
     });
   });
-  await pgCtl('start', '-w', '-t', '60', '-l', serverLog, '-o', [...settings, '-p', String(port)].join(' '));
+  const start = () => pgCtl('start', '-w', '-t', '60', '-l', serverLog, '-o', [...settings, '-p', String(port)].join(' '));
+  await start();
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   const admin = async <T>(fn: (c: pg.Client) => Promise<T>) => {
     const client = new pg.Client({ connectionString: adminUrl, application_name: 'fault-admin' });
@@ -100,6 +105,8 @@ export async function startFaultServer(): Promise<FaultServer> {
       return adminUrl.replace(/\/postgres$/, `/${name}`);
     },
     restart: () => pgCtl('restart', '-m', 'fast', '-w', '-t', '60', '-l', serverLog),
+    stop: () => pgCtl('stop', '-m', 'fast', '-w'),
+    start,
     pause() {
       paused = serverPids();
       for (const pid of paused) process.kill(pid, 'SIGSTOP');

@@ -26,6 +26,8 @@ export interface ApiConfig {
   sandboxId: string | null;
   /** Called on a 401 from the API (a shared server's session expired or was revoked). */
   onUnauthorized?: (problem: ApiProblem) => void;
+  /** Told of every answer that says whether Sandbay and its database are up (the outage banner). */
+  onHealth?: (seen: { outage?: 'database' | 'storage' | 'server'; method: string }) => void;
 }
 
 const config: ApiConfig = { apiBase: '', adminKey: null, sandboxId: null };
@@ -60,8 +62,11 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   try {
     res = await fetch(`${config.apiBase}${path}`, { method, headers, body: payload, credentials: 'same-origin' });
   } catch (err) {
+    config.onHealth?.({ outage: 'server', method });
     throw new ApiProblem(networkProblem(err));
   }
+  // 503 database_unavailable and 507 insufficient_storage (SPEC §9); any other answer means both are up.
+  config.onHealth?.({ outage: res.status === 503 ? 'database' : res.status === 507 ? 'storage' : undefined, method });
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   let parsed: unknown;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useNow } from '../components/hooks.ts';
 import { Link } from '../components/Misc.tsx';
+import { OutageBanner } from '../components/OutageBanner.tsx';
 import { navigate, pathOf, type Route } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { useSignIn } from '../store/signin.ts';
@@ -99,6 +100,7 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
         <span className={`connection ${connection}`} role="status" aria-live="polite" data-testid="connection">{connectionText[connection]}</span>
       </header>
       <Nav route={route} />
+      <OutageBanner />
       <main id="main" className="content" tabIndex={-1}>{children}</main>
     </div>
   );
