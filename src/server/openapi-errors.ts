@@ -35,9 +35,11 @@ export function problemCodes(def: RouteDef): Codes {
   const out: Codes = new Map();
   // The DNS-rebinding and origin guards run before routing, for every operation (SPEC §7).
   add(out, 403, 'host_not_allowed', 'origin_not_allowed');
-  // Any operation may meet a database fault (SPEC §9): a 503 or 507 with Retry-After, never a 500.
-  add(out, 503, 'database_unavailable');
-  add(out, 507, 'insufficient_storage');
+  // Any operation that reads the database may meet a fault (SPEC §9): a 503 or 507 with Retry-After, never a 500.
+  if (!def.noDatabase) {
+    add(out, 503, 'database_unavailable');
+    add(out, 507, 'insufficient_storage');
+  }
   if (def.access === 'sandbox') {
     add(out, 401, 'missing_token', 'invalid_token', 'token_expired');
     if (def.scope) add(out, 403, 'insufficient_scope');

@@ -89,6 +89,8 @@ export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
    * receiver, so this one runs on its own and its response is stored once it answers.
    */
   awaitsNetwork?: boolean;
+  /** The handler reads no database (health, the OpenAPI document): it answers during an outage, so no 503/507 is documented. */
+  noDatabase?: boolean;
   /**
    * Routes whose handler writes the response itself (HTML, SSE, redirects) and reads its own
    * body; `body` then only documents the request in OpenAPI and the handler gets undefined.

@@ -18,7 +18,7 @@ const Health = z
  */
 export const healthRoutes = (instance: { instanceId: string; version: string; database: () => 'ok' | 'unavailable' | 'storage_full' }) => [
   route({
-    method: 'get', path: '/api/v1/health', operationId: 'health', tags: ['Meta'], access: 'none',
+    method: 'get', path: '/api/v1/health', operationId: 'health', tags: ['Meta'], access: 'none', noDatabase: true,
     summary: 'Liveness check: which engine run answers, and whether its database does (no token needed, no database query).',
     responses: { 200: Health },
     handler: () => ({ body: { ok: true, instanceId: instance.instanceId, version: instance.version, database: instance.database() } }),

@@ -11,7 +11,7 @@ export const metaRoutes = (allRoutes: () => RouteDef[], extra: () => { webhooks?
   let cached: Record<string, unknown> | undefined;
   return [
     route({
-      method: 'get', path: '/api/v1/openapi.json', operationId: 'getOpenApi', tags: ['Meta'], access: 'none',
+      method: 'get', path: '/api/v1/openapi.json', operationId: 'getOpenApi', tags: ['Meta'], access: 'none', noDatabase: true,
       summary: 'This OpenAPI 3.1 document (no token needed).',
       responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
       handler: () => {

@@ -136,7 +136,11 @@ test('4xx responses are derived from each route definition, with the domain erro
   const cancel = doc.paths['/api/v1/orders/{id}/cancel'].post;
   assert.deepEqual(codesOf(cancel, 409), ['idempotency_key_reused', 'idempotency_key_in_use', 'order_paid', 'order_cancelled', 'order_rejected']);
   assert.deepEqual(codesOf(doc.paths['/api/v1/payments'].post, 402), ['card_declined']);
-  // No token, no body, no path: only the guards can refuse.
+  // A database fault (SPEC §9): 503 or 507, each with Retry-After, on every operation that reads the database.
+  assert.deepEqual([codesOf(create, 503), codesOf(create, 507)], [['database_unavailable'], ['insufficient_storage']]);
+  assert.deepEqual(Object.keys(create.responses[503].headers), ['Retry-After']);
+  assert.deepEqual(codesOf(doc.paths['/api/v1/sandbox/clock/advance'].post, 409), ['idempotency_key_reused', 'idempotency_key_in_use', 'advance_in_progress']);
+  // No token, no body, no path, no database: only the guards can refuse.
   const health = doc.paths['/api/v1/health'].get;
   assert.deepEqual(Object.keys(health.responses), ['200', '403']);
   // The admin-only list: the admin key or nothing.

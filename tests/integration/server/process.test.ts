@@ -49,7 +49,7 @@ test('with a data dir: discovery file and lock while running; a second process e
   assert.match(discovery.instanceId, /^ins_\w+$/);
   assert.equal(JSON.parse(readFileSync(join(dataDir, 'sandbay.lock'), 'utf8')).instanceId, discovery.instanceId);
   const health = await call(first.url, '/api/v1/health');
-  assert.deepEqual(health.body, { ok: true, instanceId: discovery.instanceId, version: JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version });
+  assert.deepEqual(health.body, { ok: true, instanceId: discovery.instanceId, version: JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version, database: 'ok' });
   assert.equal(statSync(join(dataDir, 'server.json')).mode & 0o777, 0o600, 'the admin key is for this user only');
   assert.ok(existsSync(join(dataDir, 'sandbay.lock')));
 
