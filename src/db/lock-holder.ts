@@ -15,6 +15,7 @@ export async function describeLockHolder(query: Queryable['query'], key: string)
      select a.pid, a.application_name, host(a.client_addr) as addr, a.backend_start
        from k, pg_locks l join pg_stat_activity a on a.pid = l.pid
       where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+        and l.database = (select oid from pg_database where datname = current_database())
         and l.classid::text::bigint = (k.h >> 32) & 4294967295 and l.objid::text::bigint = k.h & 4294967295`,
     [key],
   ).catch(() => [] as Holder[]);

@@ -70,7 +70,8 @@ test('a checked-out client whose connection is killed (a session lock held) is l
   const held = new Promise<void>((resolve) => (release = resolve));
   const locked = own.withAdvisoryLock('sandbay:test:held', () => held);
   try {
-    await until(async () => (await admin.query(`select 1 from pg_locks where locktype = 'advisory' and granted`)).rowCount === 1, 'the lock to be held');
+    await until(async () => (await admin.query(`select 1 from pg_locks l join pg_database d on d.oid = l.database
+      where l.locktype = 'advisory' and l.granted and d.datname = current_database()`)).rowCount === 1, 'the lock to be held');
     await terminate('sandbay');
     await until(() => seen.some((m) => m.startsWith('database connection lost')), 'the lost lock connection to be reported');
   } finally {
