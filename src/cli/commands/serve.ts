@@ -65,7 +65,7 @@ export function parsePoolSize(value: string): number {
 }
 
 /** The PostgreSQL timeouts given as flags (or their SANDBAY_* variables), in milliseconds; the rest keep their defaults. */
-function databaseTimeouts(flags: ServeFlags): SandboxOptions['databaseTimeouts'] {
+export function databaseTimeouts(flags: ServeFlags): SandboxOptions['databaseTimeouts'] {
   const ms = (value: string | undefined) => (value === undefined ? undefined : Math.round(parseDuration(value) * 1000));
   const given = {
     connectMs: ms(flags.connectTimeout), statementMs: ms(flags.statementTimeout),
