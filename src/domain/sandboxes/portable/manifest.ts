@@ -163,6 +163,7 @@ export const tenantColumns: Readonly<Record<string, string>> = {
   clock_offset_ms: 'header: clock (the sandbox clock resumes from the exported sandbox time)',
   created_at: 'local: when the import made it',
   advancing_until: 'local: an advance in progress on the exporting side',
+  advancing_owner: 'local: which advance holds that mark',
 };
 
 /** The columns an import writes for a table, in file order: exported, secret and portable ones. */
