@@ -72,6 +72,8 @@ export class EngineLiveness {
 
   /** How long from now the others will still see this engine alive, at the least (0 or less: they may not). */
   aliveRoomMs(): number {
+    // Alone on its database, no one else could take its leases over.
+    if (this.options.exclusive) return Number.POSITIVE_INFINITY;
     return this.lastBeatSentAt + this.options.aliveMs - Date.now();
   }
 
@@ -94,9 +96,12 @@ export class EngineLiveness {
     return this.options.exclusive || (this.healthySince !== undefined && Date.now() - this.healthySince >= this.beatMs * 3);
   }
 
-  /** How often it beats while the database answers. */
+  /**
+   * How often it beats while the database answers. Alone on its database (a laptop's PGlite) the beat
+   * only tells health, so it writes five times less often.
+   */
   private get beatMs(): number {
-    return this.options.aliveMs / 10;
+    return this.options.aliveMs / (this.options.exclusive ? 2 : 10);
   }
 
   /** Resolves true at the next heartbeat that lands, false after timeoutMs (or on close). */
