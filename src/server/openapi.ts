@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../shared/node/package-root.ts';
+import { Problem } from '../shared/schemas/common.ts';
 import { errorMeanings, problemCodes } from './openapi-errors.ts';
 import type { ResponseSpec, RouteDef } from './route.ts';
 
@@ -32,15 +33,6 @@ function componentSchemas(): Record<string, JsonSchema> {
   return schemas;
 }
 
-const problemSchema: JsonSchema = {
-  type: 'object',
-  required: ['type', 'title', 'status', 'detail', 'code'],
-  properties: {
-    type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
-
 function parameters(def: RouteDef): JsonSchema[] {
   const out: JsonSchema[] = [];
   const add = (schema: z.ZodType | undefined, where: 'path' | 'query') => {
@@ -64,7 +56,7 @@ const problemMedia = 'application/problem+json';
 
 /** The Problem schema narrowed to one status and the codes an operation answers with it. */
 const problemOf = (status: number, codes: string[]): JsonSchema => ({
-  allOf: [{ $ref: componentRef('Problem') }, { properties: { status: { const: status }, code: { enum: codes } } }],
+  allOf: [jsonSchema(Problem), { properties: { status: { const: status }, code: { enum: codes } } }],
 });
 
 function documented(spec: z.ZodType | ResponseSpec): JsonSchema {
@@ -151,7 +143,7 @@ export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string
     paths,
     ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
     components: {
-      schemas: { Problem: problemSchema, ...componentSchemas() },
+      schemas: componentSchemas(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth/token or POST /api/v1/sandboxes.' },
         adminKey: { type: 'http', scheme: 'bearer', description: 'The per-install admin key, with a Sandbay-Sandbox header naming the sandbox.' },

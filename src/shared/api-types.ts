@@ -1,234 +1,76 @@
-// The shapes of API responses, shared by the server that produces them and the inspector that
-// reads them (the zod schemas in src/server/schemas describe the same shapes for OpenAPI).
+// The shapes of API responses, shared by the server that produces them and the inspector that reads them.
+// Every one is inferred from the zod schema the server answers with (./schemas, the OpenAPI document's
+// source too), so a field cannot be added on one side and missing on the other: the type-check fails.
+// tests/unit/api-types.test.ts checks that the routes answer with exactly these schemas.
+import type { z } from 'zod';
+import type * as catchers from './schemas/catchers.ts';
+import type * as checks from './schemas/checks.ts';
+import type * as common from './schemas/common.ts';
+import type * as oauth from './schemas/oauth-clients.ts';
+import type * as payments from './schemas/payments.ts';
+import type * as sandbox from './schemas/sandbox.ts';
+import type * as webhooks from './schemas/webhooks.ts';
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-}
+export type Problem = z.infer<typeof common.Problem>;
 
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
 }
 
-export interface Sandbox {
-  id: string;
-  name: string;
-  createdAt: string;
-  counts?: Record<string, number>;
-  /** What an imported sandbox file said about its scenario. */
-  notes?: string | null;
-}
-
-export interface Credentials {
-  clientId: string;
-  clientSecret: string;
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: string;
-}
-
+export type Sandbox = z.infer<typeof sandbox.Sandbox>;
+/** A sandbox as the admin's list shows it: without its counts. */
+export type SandboxSummary = z.infer<typeof sandbox.SandboxSummary>;
+export type Credentials = z.infer<typeof sandbox.Credentials>;
 /** GET/POST /api/v1/session: the inspector's sign-in state on this server. */
-export interface SessionState {
-  /** Shared beyond loopback: the inspector signs in with one sandbox's credentials, never the admin key. */
-  shared: boolean;
-  publicUrl: string;
-  /** Anyone may create a sandbox (always on a laptop); false: only the operator, with the admin key. */
-  openSandboxCreation: boolean;
-  sandbox: { id: string; scopes: string[]; expiresAt: string } | null;
-}
+export type SessionState = z.infer<typeof sandbox.Session>;
+export type CreatedSandbox = z.infer<typeof sandbox.CreatedSandbox>;
+/** POST /api/v1/sandbox/reset. */
+export type ResetResult = z.infer<typeof sandbox.ResetResult>;
+/** GET /api/v1/sandbox/credentials: what the developer portal shows (the client secret only as a hint: it is shown once). */
+export type PortalSecrets = z.infer<typeof oauth.SandboxCredentials>;
+/** An OAuth client; `clientSecret` only in the answer to its creation or rotation. */
+export type OAuthClientView = z.infer<typeof oauth.OAuthClient>;
+/** POST /api/v1/sandbox/tokens: a new access token of the sandbox's own client. */
+export type MintedToken = z.infer<typeof oauth.MintedToken>;
 
-export interface CreatedSandbox {
-  sandbox: Sandbox;
-  credentials: Credentials;
-  webhookTestSecret: string;
-}
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
-
-export interface DeliverySummary {
-  id: string;
-  eventId: string;
-  topic: string;
-  endpointId: string | null;
-  url: string | null;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  test: boolean;
-  /** Set on the deliveries of a receiver check (SPEC §10): its run and case. */
-  check: { id: string; case: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type DeliverySummary = z.infer<typeof webhooks.DeliverySummary>;
+export type DeliveryStatus = DeliverySummary['status'];
 /** What chaos did to an attempt: held it back (delay, reorder window), or sent the delivery again. */
-export interface AttemptChaos {
-  duplicate: boolean;
-  heldMs: number;
-  delayMs: number;
-  reorderMs: number;
-}
-
-export interface Attempt {
-  number: number;
-  /** `check`: a receiver check's request; `duplicate`: chaos sent the delivery again after a 2xx. */
-  trigger: 'initial' | 'retry' | 'replay' | 'manual' | 'check' | 'duplicate';
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  signatureHeader: string;
-  responseStatus: number | null;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  error: string | null;
-  /** The faults chaos injected into this attempt; null when none. */
-  chaos: AttemptChaos | null;
-}
-
-export interface Delivery extends DeliverySummary {
-  envelope: { topic: string; deliveryId: string; tenantId: string; occurredAt: string; data: unknown };
-  rawBody: string;
-  attempts: Attempt[];
-}
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  topics: string[];
-  description: string | null;
-  enabled: boolean;
-  allowInsecureTls: boolean;
-  secret: string;
-  /** Faults injected into deliveries to this endpoint; null when off. */
-  chaos: EndpointChaos | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EndpointChaos {
-  duplicateRate: number;
-  reorderWindowMs: number;
-  delayMs: number;
-  seed: number;
-}
-
-export interface LiveSecret {
-  secret: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
-/** Where a DLQ replay job stands; only `running` changes. */
-export type DlqReplayState = 'running' | 'completed' | 'cancelled' | 'interrupted';
-
+export type AttemptChaos = z.infer<typeof webhooks.AttemptChaos>;
+export type Attempt = z.infer<typeof webhooks.Attempt>;
+export type Delivery = z.infer<typeof webhooks.Delivery>;
+export type Endpoint = z.infer<typeof webhooks.Endpoint>;
+/** Faults injected into deliveries to an endpoint. */
+export type EndpointChaos = NonNullable<Endpoint['chaos']>;
+export type LiveSecret = z.infer<typeof webhooks.LiveSecrets>['data'][number];
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
-export interface DlqReplayJob {
-  id: string;
-  state: DlqReplayState;
-  topic: string | null;
-  endpointId: string | null;
-  /** Dead deliveries matching the filters when the job started. */
-  total: number;
-  /** succeeded + failed + skipped. */
-  done: number;
-  succeeded: number;
-  failed: number;
-  /** No longer dead when their turn came, in flight already, or their endpoint deleted or disabled. */
-  skipped: number;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
+export type DlqReplayJob = z.infer<typeof webhooks.DlqReplayJob>;
+/** Where a DLQ replay job stands; only `running` changes. */
+export type DlqReplayState = DlqReplayJob['state'];
+/** POST /api/v1/webhooks/test. */
+export type TestWebhookResult = z.infer<typeof webhooks.TestWebhookResult>;
+/** The sandbox clock. */
+export type Clock = z.infer<typeof webhooks.Clock>;
+/** The sandbox clock after an advance, with how many due jobs it ran. */
+export type AdvancedClock = z.infer<typeof webhooks.AdvancedClock>;
 
 /** One row of seed/test-cards.json: a well-known test number and what paying with it does. */
-export interface TestCard {
-  number: string;
-  brand: string;
-  provider: string;
-  outcome: 'captured' | 'requires_action' | 'declined';
-  declineCode: string | null;
-  refund: 'succeeds' | 'fails';
-  description: string;
-}
+export type TestCard = z.infer<typeof payments.TestCard>;
 
-/** GET /api/v1/sandbox/credentials: what the developer portal shows (the client secret only as a hint: it is shown once). */
-export interface PortalSecrets {
-  clientId: string;
-  clientSecretHint: string;
-  webhookTestSecret: string;
-}
-
-/** An OAuth client; `clientSecret` only in the answer to its creation or rotation. */
-export interface OAuthClientView {
-  clientId: string;
-  clientSecretHint: string | null;
-  clientSecret?: string;
-}
-
-/** POST /api/v1/sandbox/tokens: a new access token of the sandbox's own client. */
-export interface MintedToken {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: string;
-}
-
-/** The sandbox clock; an advance also says how many due jobs it ran. */
-export interface Clock {
-  now: string;
-  offsetSeconds: number;
-  jobsRun?: number;
-}
-
-export type CatcherMode = 'status' | 'timeout' | 'redirect';
-
-/** How a catcher answers. */
-export interface CatcherBehaviour {
-  mode: CatcherMode;
-  /** The status answered in `status` mode. */
-  status: number;
-  /** Wait this long before answering. */
-  delayMs: number;
-}
-
-export interface Catcher extends CatcherBehaviour {
-  name: string;
-  url: string;
-  requestCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type Catcher = z.infer<typeof catchers.Catcher>;
+export type CatcherMode = Catcher['mode'];
+/** How a catcher answers: `mode`, the `status` answered in status mode, and a `delayMs` before answering. */
+export type CatcherBehaviour = Pick<Catcher, 'mode' | 'status' | 'delayMs'>;
 /** A request a catcher received, and whether its signature verified. */
-export interface CaughtRequest {
-  id: string;
-  receivedAt: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string;
-  bytes: number;
-  verification: {
-    verified: boolean;
-    reason: 'ok' | 'no_header' | 'malformed_header' | 'no_matching_signature' | 'timestamp_outside_tolerance' | 'unknown_delivery';
-    deliveryId: string | null;
-    secretSource: 'endpoint' | 'test_secret' | null;
-  };
-  responseStatus: number | null;
-  delayMs: number;
-}
+export type CaughtRequest = z.infer<typeof catchers.CaughtRequest>;
+
+/** One case of the receiver check's battery, as GET /api/v1/webhooks/check-cases describes it. */
+export type CheckCaseInfo = z.infer<typeof checks.CheckCaseInfo>;
 
 export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'reset';
 
-/** What the live stream says about a delivery (SPEC §5.7). */
+/** What the live stream says about a delivery (SPEC §5.7); the stream is SSE, outside the OpenAPI document. */
 export interface StreamMessage {
   event: StreamEvent;
   data: {
@@ -252,12 +94,4 @@ export interface StreamMessage {
     total?: number;
     runStatus?: 'running' | 'finished' | 'interrupted';
   };
-}
-
-/** One case of the receiver check's battery, as GET /api/v1/webhooks/check-cases describes it. */
-export interface CheckCaseInfo {
-  id: string;
-  sends: string;
-  guards: string;
-  expected: string;
 }

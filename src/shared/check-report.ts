@@ -1,63 +1,14 @@
+import type { z } from 'zod';
+import type * as schemas from './schemas/checks.ts';
+
 /** One case of a receiver check (SPEC §10), as the CLI, the API, the inspector and sandbay/testing report it. */
-export interface CheckCaseResult {
-  /** The case id: valid, tampered-body, … (JUnit testcase name). */
-  id: string;
-  /** Passed; false when it failed or was not scored. */
-  ok: boolean;
-  /**
-   * passed, failed, or blocked: not scored, because the case it depends on (`valid`) failed —
-   * refusing a bad request proves nothing when a correct one is refused too.
-   */
-  status: 'passed' | 'failed' | 'blocked';
-  /** The case whose failure blocks this one (`valid`), else null. */
-  blockedBy: string | null;
-  /** Passed, but worth a look (latency between 2 s and 10 s). */
-  warning: boolean;
-  /** What a correct receiver answers, e.g. "4xx". */
-  expected: string;
-  /** The decisive answer: the first that failed the case, else the slowest. */
-  got: { status: number | null; ms: number; error: string | null };
-  /** Why it failed, in the receiver doctor's words, or why it was not scored; empty when ok. */
-  cause: string;
-  /** What to change, in the receiver's language when Sandbay could tell it; empty when ok or blocked (the root cause carries it). */
-  fix: string;
-  /** The deliveries this case sent (trigger `check`), to open in the inspector. */
-  deliveryIds: string[];
-}
-
+export type CheckCaseResult = z.infer<typeof schemas.CheckCaseResult>;
 /** The scored battery: `sandbay check --json` prints exactly this. */
-export interface CheckReport {
-  url: string;
-  passed: number;
-  failed: number;
-  /** Cases not scored because `valid` failed. */
-  blocked: number;
-  warnings: number;
-  durationMs: number;
-  /** When `valid` failed: the one cause to fix first, and the cases it blocks (the fix is the valid case's). */
-  rootCause: CheckRootCause | null;
-  cases: CheckCaseResult[];
-}
-
-/** The failure every blocked case waits on. */
-export interface CheckRootCause {
-  caseId: string;
-  cause: string;
-  blocks: string[];
-}
-
+export type CheckReport = z.infer<typeof schemas.CheckReport>;
+/** The failure every blocked case waits on, when `valid` failed (the fix is the valid case's). */
+export type CheckRootCause = NonNullable<CheckReport['rootCause']>;
 /** A stored run of the battery against an endpoint (or a bare URL). */
-export interface CheckRun {
-  id: string;
-  endpointId: string | null;
-  url: string;
-  status: 'running' | 'finished' | 'interrupted';
-  /** How many cases the battery has; `report.cases` fills up to it while running. */
-  total: number;
-  createdAt: string;
-  finishedAt: string | null;
-  report: CheckReport;
-}
+export type CheckRun = z.infer<typeof schemas.CheckRun>;
 
 /** Blocked cases say why in one line; the fix is the root cause's, given once. */
 export const blockedCause = (by: string, reached: boolean) =>

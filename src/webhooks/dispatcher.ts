@@ -242,7 +242,7 @@ export class Dispatcher implements JobHandler {
     const target = await this.resolveTarget(state, asOf);
     if ('skipped' in target) {
       if (given) await this.deps.leases.release(tenantId, id, given.slot);
-      if (target.skipped === 'endpoint_deleted') await this.deadLetter(state, 'endpoint_deleted');
+      if (target.skipped === 'endpoint_deleted') await this.deadLetter(tenantId, { id }, 'endpoint_deleted');
       return { status: target.skipped === 'endpoint_deleted' ? 'dead' : 'pending', skipped: target.skipped };
     }
     // Chaos hook (./chaos.ts): a first attempt may be held back once (its lease given up until then),
@@ -355,15 +355,7 @@ export class Dispatcher implements JobHandler {
 
   /** Dead-letters an endpoint's pending deliveries when it is deleted (SPEC §5.1). */
   async endpointDeleted(tenantId: string, endpointId: string): Promise<void> {
-    const rows = await this.deps.db.query<{ id: string }>(
-      `update deliveries set status = 'dead', next_attempt_at = null, last_error = 'endpoint_deleted', updated_at = $3
-        where tenant_id = $1 and endpoint_id = $2 and status = 'pending' returning id`,
-      [tenantId, endpointId, this.deps.clock.now(tenantId)],
-    );
-    for (const { id } of rows) {
-      this.deps.scheduler.cancel(attemptJob, tenantId, id);
-      this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'dead', error: 'endpoint_deleted' });
-    }
+    await this.deadLetter(tenantId, { endpointId }, 'endpoint_deleted');
   }
 
   /**
@@ -401,11 +393,20 @@ export class Dispatcher implements JobHandler {
     return { url: endpoint.url, secrets: Endpoints.signingSecrets(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
   }
 
-  private async deadLetter(state: DeliveryState, error: string): Promise<void> {
-    await this.deps.db.query(
-      `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4 where tenant_id = $1 and id = $2 and status = 'pending'`,
-      [state.tenantId, state.id, error, this.deps.clock.now(state.tenantId)],
+  /**
+   * Dead-letters pending deliveries — one, or all of an endpoint's — with the reason as their last error:
+   * their queued attempts are cancelled and the live stream hears of each.
+   */
+  private async deadLetter(tenantId: string, which: { id: string } | { endpointId: string }, error: string): Promise<void> {
+    const [column, value] = 'id' in which ? ['id', which.id] : ['endpoint_id', which.endpointId];
+    const rows = await this.deps.db.query<{ id: string }>(
+      `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4
+        where tenant_id = $1 and ${column} = $2 and status = 'pending' returning id`,
+      [tenantId, value, error, this.deps.clock.now(tenantId)],
     );
-    this.deps.stream.publish(state.tenantId, 'delivery.updated', { id: state.id, status: 'dead', error });
+    for (const { id } of rows) {
+      this.deps.scheduler.cancel(attemptJob, tenantId, id);
+      this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'dead', error });
+    }
   }
 }

@@ -62,6 +62,8 @@ const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')},
 export const notLeasedFor = (owner: string, settled: string) =>
   `(d.lease_until is null or (d.lease_until < now() and (d.lease_owner = ${owner} or ${settled})))`;
 const notLeased = notLeasedFor('$owner', '$settled::boolean');
+/** No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's question. */
+export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
 const notAdvancing = notAdvancingSql('t');

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { noLiveLease } from './leases.ts';
 
 /**
  * Keeps each sandbox at its newest N deliveries (SPEC §3): every few hundred new ones,
@@ -33,9 +34,9 @@ export class Pruner {
       if (!mine) return 0;
       const gone = await tx.query<{ id: string }>(
         `delete from deliveries d
-          using (select tenant_id, id from deliveries
-                  where tenant_id = $1 and status <> 'pending' and (lease_until is null or lease_until < now())
-                    and seq <= (select seq from deliveries where tenant_id = $1 order by seq desc offset $2 limit 1)
+          using (select d.tenant_id, d.id from deliveries d
+                  where d.tenant_id = $1 and d.status <> 'pending' and ${noLiveLease}
+                    and d.seq <= (select seq from deliveries where tenant_id = $1 order by seq desc offset $2 limit 1)
                   for update skip locked) old
           where d.tenant_id = old.tenant_id and d.id = old.id
           returning d.id`,

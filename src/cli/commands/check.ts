@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { CheckCaseInfo } from '../../shared/api-types.ts';
 import { checkExitCode, type CheckCaseResult, type CheckReport, type CheckRun } from '../../shared/check-report.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { CliError } from '../errors.ts';
@@ -13,11 +14,6 @@ interface CheckFlags extends ConnectionFlags {
   effectsUrl?: string;
   junit?: string;
   insecure?: boolean;
-}
-
-interface CaseInfo {
-  id: string;
-  sends: string;
 }
 
 const pollMs = 25;
@@ -44,7 +40,7 @@ async function check(url: string | undefined, flags: CheckFlags): Promise<void> 
         body: { url: withScheme(url!), secret: flags.secret, effectsUrl, allowInsecureTls: flags.insecure || undefined },
       });
   const [cases, sandbox] = await Promise.all([
-    client.request<{ data: CaseInfo[] }>('GET', '/api/v1/webhooks/check-cases'),
+    client.request<{ data: CheckCaseInfo[] }>('GET', '/api/v1/webhooks/check-cases'),
     client.request<{ id: string }>('GET', '/api/v1/sandbox'),
   ]);
   const link = (deliveryId: string) => `${client.url}/sandboxes/${sandbox.id}/deliveries/${deliveryId}`;
@@ -74,7 +70,7 @@ async function follow(client: Client, run: CheckRun, onCase: (c: CheckCaseResult
 const answer = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} in ${c.got.ms} ms`);
 const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
 
-function printCase(c: CheckCaseResult, cases: CaseInfo[], link: (id: string) => string): void {
+function printCase(c: CheckCaseResult, cases: CheckCaseInfo[], link: (id: string) => string): void {
   const sends = cases.find((x) => x.id === c.id)?.sends ?? '';
   const mark = c.warning ? '!' : marks[c.status];
   const got = c.status === 'blocked' && c.got.status === null ? 'not sent' : answer(c);

@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
+import type { AdvancedClock, Clock } from '../../shared/api-types.ts';
 import { apiCommand } from '../options.ts';
 import { sandboxClient, type ConnectionFlags } from '../client.ts';
 import { parseDuration } from '../duration.ts';
 import { formatSpan, printJson, say } from '../output.ts';
 
-interface ClockState {
-  now: string;
-  offsetSeconds: number;
-  jobsRun?: number;
-}
-
-const describe = (c: ClockState) =>
+const describe = (c: Clock) =>
   `sandbox now ${c.now} (${c.offsetSeconds === 0 ? 'the real clock' : `${formatSpan(c.offsetSeconds)} ahead of the real clock`})`;
 
 /** `sandbay clock advance <duration>` and `sandbay clock show` (SPEC §5.5). */
@@ -20,12 +15,12 @@ export function clockCommand(program: Command): void {
     .action(async (duration: string, flags: ConnectionFlags) => {
       const seconds = parseDuration(duration);
       const client = await sandboxClient(flags);
-      const result = await client.request<ClockState>('POST', '/api/v1/sandbox/clock/advance', { body: { seconds } });
+      const result = await client.request<AdvancedClock>('POST', '/api/v1/sandbox/clock/advance', { body: { seconds } });
       if (flags.json) return printJson(result);
       say(`Advanced ${formatSpan(seconds)}: ${describe(result)}; ${result.jobsRun} due job${result.jobsRun === 1 ? '' : 's'} ran`);
     });
   apiCommand(clock, 'show', "print the sandbox's now and its offset from the real clock").action(async (flags: ConnectionFlags) => {
-    const result = await (await sandboxClient(flags)).request<ClockState>('GET', '/api/v1/sandbox/clock');
+    const result = await (await sandboxClient(flags)).request<Clock>('GET', '/api/v1/sandbox/clock');
     if (flags.json) return printJson(result);
     say(describe(result));
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { EndpointChaos } from '../../shared/api-types.ts';
+import type { Endpoint } from '../../shared/api-types.ts';
 import { isValidPattern } from '../../shared/topics.ts';
 import { apiCommand, withScheme } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
@@ -13,14 +13,6 @@ interface ListenFlags extends ConnectionFlags {
   topics: string;
   chaos?: string;
   seed?: string;
-}
-
-interface Endpoint {
-  id: string;
-  url: string;
-  secret: string;
-  topics: string[];
-  chaos: EndpointChaos | null;
 }
 
 /** Resolves on the first Ctrl-C or SIGTERM; a second one kills the process as usual. */

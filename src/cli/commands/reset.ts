@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
+import type { ResetResult } from '../../shared/api-types.ts';
 import { apiCommand } from '../options.ts';
 import { sandboxClient, type ConnectionFlags } from '../client.ts';
 import { printJson, say } from '../output.ts';
-
-interface ResetResult {
-  counts: Record<string, number>;
-  durationMs: number;
-  credentials?: { accessToken: string };
-}
 
 /** `sandbay reset [--all]`: factory defaults for the sandbox (SPEC §3). */
 export function resetCommand(program: Command): void {

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { api, ApiProblem, configureApi, query } from '../api/client.ts';
 import { forgetKey, type Session } from '../api/session.ts';
 import type { StreamStatus } from '../api/stream.ts';
-import type { Clock, CreatedSandbox, Page, Sandbox } from '../../shared/api-types.ts';
+import type { AdvancedClock, Clock, CreatedSandbox, Page, SandboxSummary } from '../../shared/api-types.ts';
 import { rememberToken } from './tokens.ts';
 
 export interface Toast {
@@ -24,7 +24,7 @@ interface AppState {
   session: Session;
   /** The key is missing or wrong: show the sign-in screen instead of a broken page. */
   authNeeded: boolean;
-  sandboxes: Sandbox[];
+  sandboxes: SandboxSummary[];
   sandboxesLoaded: boolean;
   sandboxId: string | null;
   /** Sandbox now = real now + offset (SPEC §5.5). */
@@ -38,7 +38,7 @@ interface AppState {
   /** The last sandbox created in this tab and its client secret, which the portal shows this once (memory only). */
   createdSecret: { sandboxId: string; clientSecret: string } | null;
   refreshClock(): Promise<void>;
-  advanceClock(seconds: number): Promise<Clock>;
+  advanceClock(seconds: number): Promise<AdvancedClock>;
   setConnection(status: StreamStatus): void;
   /** Shows a toast; one of the same `group` (default: the same text) still showing is replaced and counted instead. */
   toast(kind: Toast['kind'], text: string, link?: Toast['link'], group?: string): void;
@@ -76,7 +76,7 @@ export const useApp = create<AppState>()((set, get) => ({
 
   async loadSandboxes() {
     try {
-      const page = await api.get<Page<Sandbox>>(`/api/v1/sandboxes${query({ limit: 100 })}`, { sandbox: false });
+      const page = await api.get<Page<SandboxSummary>>(`/api/v1/sandboxes${query({ limit: 100 })}`, { sandbox: false });
       set({ sandboxes: page.data, sandboxesLoaded: true, authNeeded: false });
     } catch (err) {
       if (err instanceof ApiProblem && (err.status === 401 || err.status === 403)) {
@@ -115,7 +115,7 @@ export const useApp = create<AppState>()((set, get) => ({
   },
 
   async advanceClock(seconds) {
-    const clock = await api.post<Clock>('/api/v1/sandbox/clock/advance', { seconds });
+    const clock = await api.post<AdvancedClock>('/api/v1/sandbox/clock/advance', { seconds });
     set({ clockOffsetMs: clock.offsetSeconds * 1000 });
     return clock;
   },

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, configureApi } from '../api/client.ts';
-import type { Sandbox, SessionState } from '../../shared/api-types.ts';
+import type { Sandbox, SandboxSummary, SessionState } from '../../shared/api-types.ts';
 import { hasScope } from '../../shared/scopes.ts';
 import { useApp } from './app.ts';
 
@@ -36,7 +36,7 @@ const renewAheadMs = 60_000;
 
 /** Shows the signed-in sandbox as the inspector's only one, selected. */
 async function enterSandbox(id: string): Promise<void> {
-  let sandbox: Sandbox = { id, name: id, createdAt: '' };
+  let sandbox: SandboxSummary = { id, name: id, createdAt: '' };
   try {
     sandbox = await api.get<Sandbox>('/api/v1/sandbox');
   } catch {

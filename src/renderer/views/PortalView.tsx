@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import type { MintedToken, OAuthClientView, PortalSecrets, Sandbox } from '../../shared/api-types.ts';
+import type { MintedToken, OAuthClientView, PortalSecrets, Sandbox, SandboxSummary } from '../../shared/api-types.ts';
 import { CopyButton, Copyable } from '../components/Copy.tsx';
 import { Field } from '../components/Field.tsx';
 import { useAction } from '../components/hooks.ts';
@@ -30,7 +30,7 @@ function ClientSecret({ secrets, fresh, onRotate, rotating }: { secrets: PortalS
   );
 }
 
-function Credentials({ sandbox, createdSecret }: { sandbox: Sandbox; createdSecret: string | null }) {
+function Credentials({ sandbox, createdSecret }: { sandbox: SandboxSummary; createdSecret: string | null }) {
   const [secrets, setSecrets] = useState<PortalSecrets | null>(null);
   const [fresh, setFresh] = useState<string | null>(createdSecret);
   const [counts, setCounts] = useState<Record<string, number> | null>(null);
@@ -38,7 +38,7 @@ function Credentials({ sandbox, createdSecret }: { sandbox: Sandbox; createdSecr
   const load = useAction(async () => {
     const [s, sb] = await Promise.all([api.get<PortalSecrets>('/api/v1/sandbox/credentials'), api.get<Sandbox>('/api/v1/sandbox')]);
     setSecrets(s);
-    setCounts(sb.counts ?? null);
+    setCounts(sb.counts);
   });
   const mint = useAction(async () => {
     const res = await api.post<MintedToken>('/api/v1/sandbox/tokens', {});

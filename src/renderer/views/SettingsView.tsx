@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import type { Credentials } from '../../shared/api-types.ts';
+import type { ResetResult } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
 import { Field } from '../components/Field.tsx';
 import { useAction, useNow } from '../components/hooks.ts';
@@ -22,7 +22,7 @@ function ClockPanel() {
   const [unit, setUnit] = useState<keyof typeof units>('minutes');
   const advance = useAction(async (seconds: number) => {
     const clock = await useApp.getState().advanceClock(seconds);
-    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`, undefined, 'clock');
+    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun} due job(s) ran.`, undefined, 'clock');
   });
   const canAdvance = useCan('sandbox:write');
   const seconds = Number(amount) * units[unit];
@@ -63,7 +63,7 @@ function ResetPanel({ sandboxId }: { sandboxId: string }) {
   const [scope, setScope] = useState<'data' | 'all'>('data');
   const [result, setResult] = useState<string | null>(null);
   const reset = async () => {
-    const res = await api.post<{ counts: Record<string, number>; durationMs: number; credentials?: Credentials }>('/api/v1/sandbox/reset', { scope });
+    const res = await api.post<ResetResult>('/api/v1/sandbox/reset', { scope });
     if (res.credentials) rememberToken(sandboxId, res.credentials.accessToken, res.credentials.expiresIn);
     setResult(`Reset in ${res.durationMs} ms: ${countsText(res.counts)}.${res.credentials ? ' Every token was revoked; the portal has a fresh one.' : ''}`);
     reloadSandboxData();

@@ -1,6 +1,6 @@
 import { tenantOf } from '../auth/principal.ts';
 import { route } from '../route.ts';
-import { AdvanceRequest, Clock } from '../schemas/webhooks.ts';
+import { AdvancedClock, AdvanceRequest, Clock } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Sandbox clock'];
@@ -19,7 +19,7 @@ export const clockRoutes = (s: Services) => {
     route({
       method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write', awaitsNetwork: true,
       summary: 'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
-      body: AdvanceRequest, responses: { 200: Clock.extend({ jobsRun: Clock.shape.offsetSeconds }) },
+      body: AdvanceRequest, responses: { 200: AdvancedClock },
       errors: { 409: ['advance_in_progress'] },
       handler: async ({ body, principal }) => {
         const tenantId = tenantOf(principal);

@@ -1,11 +1,10 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { ApiError, notFound } from '../../shared/problem.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { listOf } from '../schemas/common.ts';
-import { CreatedSandbox, CreateSandboxRequest, ResetRequest, ResetResult, Sandbox } from '../schemas/sandbox.ts';
+import { CreatedSandbox, CreateSandboxRequest, ResetRequest, ResetResult, Sandbox, SandboxSummary } from '../schemas/sandbox.ts';
 import type { Services } from '../services.ts';
 import { pageOf } from './paging.ts';
 
@@ -36,7 +35,7 @@ export const sandboxRoutes = (s: Services, creation: () => SandboxCreation) => [
   route({
     method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',
     summary: 'List every sandbox (admin key only).', query: listQuery,
-    responses: { 200: listOf(Sandbox.omit({ counts: true })) },
+    responses: { 200: listOf(SandboxSummary) },
     handler: async (input) => ({ body: await pageOf(s, input, (page) => s.sandboxes.list(page.limit, page.after)) }),
   }),
   route({

@@ -7,7 +7,7 @@ import { ApiError } from '../../shared/problem.ts';
 import { sessionCookieToken, type AuthConfig } from '../auth/authenticate.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.ts';
 import { route } from '../route.ts';
-import { Timestamp } from '../schemas/common.ts';
+import { Session } from '../schemas/sandbox.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Session'];
@@ -30,18 +30,6 @@ export const SignInRequest = z
     if (body.clientSecret === undefined) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'Required with clientId (or send accessToken instead).' });
   })
   .meta({ id: 'SignInRequest', description: "One sandbox's credentials: its OAuth client id and secret, or an access token." });
-
-export const Session = z
-  .object({
-    shared: z.boolean().describe('The server is shared beyond loopback: the inspector signs in with a sandbox\'s credentials.'),
-    publicUrl: z.string().describe('The URL users and receivers see (--public-url, else the server\'s own address).'),
-    openSandboxCreation: z.boolean().describe('Anyone may create a sandbox here (always on a laptop); false: the operator creates them with the admin key.'),
-    sandbox: z
-      .object({ id: z.string(), scopes: z.array(z.string()), expiresAt: Timestamp.describe('When the session\'s access token expires (real clock)') })
-      .nullable()
-      .describe('The sandbox this browser is signed in to, or null.'),
-  })
-  .meta({ id: 'Session', description: "The inspector's sign-in state." });
 
 type SessionBody = z.infer<typeof Session>;
 

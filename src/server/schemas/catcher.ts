@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { catcherModes } from '../../shared/schemas/catchers.ts';
 
-export const catcherModes = ['status', 'timeout', 'redirect'] as const;
+export { catcherModes, Catcher, CaughtRequest } from '../../shared/schemas/catchers.ts';
 
 export const CatcherName = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'Lowercase letters, digits and dashes, at most 63, starting with a letter or digit.'),
@@ -18,25 +18,3 @@ export const CatcherRequest = z
   })
   .strict()
   .meta({ id: 'CatcherRequest' });
-
-export const Catcher = z
-  .object({
-    name: z.string(), url: z.string(), mode: z.enum(catcherModes), status: z.number().int(), delayMs: z.number().int(),
-    requestCount: z.number().int().describe('Requests in the log (the newest 50 are kept)'), createdAt: Timestamp, updatedAt: Timestamp,
-  })
-  .meta({ id: 'Catcher' });
-
-export const CaughtRequest = z
-  .object({
-    id: z.string(), receivedAt: Timestamp, method: z.string(), headers: z.record(z.string(), z.string()),
-    body: z.string().describe('First 64 KiB'), bytes: z.number().int(),
-    verification: z.object({
-      verified: z.boolean(),
-      reason: z.enum(['ok', 'no_header', 'malformed_header', 'no_matching_signature', 'timestamp_outside_tolerance', 'unknown_delivery']),
-      deliveryId: z.string().nullable(),
-      secretSource: z.enum(['endpoint', 'test_secret']).nullable(),
-    }),
-    responseStatus: z.number().int().nullable().describe('null when the catcher let it time out'),
-    delayMs: z.number().int(),
-  })
-  .meta({ id: 'CaughtRequest' });

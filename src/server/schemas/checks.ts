@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkCases } from '../../webhooks/check/cases.ts';
-import { Timestamp } from './common.ts';
+import * as shared from '../../shared/schemas/checks.ts';
 import { httpUrl } from './webhooks.ts';
 
 const effectsUrl = httpUrl.optional().describe(
@@ -19,51 +19,14 @@ export const UrlCheckRequest = z
   .strict()
   .meta({ id: 'UrlCheckRequest' });
 
-export const CheckCaseResult = z
-  .object({
-    id: z.enum(checkCases.map((c) => c.id) as [string, ...string[]]).describe('The case (JUnit testcase name)'),
-    ok: z.boolean().describe('Passed'),
-    status: z.enum(['passed', 'failed', 'blocked']).describe('blocked: not scored, because the case in blockedBy (valid) failed: refusing a bad request proves nothing while a correct one is refused too'),
-    blockedBy: z.string().nullable().describe('The case whose failure blocks this one, else null'),
-    warning: z.boolean().describe('Passed, but slow (latency between 2 s and 10 s)'),
-    expected: z.string().describe('What a correct receiver answers'),
-    got: z.object({ status: z.number().int().nullable(), ms: z.number().int(), error: z.string().nullable() }).describe('The decisive answer: the first that failed the case, else the slowest'),
-    cause: z.string().describe("Why it failed, in the receiver doctor's words, or why it was not scored; empty when ok"),
-    fix: z.string().describe("What to change, in the receiver's language and framework when Sandbay could tell them; empty when ok or blocked (the root cause's case carries it)"),
-    deliveryIds: z.array(z.string()).describe('The deliveries this case sent (attempt trigger check)'),
-  })
+// The report's shape is shared with the inspector; here its case ids become the battery's, for the OpenAPI document.
+const caseIds = checkCases.map((c) => c.id) as [string, ...string[]];
+export const CheckCaseResult = shared.CheckCaseResult.extend({ id: z.enum(caseIds).describe('The case (JUnit testcase name)') })
   .meta({ id: 'CheckCaseResult' });
-
-export const CheckReport = z
-  .object({
-    url: z.string(), passed: z.number().int(), failed: z.number().int(),
-    blocked: z.number().int().describe('Cases not scored because valid failed'), warnings: z.number().int(), durationMs: z.number().int(),
-    rootCause: z.object({
-      caseId: z.string().describe('The failed case every blocked case waits on (valid)'),
-      cause: z.string().describe('Its cause: the headline (its fix is on that case)'),
-      blocks: z.array(z.string()).describe('The cases it blocks'),
-    }).nullable().describe('When valid failed: the one cause to fix first'),
-    cases: z.array(CheckCaseResult),
-  })
-  .meta({ id: 'CheckReport' });
-
-export const CheckRun = z
-  .object({
-    id: z.string(), endpointId: z.string().nullable(), url: z.string(),
-    status: z.enum(['running', 'finished', 'interrupted']).describe('interrupted: the engine stopped while it ran'),
-    total: z.number().int().describe('Cases in the battery; report.cases fills up to it while running'),
-    createdAt: Timestamp, finishedAt: Timestamp.nullable(), report: CheckReport,
-  })
-  .meta({ id: 'CheckRun' });
+export const CheckReport = shared.CheckReport.extend({ cases: z.array(CheckCaseResult) }).meta({ id: 'CheckReport' });
+export const CheckRun = shared.CheckRun.extend({ report: CheckReport }).meta({ id: 'CheckRun' });
 
 export const checkParams = z.object({ id: z.string().min(1).max(100), checkId: z.string().min(1).max(100) });
 export const checkIdParam = z.object({ checkId: z.string().min(1).max(100) });
 
-export const CheckCases = z
-  .object({
-    data: z.array(z.object({
-      id: z.string(), sends: z.string().describe('What the case sends'), guards: z.string().describe('The receiver bug it guards against'),
-      expected: z.string().describe('What a correct receiver answers (with an effects URL)'),
-    })),
-  })
-  .meta({ id: 'CheckCases' });
+export { CheckCases } from '../../shared/schemas/checks.ts';

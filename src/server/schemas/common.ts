@@ -1,12 +1,9 @@
 import { z } from 'zod';
 
-export const Timestamp = z.string().describe('RFC 3339 UTC timestamp ending in Z');
+export { listOf, Timestamp } from '../../shared/schemas/common.ts';
 export const Money = z.number().describe('Amount with at most 2 decimals, computed exactly in minor units');
 
 export const idParam = z.object({ id: z.string().min(1).max(100) });
-
-/** `{ data, nextCursor }` for a list of `item`. */
-export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });
 
 /** A bounded, trimmed, non-empty string (SPEC §4: "non-empty strings up to 100 characters"). */
 export const text = (max: number) =>

@@ -6,6 +6,8 @@ import { httpUrl } from './webhooks.ts';
 import { PositiveAmount } from './amounts.ts';
 import { Money, Timestamp } from './common.ts';
 
+export { TestCard } from '../../shared/schemas/payments.ts';
+
 const CardNumber = z
   .string()
   .transform((s) => s.replace(/[\s-]/g, ''))
@@ -51,12 +53,5 @@ export const Payment = z
     capturedAt: Timestamp.nullable(), createdAt: Timestamp, updatedAt: Timestamp,
   })
   .meta({ id: 'Payment' });
-
-export const TestCard = z
-  .object({
-    number: z.string(), brand: z.string(), provider: z.string(), outcome: z.enum(['captured', 'requires_action', 'declined']),
-    declineCode: z.string().nullable(), refund: z.enum(['succeeds', 'fails']), description: z.string(),
-  })
-  .meta({ id: 'TestCard' });
 
 export const ListPaymentsQuery = z.object({ orderId: z.string().max(100).optional(), status: z.enum(paymentStatuses).optional() });

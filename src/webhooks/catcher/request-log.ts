@@ -1,30 +1,10 @@
 import type { Db } from '../../db/database.ts';
+import type { CaughtRequest } from '../../shared/api-types.ts';
 import { randomString } from '../../shared/ids.ts';
 
-/** What a catcher saw and what it made of it. */
-export interface CatcherRecord {
-  id: string;
-  /** Real time the request arrived. */
-  receivedAt: string;
-  method: string;
-  headers: Record<string, string>;
-  /** The body as received (first 64 KiB). */
-  body: string;
-  bytes: number;
-  verification: Verification;
-  /** What the catcher answered; null when it let the request time out. */
-  responseStatus: number | null;
-  delayMs: number;
-}
-
-export interface Verification {
-  verified: boolean;
-  /** ok, or why not: the receiver toolkit's reasons plus unknown_delivery. */
-  reason: 'ok' | 'no_header' | 'malformed_header' | 'no_matching_signature' | 'timestamp_outside_tolerance' | 'unknown_delivery';
-  deliveryId: string | null;
-  /** Which secret verified it: the endpoint's, or the sandbox's webhookTestSecret for a test webhook to a bare URL. */
-  secretSource: 'endpoint' | 'test_secret' | null;
-}
+/** What a catcher saw and what it made of it: the API's CaughtRequest. */
+export type CatcherRecord = CaughtRequest;
+export type Verification = CaughtRequest['verification'];
 
 /** A request as it arrived: the raw body is cut to what is kept. */
 export type Caught = Omit<CatcherRecord, 'id' | 'body'> & { body: Buffer };

@@ -24,7 +24,7 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
     const seconds = Math.max(1, Math.ceil((due - sandboxNow()) / 1000));
     const clock = await useApp.getState().advanceClock(seconds);
     await useDetail.getState().refresh();
-    toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun ?? 0} due job(s) ran.`, undefined, 'clock');
+    toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun} due job(s) ran.`, undefined, 'clock');
   });
   // A shared server's session may hold a narrower token: show only what it can do.
   const canAttempt = useCan('webhooks:write');

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TestWebhookResult } from '../../../shared/api-types.ts';
 import { categories, topicCategories } from '../../../shared/topics.ts';
 import { api } from '../../api/client.ts';
 import { Field } from '../../components/Field.tsx';
@@ -23,7 +24,7 @@ export function TopicSelect({ value, onChange, label = 'Topic' }: { value: strin
 
 /** Sends a realistic sample of a topic to an endpoint (or any URL) and links to the delivery. */
 export async function sendTestWebhook(sandboxId: string, topic: string, endpoint: string): Promise<string> {
-  const res = await api.post<{ deliveryId: string }>('/api/v1/webhooks/test', { topic, endpoint });
+  const res = await api.post<TestWebhookResult>('/api/v1/webhooks/test', { topic, endpoint });
   useApp.getState().toast('success', `Test ${topic} queued.`, { href: pathOf('deliveries', sandboxId, res.deliveryId), label: 'Open delivery' });
   return res.deliveryId;
 }
