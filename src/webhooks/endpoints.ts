@@ -4,7 +4,7 @@ import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
 import { newId, randomString } from '../shared/ids.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { maskSecret } from '../shared/mask-secret.ts';
-import { didYouMean, suggestPattern } from '../shared/suggest.ts';
+import { didYouMean, suggestPatterns } from '../shared/suggest.ts';
 import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
@@ -71,10 +71,11 @@ const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
 export function checkTopics(topics: string[]): void {
   const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
   if (bad.length > 0) {
-    const hints = bad.map(({ t }) => suggestPattern(t)).filter(Boolean);
-    const hint = hints.length ? ` Did you mean ${hints.join(', ')}?` : '';
-    throw new ApiError(422, 'unknown_topic', `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${hint} See GET /api/v1/webhooks/topics.`, {
-      errors: bad.map(({ t, i }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*${didYouMean(suggestPattern(t)).replace(' Did', '; did')}` })),
+    const each = bad.map(({ t, i }) => ({ t, i, suggestions: suggestPatterns(t) }));
+    const suggestions = [...new Set(each.flatMap((b) => b.suggestions))];
+    throw new ApiError(422, 'unknown_topic', `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${didYouMean(suggestions)} See GET /api/v1/webhooks/topics.`, {
+      errors: each.map(({ t, i, suggestions: own }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*${didYouMean(own).replace(' Did', '; did')}` })),
+      extra: { suggestions },
     });
   }
 }

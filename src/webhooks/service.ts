@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { Scheduler } from '../schedule/scheduler.ts';
 import { ApiError, illegalTransition } from '../shared/problem.ts';
-import { didYouMean, suggestTopic } from '../shared/suggest.ts';
+import { didYouMean, suggestTopics } from '../shared/suggest.ts';
 import { isTopic, type Topic } from '../shared/topics.ts';
 import { getDelivery, type DeliveryDetail } from './deliveries.ts';
 import { attemptJob, type Dispatcher } from './dispatcher.ts';
@@ -10,11 +10,13 @@ import type { EndpointInput, Endpoints } from './endpoints.ts';
 import type { Outbox } from './outbox.ts';
 import { buildSample } from './topics/samples.ts';
 
-/** 422 unknown_topic for a name that is not one of the 33, with the topic it most likely meant. */
+/** 422 unknown_topic for a name that is not one of the 33, with the topics it most likely meant. */
 export const unknownTopic = (topic: string, path = '/topic') => {
-  const hint = didYouMean(suggestTopic(topic));
+  const suggestions = suggestTopics(topic);
+  const hint = didYouMean(suggestions);
   return new ApiError(422, 'unknown_topic', `Unknown topic ${topic}.${hint} See GET /api/v1/webhooks/topics.`, {
     errors: [{ path, message: `Not one of the 33 topics.${hint}` }],
+    extra: { suggestions },
   });
 };
 

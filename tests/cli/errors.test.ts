@@ -47,6 +47,10 @@ test('a typo gets a "did you mean": a topic names the CLI verb that lists them, 
   assertOneLineFailure(await runCli(['trigger', 'order.plcaed', '--to', 'http://127.0.0.1:9/x', ...as]),
     /^sandbay: Unknown topic order\.plcaed\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/);
   assertOneLineFailure(await runCli(['deliveries', '--topic', 'paymnet.captured', ...as]), /Did you mean payment\.captured\? `sandbay topics` lists all 33/);
+  // By meaning too: another platform's word for a topic finds Sandbay's.
+  assertOneLineFailure(await runCli(['trigger', 'order.create', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /^sandbay: Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/);
+  assertOneLineFailure(await runCli(['dlq', 'replay', '--all', '--topic', 'payment.succeeded', ...as]), /Did you mean payment\.captured\?/);
   assertOneLineFailure(await runCli(['trigerr', 'order.placed']), /^sandbay: unknown command 'trigerr' — did you mean trigger\? \(--help for usage\)$/);
   assertOneLineFailure(await runCli(['dlq', 'replya']), /^sandbay: unknown command 'replya' — did you mean replay\? \(--help for usage\)$/);
   assertOneLineFailure(await runCli(['deliveries', '--stauts', 'dead']), /^sandbay: unknown option '--stauts' — did you mean --status\? \(--help for usage\)$/);

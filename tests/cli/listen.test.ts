@@ -116,7 +116,9 @@ test('listen with a bad token or an unknown topic fails in one line', async () =
   const badToken = new CliProcess(['listen', '--url', engine.url, '--token', 'sat_nope']);
   assertOneLineFailure(await badToken.exited, /invalid_token/);
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited, /unknown topic order\.shipped/);
+  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited, /Unknown topic order\.shipped\. `sandbay topics` lists all 33\.$/);
+  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.create,payment.*', ...as(sb)]).exited,
+    /Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\.$/);
   assertOneLineFailure(await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited, /validation_failed/);
 });
 

@@ -52,6 +52,15 @@ test('a built-in catcher becomes an endpoint; bad input gets inline messages', a
   await page.getByLabel('All payout topics').check();
   await page.getByLabel('order.placed').check();
   await expect(page.getByText('Pick at least one topic')).count(0);
+  // The find box narrows the picker; a name no topic has gets the API's "did you mean", by meaning too.
+  const find = page.getByLabel('Find a topic');
+  await find.fill('refund');
+  await expect(page.locator('.topic-picker label.topic')).count(1);
+  await find.fill('payment.succeeded');
+  await expect(page.locator('.topic-find [role=status]')).text('No topic is called payment.succeeded. Did you mean payment.captured?');
+  await page.locator('.topic-find').getByRole('button', { name: 'payment.captured' }).click();
+  assert.equal(await find.inputValue(), '', 'picking a suggestion clears the find box');
+  assert.ok(await page.getByLabel('payment.captured').isChecked());
   await screenshot(page, 'endpoint-form');
   await page.getByRole('button', { name: 'Cancel' }).click();
 

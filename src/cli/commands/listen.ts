@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Endpoint } from '../../shared/api-types.ts';
+import { didYouMean, suggestPatterns } from '../../shared/suggest.ts';
 import { isValidPattern } from '../../shared/topics.ts';
 import { apiCommand, withScheme } from '../options.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
@@ -47,7 +48,8 @@ export function listenCommand(program: Command): void {
 async function listen(flags: ListenFlags): Promise<void> {
   const topics = flags.topics.split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = topics.find((t) => !isValidPattern(t));
-  if (unknown || topics.length === 0) throw new CliError(`unknown topic ${unknown ?? '(none given)'}: see GET /api/v1/webhooks/topics`);
+  if (topics.length === 0) throw new CliError('no topic given: --topics takes topics, <category>.* or * (`sandbay topics` lists all 33)');
+  if (unknown) throw new CliError(`Unknown topic ${unknown}.${didYouMean(suggestPatterns(unknown))} \`sandbay topics\` lists all 33.`);
   if (flags.chaos && !flags.forwardTo) throw new CliError('--chaos needs --forward-to (the faults are injected into deliveries to your receiver)');
   if (flags.seed !== undefined && !flags.chaos) throw new CliError('--seed goes with --chaos');
   const chaos = flags.chaos ? parseChaos(flags.chaos, flags.seed) : undefined;

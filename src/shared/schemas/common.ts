@@ -13,5 +13,7 @@ export const Problem = z
   .looseObject({
     type: z.string(), title: z.string(), status: z.number().int(), detail: z.string(), code: z.string().describe('Stable, snake_case'),
     errors: z.array(z.object({ path: z.string().describe('JSON Pointer to the field, e.g. /items/0/quantity'), message: z.string() })).optional(),
+    suggestions: z.array(z.string()).optional()
+      .describe('With unknown_topic: the topics (or subscription patterns) the input most likely meant, best first; empty when none is close'),
   })
   .meta({ id: 'Problem' });

@@ -71,8 +71,30 @@ test('an unknown topic says which of the 33 it most likely meant, wherever a top
   assert.match(listed.detail, /Did you mean payment\.captured\?/);
   const far = problem(await sb.api('/api/v1/webhooks/test', { body: { topic: 'nope.nope', endpoint: receiver.url } }), 422, 'unknown_topic');
   assert.doesNotMatch(far.detail, /Did you mean/, 'no guess when nothing is close');
+  assert.deepEqual(far.suggestions, []);
   const subscribed = problem(await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['ordr.*', 'order.placed', 'winner_changed'] } }), 422, 'unknown_topic');
-  assert.match(subscribed.detail, /^Unknown topics: ordr\.\*, winner_changed\. Did you mean order\.\*, buybox\.winner_changed\?/);
+  assert.match(subscribed.detail, /^Unknown topics: ordr\.\*, winner_changed\. Did you mean order\.\* or buybox\.winner_changed\?/);
+  assert.deepEqual(subscribed.suggestions, ['order.*', 'buybox.winner_changed']);
   assert.deepEqual(subscribed.errors.map((e: { path: string }) => e.path), ['/topics/0', '/topics/2']);
   assert.equal(subscribed.errors[1].message, 'winner_changed is not a topic, *, or <category>.*; did you mean buybox.winner_changed?');
+});
+
+test('an unknown topic suggests the topics of its subject that mean the same, as well as the closest spelling', async () => {
+  const sb = await createSandbox(engine.url);
+  const cases: [string, string, Record<string, unknown>, string[]][] = [
+    ['the test webhook', '/api/v1/webhooks/test', { body: { topic: 'order.create', endpoint: receiver.url } }, ['order.placed']],
+    ['the test webhook', '/api/v1/webhooks/test', { body: { topic: 'payment.captur', endpoint: receiver.url } }, ['payment.captured']],
+    ['the deliveries list', '/api/v1/webhooks/deliveries?topic=product.deleted', {}, ['product.archived']],
+    ['the events list', '/api/v1/events?topic=payment.succeeded', {}, ['payment.captured']],
+    ['a DLQ replay', '/api/v1/webhooks/dlq/replay', { body: { topic: 'quote.approved' } }, ['quote.accepted']],
+    ['a subscription', '/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['orders.created', 'vendor.*'] } }, ['order.placed']],
+  ];
+  for (const [where, path, init, suggestions] of cases) {
+    const body = problem(await sb.api(path, init), 422, 'unknown_topic');
+    assert.deepEqual(body.suggestions, suggestions, where);
+    assert.match(body.detail, new RegExp(`Did you mean ${suggestions[0].replace('.', '\\.')}\\?`), where);
+  }
+  // The OpenAPI document declares the field on problem details.
+  const doc = await call(engine.url, '/api/v1/openapi.json');
+  assert.equal(doc.body.components.schemas.Problem.properties.suggestions.type, 'array');
 });

@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { suggestPatterns } from '../../../shared/suggest.ts';
 import { categories, topicCategories, topics, type TopicCategory } from '../../../shared/topics.ts';
 
 /** Subscription patterns from a set of picked topics: `*`, whole categories as `<category>.*`, else single topics. */
@@ -10,8 +12,36 @@ export function patternsOf(picked: ReadonlySet<string>): string[] {
   });
 }
 
-/** The topic picker: all 33 topics, by their 10 categories; a category or everything at once. */
+/** The topics a subscription pattern covers: one topic, a `<category>.*`, or `*`. */
+const topicsOf = (pattern: string): readonly string[] =>
+  pattern === '*' ? topics : pattern.endsWith('.*') ? topicCategories[pattern.slice(0, -2) as TopicCategory] ?? [] : [pattern];
+
+/**
+ * Narrows the picker to the topics whose name holds the text typed; a name no topic holds gets the
+ * API's "did you mean" (closest spelling, and the topics of its subject that mean the same), one click each.
+ */
+function TopicFind({ find, onFind, onPick }: { find: string; onFind: (text: string) => void; onPick: (pattern: string) => void }) {
+  const wanted = find.trim();
+  const unknown = wanted !== '' && !topics.some((t) => t.includes(wanted.toLowerCase()));
+  const suggestions = unknown ? suggestPatterns(wanted) : [];
+  return (
+    <div className="topic-find">
+      <input type="search" aria-label="Find a topic" placeholder="Find a topic: order.placed, payment.captured…" value={find} onChange={(e) => onFind(e.target.value)} />
+      {unknown && (
+        <span className="muted" role="status">
+          No topic is called <code>{wanted}</code>.{suggestions.length > 0 && ' Did you mean '}
+          {suggestions.map((s) => <button key={s} type="button" className="small" onClick={() => onPick(s)}>{s}</button>)}
+          {suggestions.length > 0 && '?'}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The topic picker: all 33 topics, by their 10 categories; a category or everything at once; a find box. */
 export function TopicPicker({ picked, onChange, error }: { picked: ReadonlySet<string>; onChange: (next: Set<string>) => void; error?: string | null }) {
+  const [find, setFind] = useState('');
+  const shown = (t: string) => t.includes(find.trim().toLowerCase());
   const all = topics.every((t) => picked.has(t));
   const toggle = (names: readonly string[], on: boolean) => {
     const next = new Set(picked);
@@ -28,8 +58,12 @@ export function TopicPicker({ picked, onChange, error }: { picked: ReadonlySet<s
       <label className="row nowrap all-topics">
         <input type="checkbox" checked={all} onChange={(e) => toggle(topics, e.target.checked)} /> <strong>All topics</strong> <code className="faint">*</code>
       </label>
+      <TopicFind find={find} onFind={setFind} onPick={(pattern) => {
+        toggle(topicsOf(pattern), true);
+        setFind('');
+      }} />
       <div className="categories">
-        {categories.map((c) => {
+        {categories.filter((c) => topicCategories[c].some(shown)).map((c) => {
           const state = categoryState(c);
           return (
             <fieldset key={c} className="category">
@@ -40,7 +74,7 @@ export function TopicPicker({ picked, onChange, error }: { picked: ReadonlySet<s
                   <strong>{c}</strong> <code className="faint">{c}.*</code>
                 </label>
               </legend>
-              {topicCategories[c].map((t) => (
+              {topicCategories[c].filter(shown).map((t) => (
                 <label key={t} className="row nowrap topic">
                   <input type="checkbox" checked={picked.has(t)} onChange={(e) => toggle([t], e.target.checked)} /> <span className="mono">{t}</span>
                 </label>
