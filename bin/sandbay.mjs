@@ -20,9 +20,9 @@ async function registerTsx() {
 }
 
 if (existsSync(sources) && (await registerTsx())) {
-  await import(sources.href);
+  await (await import(sources.href)).run();
 } else if (existsSync(compiled)) {
-  await import(compiled.href);
+  await (await import(compiled.href)).run();
 } else {
   process.stderr.write('sandbay: the compiled CLI (dist/) is missing: run `npm run build:dist` with the dev dependencies installed\n');
   process.exit(1);

@@ -13,6 +13,7 @@ import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { portableCommands } from './commands/portable.ts';
 import { fixturesCommands } from './commands/fixtures.ts';
+import { addGuides } from './guides.ts';
 import { collect } from './options.ts';
 import { packageVersion } from '../shared/node/package-root.ts';
 
@@ -36,7 +37,8 @@ function serverOptions(cmd: Command): Command {
     .option('--quiet', 'do not log each request');
 }
 
-const program = new Command('sandbay')
+/** The whole `sandbay` command: every verb and flag (scripts/cli-docs.ts writes docs/cli.md from it). */
+export const program = new Command('sandbay')
   .description('Sandbay: a local commerce sandbox with signed webhooks and a live delivery inspector.')
   .version(packageVersion(), '-v, --version', 'print the Sandbay version')
   // Usage errors are one line too, like every other failure; commander's "(Did you mean …?)" joins it.
@@ -61,11 +63,15 @@ serverOptions(program.command('start').description('open the desktop app, or run
 for (const register of [listenCommand, checkCommand, triggerCommand, deliveriesCommand, resendCommand, dlqCommand, verifyCommand, clockCommand, resetCommand, tokenCommand, topicsCommand, portableCommands, fixturesCommands]) {
   register(program);
 }
+addGuides(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  const message = err instanceof CliError ? err.message : (err as Error)?.message ?? String(err);
-  process.stderr.write(`sandbay: ${message}\n`);
-  process.exit(1);
+/** Runs the command line; every failure ends the process with one line and exit code 1. */
+export async function run(argv: string[] = process.argv): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    const message = err instanceof CliError ? err.message : (err as Error)?.message ?? String(err);
+    process.stderr.write(`sandbay: ${message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+
+/**
+ * What a command's --help shows beyond its flags, and docs/cli.md with it: examples, and notes worth knowing
+ * (Markdown: code spans and links relative to docs/, which --help prints as plain text).
+ */
+export interface Guide {
+  examples?: [command: string, what: string][];
+  notes?: string[];
+}
+
+/** Guides by command path ("serve", "dlq replay"). */
+export const guides: Record<string, Guide> = {
+  serve: {
+    examples: [
+      ['sandbay serve', 'on http://127.0.0.1:4400, data kept in the platform data dir'],
+      ['sandbay serve --port 0 --memory', 'any free port, nothing kept (tests, demos)'],
+      ['sandbay serve --postgres --workers 4', 'team mode: four engine processes on a PostgreSQL server Sandbay runs'],
+    ],
+    notes: [
+      'The data dir is `$XDG_DATA_HOME/sandbay` (default `~/.local/share/sandbay`) on Linux, `~/Library/Application Support/Sandbay` on macOS and `%APPDATA%\\Sandbay` on Windows, shared by the desktop app, `npm start` and `sandbay serve`. A second process on the same data dir exits naming the running one\'s URL; a lock left by a crashed one is taken over at once.',
+      'Beyond loopback (`--host` a LAN address, or `0.0.0.0` in a container) the server is shared and needs `--admin-key` (better: `SANDBAY_ADMIN_KEY`). `--database-url`, `--postgres` and `--workers` are [team mode](team-mode.md).',
+    ],
+  },
+  start: {
+    examples: [['npm start -- --headless --port 0', 'the same engine and inspector as serve, from a checkout']],
+  },
+  listen: {
+    examples: [
+      ['sandbay listen', 'print every delivery of the sandbox as it happens'],
+      ['sandbay listen --forward-to localhost:3000/hook', 'also send them to your receiver, through a temporary endpoint'],
+      ['sandbay listen --forward-to localhost:3000/hook --chaos duplicate=0.2,reorder=5s,delay=500ms --seed 7', 'with duplicates, reordering and delays'],
+    ],
+    notes: ['With --forward-to, the secret to verify with is printed first; Ctrl-C deletes the temporary endpoint.'],
+  },
+  check: {
+    examples: [
+      ['sandbay check localhost:3000/hook --secret whsec_…', 'score your receiver with the whole battery'],
+      ['sandbay check --endpoint whe_… --junit check.xml', 'a registered endpoint, with a JUnit report for CI'],
+    ],
+  },
+  trigger: {
+    examples: [['sandbay trigger order.placed --to localhost:3000/hook', 'a realistic order.placed, signed with the sandbox\'s webhook test secret']],
+  },
+  deliveries: { examples: [['sandbay deliveries --status dead --topic order.placed', 'dead order.placed deliveries, newest first']] },
+  resend: { examples: [['sandbay resend dlv_…', 'attempt it again now']] },
+  'dlq replay': {
+    examples: [
+      ['sandbay dlq replay dlv_…', 'one dead delivery'],
+      ['sandbay dlq replay --all --topic order.placed', 'every dead order.placed, ten at a time, followed until done (Ctrl-C cancels)'],
+    ],
+  },
+  verify: {
+    examples: [['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json', 'valid, or why not and the likeliest cause']],
+  },
+  'clock advance': { examples: [['sandbay clock advance 2h', 'a failing delivery goes through all five attempts into the DLQ']] },
+  token: {
+    examples: [
+      ['TOKEN=$(sandbay token)', 'a fresh access token for the sandbox'],
+      ['sandbay token --new --json', 'a new seeded sandbox, with every credential'],
+    ],
+  },
+};
+
+/** The command's path below `sandbay`: "dlq replay". */
+export const pathOf = (cmd: Command): string => {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+};
+
+/** A paragraph wrapped to a terminal's width, without Markdown's backticks. */
+function wrap(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  for (const word of text.replaceAll('`', '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').split(' ')) {
+    if (lines.length && `${lines.at(-1)} ${word}`.length <= width) lines[lines.length - 1] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** The guide as --help prints it after the flags. */
+function helpText({ examples = [], notes = [] }: Guide): string {
+  const width = Math.max(0, ...examples.map(([command]) => command.length));
+  return [
+    ...(examples.length ? ['', 'Examples:', ...examples.map(([command, what]) => `  $ ${command.padEnd(width)}  # ${what}`)] : []),
+    ...notes.flatMap((note) => ['', ...wrap(note)]),
+  ].join('\n');
+}
+
+/** Adds each command's guide to its --help. */
+export function addGuides(program: Command): void {
+  const visit = (cmd: Command) => {
+    const guide = guides[pathOf(cmd)];
+    if (guide) cmd.addHelpText('after', helpText(guide));
+    cmd.commands.forEach(visit);
+  };
+  program.commands.forEach(visit);
+}
