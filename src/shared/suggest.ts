@@ -15,12 +15,13 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length][b.length];
 }
 
+/** A name with case, `_`, `-`, `/` and spaces set aside, for comparing spellings. */
+const norm = (s: string) => s.toLowerCase().replace(/[-_\s/]/g, '.');
+
 /**
  * The candidate a typo most likely meant, or undefined when none is close: case and `_`/`-`
  * versus `.` are ignored, and at most a third of the input may differ (as git and commander judge).
  */
-const norm = (s: string) => s.toLowerCase().replace(/[-_\s/]/g, '.');
-
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   const wanted = norm(input);
   let best: { candidate: string; distance: number } | undefined;
@@ -51,7 +52,7 @@ function parts(input: string): [subject: string, word: string] | undefined {
 /** Whether an unknown name's subject names a topic's: its subject, category or first word, in the singular or plural, or one letter off. */
 function sameSubject(subject: string, topic: Topic): boolean {
   const names = [split(topic)[0], categoryOf(topic), split(topic)[0].split('.')[0], ...categoryOf(topic).split('_')];
-  const singular = subject.replace(/[_-]/g, '_').replace(/(ies)$/, 'y').replace(/(s|es)$/, '');
+  const singular = subject.replace(/-/g, '_').replace(/ies$/, 'y').replace(/s$/, '');
   return names.some((n) => n === subject || n === singular || (n.length >= 4 && editDistance(n, subject) <= 1));
 }
 
