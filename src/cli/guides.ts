@@ -19,7 +19,8 @@ export const guides: Record<string, Guide> = {
     ],
     notes: [
       'The data dir is `$XDG_DATA_HOME/sandbay` (default `~/.local/share/sandbay`) on Linux, `~/Library/Application Support/Sandbay` on macOS and `%APPDATA%\\Sandbay` on Windows, shared by the desktop app, `npm start` and `sandbay serve`. A second process on the same data dir exits naming the running one\'s URL; a lock left by a crashed one is taken over at once.',
-      'Beyond loopback (`--host` a LAN address, or `0.0.0.0` in a container) the server is shared and needs `--admin-key` (better: `SANDBAY_ADMIN_KEY`). `--database-url`, `--postgres` and `--workers` are [team mode](team-mode.md).',
+      'Beyond loopback (`--host` a LAN address, or `0.0.0.0` in a container) the server is shared and needs `--admin-key` (better: `SANDBAY_ADMIN_KEY`; without it the key is [the data dir\'s own](team-mode.md#the-admin-key)). A shared server reaches only public receivers and the blocks `--allow-receivers` names ([the outbound policy](team-mode.md#what-a-shared-server-may-reach-the-outbound-policy)), and only the admin key creates sandboxes unless `--open-sandbox-creation` ([who creates sandboxes](team-mode.md#who-creates-sandboxes)).',
+      '`--database-url`, `--postgres` and `--workers` are [team mode](team-mode.md); the pool and the timeouts bound every wait on the database ([timeouts and the pool](team-mode.md#timeouts-and-the-pool)).',
     ],
   },
   start: {
@@ -42,7 +43,13 @@ export const guides: Record<string, Guide> = {
   trigger: {
     examples: [['sandbay trigger order.placed --to localhost:3000/hook', 'a realistic order.placed, signed with the sandbox\'s webhook test secret']],
   },
-  deliveries: { examples: [['sandbay deliveries --status dead --topic order.placed', 'dead order.placed deliveries, newest first']] },
+  deliveries: {
+    examples: [
+      ['sandbay deliveries --status dead --topic order.placed', 'dead order.placed deliveries, newest first'],
+      ["sandbay deliveries --har deliveries.har --topics 'order.*'", 'the order deliveries as HAR 1.2, every attempt an entry'],
+    ],
+    notes: ['A HAR file opens in a browser\'s network panel and in HTTP tools: see [Deliveries as HAR](portable.md#deliveries-as-har).'],
+  },
   resend: { examples: [['sandbay resend dlv_…', 'attempt it again now']] },
   'dlq replay': {
     examples: [
@@ -51,7 +58,10 @@ export const guides: Record<string, Guide> = {
     ],
   },
   verify: {
-    examples: [['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json', 'valid, or why not and the likeliest cause']],
+    examples: [
+      ['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json', 'valid, or why not and the likeliest cause'],
+      ['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json --language python', 'and the fix, in Python'],
+    ],
   },
   'clock advance': { examples: [['sandbay clock advance 2h', 'a failing delivery goes through all five attempts into the DLQ']] },
   token: {
@@ -59,7 +69,21 @@ export const guides: Record<string, Guide> = {
       ['TOKEN=$(sandbay token)', 'a fresh access token for the sandbox'],
       ['sandbay token --new --json', 'a new seeded sandbox, with every credential'],
     ],
+    notes: ['On a shared server `--new` needs the admin key. `--json` shows the client secret in full only with `--new`: it is stored hashed, and shown once.'],
   },
+  export: {
+    examples: [['sandbay export --out demo.sandbay --notes "a failing receiver, three retries in"', 'the sandbox as one file']],
+    notes: ['The file, its format and what an import checks: [Portable sandboxes](portable.md).'],
+  },
+  import: { examples: [['sandbay import demo.sandbay --name demo', 'a new sandbox, with new credentials, that behaves like the one exported']] },
+  'fixtures record': {
+    examples: [
+      ["sandbay fixtures record --out fixtures.json --topics 'order.*'", 'the order deliveries in the log'],
+      ['sandbay fixtures record --out fixtures.json --follow --count 10', 'the next ten deliveries'],
+    ],
+    notes: ['Replay them from your own tests with `sandbay replay` or `replayFixtures()`: [Replay recorded deliveries in your tests](receivers.md#replay-recorded-deliveries-in-your-tests).'],
+  },
+  replay: { examples: [['sandbay replay fixtures.json --to localhost:3000/hook --secret whsec_…', 'each fixture re-signed with your secret and a fresh timestamp']] },
 };
 
 /** The command's path below `sandbay`: "dlq replay". */

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CreatedSandbox, MintedToken } from '../../shared/api-types.ts';
 import { apiCommand } from '../options.ts';
 import { Client, resolveConnection, sandboxClient, type ConnectionFlags } from '../client.ts';
 import { printJson, say } from '../output.ts';
@@ -10,13 +11,6 @@ interface TokenFlags extends ConnectionFlags {
   expiresIn?: string;
 }
 
-interface MintedToken {
-  accessToken: string;
-  tokenType: string;
-  expiresIn: number;
-  scope: string;
-}
-
 /**
  * A new sandbox: its credentials, and the note on stderr so stdout stays the token. No token is
  * needed on a laptop; a shared server's operator creates sandboxes with the admin key, which goes
@@ -24,7 +18,7 @@ interface MintedToken {
  */
 async function newSandbox(flags: TokenFlags): Promise<void> {
   const client = new Client(resolveConnection(flags));
-  const created = await client.request('POST', '/api/v1/sandboxes', { body: flags.name ? { name: flags.name } : {} });
+  const created = await client.request<CreatedSandbox>('POST', '/api/v1/sandboxes', { body: flags.name ? { name: flags.name } : {} });
   if (flags.json) return printJson({ sandboxId: created.sandbox.id, ...created.credentials, webhookTestSecret: created.webhookTestSecret });
   process.stderr.write(`Created sandbox ${created.sandbox.id} (--json shows its client id, secret and webhook test secret)\n`);
   say(created.credentials.accessToken);
