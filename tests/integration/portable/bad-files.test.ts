@@ -121,6 +121,17 @@ test('what is not a sandbox file is refused: JSON, another gzip file, an unknown
   assert.match(p.detail, /unknown column\(s\) favourite_colour of table vendors/);
 });
 
+test('an end line without its hash or counts is refused as malformed, naming the line (not a 500)', async () => {
+  const lines = linesOf(await good());
+  const end = JSON.parse(lines.at(-1)!).end;
+  for (const broken of [{ rows: end.rows, lines: end.lines }, { sha256: end.sha256 }, {}]) {
+    const body = gzipSync(`${[...lines.slice(0, -1), JSON.stringify({ end: broken })].join('\n')}\n`);
+    const p = await refused(body, 422, 'import_malformed');
+    assert.match(p.detail, /the end line lacks its hash or counts/, JSON.stringify(broken));
+    assert.equal(p.where.line, lines.length);
+  }
+});
+
 /** 2 GiB of bytes made as they are read: nothing of it is ever held or written. */
 function twoGiB(): Readable {
   const chunk = Buffer.alloc(2 ** 20, 0x61);
