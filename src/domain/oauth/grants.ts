@@ -50,10 +50,10 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
       const code = required(params, 'code');
       const verifier = required(params, 'code_verifier');
       const row = await consumeOnce<{ tenant_id: string; client_id: string; redirect_uri: string; code_challenge: string; scope: string }>(
-        db, tokens, 'oauth_codes', hashToken(code), '',
+        db, tokens, 'oauth_codes', hashToken(code), client.clientId, '',
       );
       if (row === 'reused') throw new OAuthError('invalid_grant', 'The authorization code was already used; its tokens are revoked.');
-      if (row === 'unknown' || row.client_id !== client.clientId) throw new OAuthError('invalid_grant', 'Unknown authorization code.');
+      if (row === 'unknown') throw new OAuthError('invalid_grant', 'Unknown authorization code.');
       if (row.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'The authorization code expired.');
       if (params.redirect_uri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
       if (!verifierPattern.test(verifier) || s256(verifier) !== row.code_challenge) {
@@ -64,10 +64,10 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
     case 'refresh_token': {
       const presented = required(params, 'refresh_token');
       const row = await consumeOnce<{ tenant_id: string; client_id: string; scope: string }>(
-        db, tokens, 'oauth_tokens', hashToken(presented), `and kind = 'refresh' and revoked_at is null`,
+        db, tokens, 'oauth_tokens', hashToken(presented), client.clientId, `and kind = 'refresh' and revoked_at is null`,
       );
       if (row === 'reused') throw new OAuthError('invalid_grant', 'The refresh token was already used; every token of its family is revoked.');
-      if (row === 'unknown' || row.client_id !== client.clientId) throw new OAuthError('invalid_grant', 'Unknown or revoked refresh token.');
+      if (row === 'unknown') throw new OAuthError('invalid_grant', 'Unknown or revoked refresh token.');
       if (row.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'The refresh token expired.');
       return respond(row.tenant_id, requestedScope(params.scope, row.scope.split(' ')), true, row.family_id);
     }
@@ -79,15 +79,17 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
 /**
  * Marks a single-use credential (authorization code or refresh token) used, atomically.
  * A second presentation revokes the whole token family: RFC 6749 §4.1.2 for codes,
- * the OAuth 2.0 Security BCP §4.14 for refresh tokens.
+ * the OAuth 2.0 Security BCP §4.14 for refresh tokens. Only the client it was issued to can
+ * spend it: another client presenting it (authenticated as itself) finds it unknown and changes
+ * nothing, or a client could revoke another's grant with a code or token it got hold of.
  */
-async function consumeOnce<T>(db: Db, tokens: TokenStore, table: 'oauth_codes' | 'oauth_tokens', hash: string, filter: string) {
+async function consumeOnce<T>(db: Db, tokens: TokenStore, table: 'oauth_codes' | 'oauth_tokens', hash: string, clientId: string, filter: string) {
   type Row = T & { family_id: string; expires_at: Date };
   const [won] = await db.query<Row>(
-    `update ${table} set used_at = now() where hash = $1 and used_at is null ${filter} returning *`, [hash],
+    `update ${table} set used_at = now() where hash = $1 and client_id = $2 and used_at is null ${filter} returning *`, [hash, clientId],
   );
   if (won) return won;
-  const [seen] = await db.query<{ family_id: string }>(`select family_id from ${table} where hash = $1 ${filter}`, [hash]);
+  const [seen] = await db.query<{ family_id: string }>(`select family_id from ${table} where hash = $1 and client_id = $2 ${filter}`, [hash, clientId]);
   if (!seen) return 'unknown' as const;
   await tokens.revokeFamily(db, seen.family_id);
   return 'reused' as const;

@@ -142,11 +142,15 @@ test('a wrong verifier or redirect_uri is invalid_grant; a reused code revokes w
   oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', redirect_uri: redirectUri, client_id: sb.clientId, client_secret: sb.clientSecret }), 400, 'invalid_request');
 });
 
-test('a code issued to one client cannot be redeemed by another', async () => {
+test('a code issued to one client cannot be redeemed by another, nor spent by it: its own client still redeems it', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
   const { verifier, challenge } = pkcePair();
   const code = (await authorize(engine.url, authorizeParams(a, challenge))).searchParams.get('code')!;
-  oauthError(await tokenRequest(engine.url, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: b.clientId, client_secret: b.clientSecret }), 400, 'invalid_grant');
+  const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier };
+  const foreign = await tokenRequest(engine.url, { ...exchange, client_id: b.clientId, client_secret: b.clientSecret });
+  assert.equal(oauthError(foreign, 400, 'invalid_grant').error_description, 'Unknown authorization code.');
+  const own = await tokenRequest(engine.url, { ...exchange, client_id: a.clientId, client_secret: a.clientSecret });
+  assert.equal(own.status, 200, `another client's attempt left the code unspent: ${JSON.stringify(own.body)}`);
 });
 
 test('an unregistered non-loopback redirect_uri or unknown client shows an error page, never a redirect', async () => {

@@ -46,6 +46,11 @@ test('refresh errors: unknown token, another client\'s token, missing token', as
   oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: a.refreshToken, client_id: b.clientId, client_secret: b.clientSecret }), 400, 'invalid_grant');
   oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', client_id: a.clientId, client_secret: a.clientSecret }), 400, 'invalid_request');
   oauthError(await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: a.refreshToken, client_id: a.clientId, client_secret: 'cs_bad' }), 401, 'invalid_client');
+  // Another client (authenticated as itself) presenting A's refresh token spends nothing of A's: a client
+  // must not be able to revoke another's grant by replaying a token it got hold of.
+  assert.equal((await call(engine.url, '/api/v1/sandbox', { token: a.token })).status, 200, "A's access token survived B's attempt");
+  const own = await tokenRequest(engine.url, { grant_type: 'refresh_token', refresh_token: a.refreshToken, client_id: a.clientId, client_secret: a.clientSecret });
+  assert.equal(own.status, 200, `A still refreshes with it: ${JSON.stringify(own.body)}`);
 });
 
 test('a confidential client refreshes only with its secret: without it 401 invalid_client, and the refresh token is not spent', async () => {
