@@ -212,7 +212,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const services: Services = {
       db, clock, tokens, scheduler, webhooks, sandboxes,
       events: webhooks.outbox,
-      portable: new PortableSandboxes({ db, sandboxes, clock, invalidations, sandbayVersion: packageVersion() }),
+      portable: new PortableSandboxes({ db, sandboxes, clock, invalidations, sandbayVersion: packageVersion(), baseUrl: () => baseUrl }),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,
     };

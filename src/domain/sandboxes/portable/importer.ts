@@ -14,6 +14,8 @@ export interface ImportDeps {
   sandboxes: Sandboxes;
   clock: SandboxClock;
   invalidations: Invalidations;
+  /** This server's base URL (its public URL when it has one): where the imported sandbox's catchers are. */
+  baseUrl?: () => string;
 }
 
 export interface ImportOptions {
@@ -60,6 +62,22 @@ function replaceSecrets(t: PortableTable, rows: Record<string, unknown>[], renew
 }
 
 /**
+ * Endpoints and bare-URL deliveries aimed at the file's own sandbox's catchers (`<origin>/catch/<its
+ * id>/<name>`, whatever server it came from) are aimed at the new sandbox's catchers on this server:
+ * a demo carried to another laptop keeps working, and a copy never delivers into the original.
+ * Recorded attempts keep the URL they went to.
+ */
+async function aimAtOwnCatchers(tx: Tx, tenantId: string, sourceId: string, ownCatchers: string): Promise<void> {
+  for (const [table, column] of [['webhook_endpoints', 'url'], ['deliveries', 'target_url']] as const) {
+    await tx.query(
+      `update ${table} set ${column} = $3 || substr(${column}, strpos(${column}, '/catch/' || $2 || '/') + length('/catch/' || $2))
+        where tenant_id = $1 and ${column} ~ '^https?://[^/?#]+/catch/' and split_part(${column}, '/', 5) = $2`,
+      [tenantId, encodeURIComponent(sourceId), ownCatchers],
+    );
+  }
+}
+
+/**
  * Imports a sandbox file as a new sandbox (docs/portable.md). `open` is called twice: a first pass
  * checks the whole file (framing, version, hash, counts) before the database is touched; the second
  * inserts every row in the sandbox's creating transaction, so a file that fails anywhere leaves nothing.
@@ -92,6 +110,7 @@ export async function importSandboxFile(deps: ImportDeps, open: () => Readable, 
         rows[t.table] = (rows[t.table] ?? 0) + record.rows.length;
       }
       for (const t of portableTables) if (t.afterImport) await tx.query(t.afterImport, [id]);
+      if (deps.baseUrl && file.sandbox.id) await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [id, offsetMs]);
       await deps.invalidations.announce(tx, { cache: 'clock', tenantId: id, offsetMs });
       // Pending deliveries are due work every engine's claim loop should look at now.

@@ -15,6 +15,8 @@ export interface PortableDeps {
   clock: SandboxClock;
   invalidations: Invalidations;
   sandbayVersion: string;
+  /** This server's base URL (its public URL when it has one): imported catcher URLs point here. */
+  baseUrl?: () => string;
 }
 
 /** A file in a scratch folder of its own, removed by `remove` (also when the file was never written). */
