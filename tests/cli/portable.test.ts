@@ -131,16 +131,22 @@ test('sandbay fixtures record and sandbay replay: the receiver verifies each wit
   assertOneLineFailure(await runCli(['replay', join(dir, 'missing.json'), '--to', to, '--secret', secret]), /ENOENT|no such file/);
 });
 
-test('sandbay fixtures record --follow records the deliveries made while it runs', async () => {
+test('sandbay fixtures record --follow records the deliveries made while it runs, and no receiver check probe', async () => {
   const sb = await withDeliveries();
   const file = join(dir, 'followed.json');
   const cli = new CliProcess(['fixtures', 'record', '--follow', '--count', '1', '--topics', 'order.placed', '--out', file, ...as(sb)]);
   await cli.waitForLine(/^Recording order\.placed, 1 deliveries/);
-  await placeOrder(sb);
+  // A check's probes (order.placed among them) go by first: none of them is a fixture.
+  const check = await sb.api('/api/v1/webhooks/checks', { body: { url: receiver.url, secret: 'whsec_followedCheckSecret0000000000' } });
+  assert.equal(check.status, 202, JSON.stringify(check.body));
+  for (let run = check.body; run.status === 'running'; run = (await sb.api(`/api/v1/webhooks/checks/${check.body.id}`)).body) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 600)); // the recorder polls every 250 ms: it has seen the probes
+  const order = await placeOrder(sb);
   const result = await cli.exited;
   assert.equal(result.code, 0, result.stderr);
   const doc = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(doc.fixtures.length, 1);
   assert.equal(doc.source.sandboxId, sb.id);
   assert.equal(doc.fixtures[0].topic, 'order.placed');
+  assert.equal(JSON.parse(doc.fixtures[0].body).data.orderId, order.id, 'the order placed, not a probe of the check');
 });

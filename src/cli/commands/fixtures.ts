@@ -46,7 +46,7 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
       for (const d of (await newest()).reverse()) {
         if (known.has(d.id)) continue;
         known.add(d.id);
-        if (!wanted(d.topic) || fixtures.length >= count) continue;
+        if (!wanted(d.topic) || d.check || fixtures.length >= count) continue; // a receiver check's probes are no fixtures
         const detail = await client.request<Delivery>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(d.id)}`);
         fixtures.push(fixtureOf(detail));
         if (!flags.json) say(`  ${detail.topic}  ${detail.id}`);

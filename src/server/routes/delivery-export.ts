@@ -37,7 +37,8 @@ export const deliveryExportRoutes = (s: Services) => [
       if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic, '/topic');
       const topics = topicList?.split(',').map((t) => t.trim()).filter(Boolean);
       for (const t of topics ?? []) if (!isValidPattern(t)) throw unknownTopic(t, '/topics');
-      const deliveries = exportedDeliveries(s.db, tenantId, { ...filter, topics, limit });
+      // A receiver check's probes (tampered bodies, 1 MiB bodies, byte forms) are no fixtures: only a HAR logs them.
+      const deliveries = exportedDeliveries(s.db, tenantId, { ...filter, topics, limit, excludeChecks: format === 'fixtures' });
       const stamp = new Date(s.clock.nowMs(tenantId)).toISOString().replace(/[:.]/g, '-').slice(0, 19);
       const text = format === 'har'
         ? harText(deliveries, { name: 'Sandbay', version: packageVersion() })

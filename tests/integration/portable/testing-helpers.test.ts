@@ -125,3 +125,19 @@ test('waitForDelivery times out with a message naming the filter; deliveries() f
   assert.ok(orders.length >= 4 && orders.every((d) => d.topic.startsWith('order.')));
   assert.deepEqual(await sandbox.deliveries({ topic: 'payment.*' }), []);
 });
+
+test("a receiver check's probes are no fixtures, and waitForDelivery never takes one for a delivery your code caused", async () => {
+  await api('/api/v1/webhooks/endpoints', { url: sink.url, topics: ['order.*'] });
+  const order = await placeOrder();
+  await sandbox.waitForDelivery({ search: order.id });
+  const since = new Date();
+  const report = await sandbox.checkReceiver({ url: receiverUrl, secret: ownSecret });
+  assert.equal(report.failed, 0, JSON.stringify(report.cases.filter((c) => !c.ok)));
+  const probes = (await api('/api/v1/webhooks/deliveries?limit=100')).data.filter((d: any) => d.check !== null);
+  assert.ok(probes.some((d: any) => d.topic === 'order.placed' && d.lastStatus === 200), 'the check sent order.placed probes the receiver accepted');
+  const recorded: any = await (await fetch(`${sandbox.url}/api/v1/webhooks/deliveries/export?format=fixtures&topics=order.*`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json();
+  const probeIds = new Set(probes.map((d: any) => d.id));
+  assert.ok(recorded.fixtures.length > 0 && recorded.fixtures.every((f: any) => !probeIds.has(f.deliveryId)), 'fixtures hold the sandbox\'s own deliveries only');
+  await assert.rejects(sandbox.waitForDelivery({ topic: 'order.placed', responseStatus: 200, since }, { timeout: 300 }), /^Error: waitForDelivery: no delivery matching/);
+  assert.deepEqual((await sandbox.deliveries({ since })).map((d) => d.id), []);
+});
