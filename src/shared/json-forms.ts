@@ -6,7 +6,7 @@
  * receiver says it verified.
  */
 
-export type JsonFormId = 'javascript' | 'ruby' | 'rails' | 'python' | 'php' | 'go';
+export type JsonFormId = 'javascript' | 'ruby' | 'rails' | 'python' | 'python-compact' | 'php' | 'go';
 
 export interface JsonForm {
   id: JsonFormId;
@@ -49,6 +49,11 @@ export const jsonForms: readonly JsonForm[] = [
   form({
     id: 'python', label: "Python's json.dumps (default separators)", features: '", " and ": " separators, non-ASCII as \\u escapes', language: 'python',
     itemSeparator: ', ', keySeparator: ': ', asciiOnly: true, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
+  }),
+  // What a receiver writes that copied a "compact" signing snippet: json.dumps(event, separators=(",", ":")).
+  form({
+    id: 'python-compact', label: "Python's json.dumps with separators=(\",\", \":\")", features: 'compact, non-ASCII as \\u escapes, "/" as is, 0.0 kept', language: 'python',
+    itemSeparator: ',', keySeparator: ':', asciiOnly: true, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
   }),
   form({
     id: 'php', label: "PHP's json_encode", features: 'compact, "/" escaped as "\\/", non-ASCII as \\u escapes', language: 'php',

@@ -1,7 +1,7 @@
 // The full receiver-check battery against a local receiver that answers at once, end to end
 // through the API (POST the check, poll until it has finished), and the same through the
 // `sandbay check` command, process start-up included; and against a receiver that refuses
-// everything, where valid's probes (the secret's readings, six serialiser forms) run too.
+// everything, where valid's probes (the secret's readings, seven serialiser forms) run too.
 import { startTestReceiver } from '../helpers/check-receivers.ts';
 import { jsonClient } from './load.ts';
 import { runScript, startSandbay } from './spawn.ts';

@@ -23,6 +23,7 @@ const source = writeJson(event, jsonFormById('ruby'));
 
 const serialisers: Record<Exclude<JsonFormId, 'ruby' | 'rails'>, () => string> = {
   python: () => execFileSync('python3', ['-c', 'import json,sys; sys.stdout.write(json.dumps(json.loads(sys.stdin.read())))'], { input: source, encoding: 'utf8' }),
+  'python-compact': () => execFileSync('python3', ['-c', 'import json,sys; sys.stdout.write(json.dumps(json.loads(sys.stdin.read()), separators=(",", ":")))'], { input: source, encoding: 'utf8' }),
   php: () => execFileSync('php', ['-r', 'echo json_encode(json_decode(file_get_contents("php://stdin"), true));'], { input: source, encoding: 'utf8' }),
   go: () => {
     writeFileSync(join(dir, 'main.go'), 'package main\nimport ("encoding/json";"io";"os")\nfunc main() { b, _ := io.ReadAll(os.Stdin); var v interface{}; if err := json.Unmarshal(b, &v); err != nil { panic(err) }; out, _ := json.Marshal(v); os.Stdout.Write(out) }\n');

@@ -162,10 +162,10 @@ test('a receiver that refuses everything: the probes that tell causes apart are 
   const r = await receiver('rejects-everything');
   const run = await runCheck(sb, { url: r.url, secret });
   const valid = caseOf(run, 'valid');
-  assert.equal(valid.deliveryIds.length, 1 + 2 + 6, 'the delivery, two readings of the secret, six serialiser forms');
+  assert.equal(valid.deliveryIds.length, 1 + 2 + 7, 'the delivery, two readings of the secret, seven serialiser forms');
   const bodies = await Promise.all(valid.deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body.rawBody));
   const forms = bodies.slice(3);
-  assert.equal(new Set(forms).size, 6, 'six different byte forms');
+  assert.equal(new Set(forms).size, 7, 'seven different byte forms');
   assert.ok(forms.every((b: string) => JSON.parse(b).data.note === 'İstanbul/Kadıköy <b>&</b>'), 'of the same event');
   assert.ok(forms.some((b: string) => b.includes('", "')), "Python's separators");
   assert.ok(forms.some((b: string) => b.includes('\\/')), "PHP's escaped slash");

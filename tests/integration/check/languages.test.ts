@@ -44,6 +44,9 @@ const receivers: [string, Command, Expectation][] = [
   ['Python re-serialising with json.dumps', python('reserialise.py'), {
     failed: ['valid'], cause: /rejects correctly signed deliveries .* it parses the JSON and serialises it again .* Python's json\.dumps/, fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
   }],
+  ['Python re-serialising with json.dumps(separators=(",", ":"))', python('reserialise-compact.py'), {
+    failed: ['utf8-body'], cause: /it parses the JSON and serialises it again .* Python's json\.dumps with separators=\(",", ":"\)/, fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
+  }],
   ['Python decoding the body as Latin-1', python('latin1.py'), {
     failed: ['utf8-body'], cause: /wrong character set \(Latin-1\)/, fix: /^In Python \(http\.server\): hash the bytes as received/,
   }],
