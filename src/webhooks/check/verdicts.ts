@@ -40,9 +40,25 @@ const is3xx = (a: Answer) => a.status !== null && a.status >= 300 && a.status < 
 export const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
 const is5xx = (a: Answer) => a.status !== null && a.status >= 500;
 
-/** The status and a short excerpt of the response body, as a cause quotes them. */
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/**
+ * The text a person reads on an HTML error page (Flask's abort(400, …), Express's "Cannot POST",
+ * PHP's): its title, styles and scripts dropped, tags removed, the common entities decoded.
+ */
+function textOfHtml(html: string): string {
+  return html
+    .replace(/<(title|style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->|<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => entities[name]);
+}
+
+const isHtml = (a: Answer) => /html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(a.body);
+
+/** The status and a short excerpt of the response body, as a cause quotes them (an HTML page by its text). */
 export const answered = (a: Answer) => {
-  const excerpt = a.body.trim().replace(/\s+/g, ' ').slice(0, 80);
+  const text = isHtml(a) ? textOfHtml(a.body) : a.body;
+  const excerpt = text.trim().replace(/\s+/g, ' ').slice(0, 80);
   return `${a.status}${excerpt ? ` "${excerpt}"` : ''}`;
 };
 
