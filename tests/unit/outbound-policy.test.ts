@@ -26,6 +26,8 @@ test('address kinds: loopback, private, link-local, metadata and reserved ranges
   const cases: [string, string | undefined][] = [
     ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'],
     ['[::ffff:7f00:1]', 'loopback'], ['0:0:0:0:0:ffff:7f00:1', 'loopback'], ['64:ff9b::7f00:1', 'loopback'], ['2002:7f00:1::', 'loopback'],
+    // SIIT's IPv4-translated form (RFC 2765) and NAT64's local-use prefix (RFC 8215) carry an IPv4 address too.
+    ['::ffff:0:7f00:1', 'loopback'], ['::ffff:0:127.0.0.1', 'loopback'], ['64:ff9b:1::7f00:1', 'loopback'], ['64:ff9b:1:2::a00:1', 'reserved'],
     ['10.0.0.1', 'private'], ['172.16.5.4', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'], ['100.64.0.1', 'private'],
     ['fd00::1', 'private'], ['fc12:3456::1', 'private'], ['::ffff:10.0.0.1', 'private'], ['::ffff:a00:1', 'private'],
     ['169.254.0.5', 'link-local'], ['fe80::1', 'link-local'], ['fe80::1%eth0', 'link-local'],
@@ -37,6 +39,7 @@ test('address kinds: loopback, private, link-local, metadata and reserved ranges
   for (const [address, kind] of cases) assert.equal(addressKind(address), kind, address);
   assert.equal(embeddedIpv4('::ffff:c0a8:101'), '192.168.1.1');
   assert.equal(embeddedIpv4('2606:4700::1'), undefined);
+  assert.equal(embeddedIpv4('64:ff9b:1::808:808'), '8.8.8.8');
 });
 
 test('--allow-receivers entries: CIDR blocks and single addresses, IPv4 blocks matching IPv4-mapped IPv6', () => {

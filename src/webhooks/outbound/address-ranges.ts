@@ -27,6 +27,7 @@ const ranges: [AddressKind, 'ipv4' | 'ipv6', string, number][] = [
   ['reserved', 'ipv4', '240.0.0.0', 4], // reserved, and 255.255.255.255
   ['reserved', 'ipv6', '::', 96], // unspecified and IPv4-compatible
   ['reserved', 'ipv6', '100::', 64], // discard
+  ['reserved', 'ipv6', '64:ff9b:1::', 48], // NAT64 local use (RFC 8215): an IPv4 address of this network behind it
   ['reserved', 'ipv6', '2001::', 23], // IETF protocol assignments (Teredo among them)
   ['reserved', 'ipv6', '2001:db8::', 32],
   ['reserved', 'ipv6', 'ff00::', 8], // multicast
@@ -59,15 +60,18 @@ function groupsOf(address: string): number[] {
 
 /**
  * The IPv4 address an IPv6 one stands for, where the IPv6 address carries it: IPv4-mapped
- * (::ffff:a.b.c.d, what a dual-stack socket connects to as IPv4), NAT64 (64:ff9b::/96) and 6to4
- * (2002::/16). A refusal must not be dodged by writing 127.0.0.1 as ::ffff:7f00:1.
+ * (::ffff:a.b.c.d, what a dual-stack socket connects to as IPv4), SIIT's IPv4-translated
+ * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96, and 64:ff9b:1::/96 of the local-use block; its other
+ * prefix lengths are refused whole as reserved) and 6to4 (2002::/16). A refusal must not be dodged by
+ * writing 127.0.0.1 as ::ffff:7f00:1.
  */
 export function embeddedIpv4(address: string): string | undefined {
   if (isIP(address) !== 6) return undefined;
   const g = groupsOf(address);
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return dotted(g[6], g[7]);
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return dotted(g[6], g[7]);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return dotted(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && (g[2] === 0 || g[2] === 1) && zeros(3, 6)) return dotted(g[6], g[7]);
   if (g[0] === 0x2002) return dotted(g[1], g[2]);
   return undefined;
 }
