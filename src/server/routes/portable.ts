@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { importErrorCodes } from '../../domain/sandboxes/portable/problems.ts';
 import { scratchFile } from '../../domain/sandboxes/portable/portable.ts';
 import { ApiError } from '../../shared/problem.ts';
+import { scopeAreas } from '../../shared/scopes.ts';
 import { sandboxFileMediaType } from '../../shared/sandbox-file.ts';
 import { can, tenantOf } from '../auth/principal.ts';
 import { route } from '../route.ts';
@@ -21,11 +22,18 @@ const fileName = (name: string, at: Date) =>
 export const portableRoutes = (s: Services, options: { maxImportBytes: number; creation: () => SandboxCreation }) => [
   route({
     method: 'get', path: '/api/v1/sandbox/export', operationId: 'exportSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
-    summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock.',
+    summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock. It holds every area, so it needs every :read scope (and webhooks:write for secrets).',
     query: ExportQuery,
     responses: { 200: { description: 'A sandbox file: gzip-compressed JSON lines', contentType: sandboxFileMediaType } },
     handler: async ({ query, principal }) => {
       const tenantId = tenantOf(principal);
+      // The file holds every area's data: a token narrowed to some areas must not read the others through it.
+      const unreadable = scopeAreas.map((area) => `${area}:read`).filter((scope) => !can(principal, scope));
+      if (unreadable.length > 0) {
+        throw new ApiError(403, 'insufficient_scope', `A sandbox file holds every area's data: exporting it needs ${unreadable.join(' ')} as well.`, {
+          headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${unreadable.join(' ')}"` },
+        });
+      }
       if (query.includeSecrets && !can(principal, 'webhooks:write')) {
         throw new ApiError(403, 'insufficient_scope', 'Exporting secrets needs the webhooks:write scope.');
       }
