@@ -6,8 +6,9 @@ export interface Logger {
 }
 
 // Defence in depth: code never logs a secret on purpose, and anything shaped like one
-// (tokens, client and webhook secrets, codes, the admin key) is masked if it slips in.
-const secretShapes = /\b(sat|srt|sac|cs|whsec|sbk)_[A-Za-z0-9]{6,}/g;
+// (tokens, client and webhook secrets, ed25519 signing keys, codes, the admin key) is masked if it
+// slips in; Standard Webhooks secrets and keys are base64, so + / = belong to them too.
+const secretShapes = /\b(sat|srt|sac|cs|whsec|whsk|sbk)_[A-Za-z0-9+/=]{6,}/g;
 
 export function redact(line: string, extraSecrets: readonly string[] = []): string {
   let out = line.replace(secretShapes, (_m, prefix: string) => `${prefix}_…redacted`);

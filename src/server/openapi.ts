@@ -151,7 +151,15 @@ export function buildOpenApi(defs: RouteDef[], extra: { webhooks?: Record<string
           type: 'apiKey', in: 'header', name: 'X-Service-Signature',
           description: 'How a receiver authenticates a delivery: `t=<unix seconds>,v1=<hex>`, where v1 is the HMAC-SHA256, keyed with the '
             + "endpoint's secret, of `<t>.<raw body>`. While a rotated secret is still live there is one v1 per secret. Reject a "
-            + 'delivery whose t is more than 5 minutes from now, and compare signatures in constant time.',
+            + 'delivery whose t is more than 5 minutes from now, and compare signatures in constant time. Sent when the endpoint\'s '
+            + '`signature` includes `sandbay` (the default).',
+        },
+        standardWebhooks: {
+          type: 'apiKey', in: 'header', name: 'webhook-signature',
+          description: 'The Standard Webhooks scheme (standardwebhooks.com), sent when the endpoint\'s `signature` includes `standard-webhooks` '
+            + 'or `standard-webhooks-ed25519`: space-separated `v1,<base64 HMAC-SHA256>` (keyed with the base64-decoded part of the whsec_ '
+            + 'secret) and/or `v1a,<base64 ed25519>` (verified with the endpoint\'s whpk_ public key) of `<webhook-id>.<webhook-timestamp>.<raw body>`; '
+            + 'one signature per live key during a rotation. webhook-id is the delivery id, the same on every attempt: dedupe on it.',
         },
       },
     },

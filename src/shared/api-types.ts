@@ -44,6 +44,14 @@ export type Endpoint = z.infer<typeof webhooks.Endpoint>;
 /** Faults injected into deliveries to an endpoint. */
 export type EndpointChaos = NonNullable<Endpoint['chaos']>;
 export type LiveSecret = z.infer<typeof webhooks.LiveSecrets>['data'][number];
+/** Why and since when an endpoint is off (a 410 Gone, or a user). */
+export type EndpointDisabled = NonNullable<Endpoint['disabled']>;
+/** A Retry-After on a 429, 502, 503 or 504, and what it did to the next attempt (SPEC §5.3). */
+export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
+/** The body of a delivery: Sandbay's envelope, Standard Webhooks' ({ type, timestamp, data }), or both at once during a migration. */
+export type DeliveryEnvelope = Delivery['envelope'];
+/** GET …/deliveries/{id}/signed-request: the delivery's request, signed afresh now. */
+export type SignedRequest = z.infer<typeof webhooks.SignedRequest>;
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
 export type DlqReplayJob = z.infer<typeof webhooks.DlqReplayJob>;
 /** Where a DLQ replay job stands; only `running` changes. */
@@ -87,6 +95,8 @@ export interface StreamMessage {
     durationMs?: number;
     /** On `reset`: why the client must reload. */
     reason?: string;
+    /** On `delivery.updated` when the receiver's 410 Gone has just disabled the delivery's endpoint. */
+    endpointDisabled?: boolean;
     /** On `delivery.updated` when chaos holds a first attempt back. */
     chaos?: AttemptChaos | null;
     /** On `check.updated` (a receiver check's run): cases done of total, and the run's status. */

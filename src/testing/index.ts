@@ -68,6 +68,8 @@ export interface CheckReceiverOptions {
   url: string;
   /** The secret it verifies with. */
   secret: string;
+  /** How to sign: Sandbay's scheme (default) or Standard Webhooks' HMAC one (SPEC §11). */
+  signature?: 'sandbay' | 'standard-webhooks';
   /** Its count of processed events: a function, or a URL answering a number or {"count": n}; the duplicate case then checks it rose by one. */
   effects?: (() => number | Promise<number>) | string;
   /** Accept a self-signed certificate on an https receiver. */
@@ -91,7 +93,7 @@ async function runCheck(engine: RunningSandbox, sandboxId: string, options: Chec
   const { effects } = options;
   const counter = typeof effects === 'string' ? effectsUrlCounter(effects, engine.services.webhooks.sender) : effects ? async () => effects() : undefined;
   const { done } = await engine.services.webhooks.checks.ofUrl(sandboxId, {
-    url: options.url, secret: options.secret, allowInsecureTls: options.allowInsecureTls, effects: counter,
+    url: options.url, secret: options.secret, signature: options.signature, allowInsecureTls: options.allowInsecureTls, effects: counter,
   });
   return (await done).report;
 }

@@ -3,13 +3,15 @@ import type { Db } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
 import type { Attempt } from '../shared/api-types.ts';
 
+type SchemeFields = 'signature' | 'signatureHeaders' | 'retryAfter' | 'disabledEndpoint';
+
 export interface AttemptRecord {
   tenantId: string;
   deliveryId: string;
   /** The lease the attempt ran under: recorded only if the delivery is still leased to `owner` for this slot. */
   lease: { owner: string; slot: number };
-  /** The attempt as the API shows it, its start still a Date. */
-  attempt: Omit<Attempt, 'startedAt'> & { startedAt: Date };
+  /** The attempt as the API shows it, its start still a Date (an attempt with no scheme noted was signed Sandbay's way). */
+  attempt: Omit<Attempt, 'startedAt' | SchemeFields> & { startedAt: Date } & Partial<Pick<Attempt, SchemeFields>>;
   delivery: {
     status: 'pending' | 'succeeded' | 'dead';
     attemptCount: number;
@@ -17,6 +19,12 @@ export interface AttemptRecord {
     nextAttemptAt: Date | null;
     updatedAt: Date;
   };
+}
+
+/** What the receiver's answer did to the schedule, as stored (null when nothing). */
+function scheduleNote(a: AttemptRecord['attempt']): object | null {
+  if (!a.retryAfter && !a.disabledEndpoint) return null;
+  return { ...(a.retryAfter ? { retryAfter: a.retryAfter } : {}), ...(a.disabledEndpoint ? { disabledEndpoint: true } : {}) };
 }
 
 // Waiting a few ms lets a burst of attempts share one write: per-row cost drops by half
@@ -105,6 +113,7 @@ export class AttemptRecorder {
       tenant_id: tenantId, delivery_id: deliveryId, lease_owner: lease.owner, lease_slot: lease.slot, number: a.number, trigger: a.trigger, url: a.url,
       started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
       response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error, chaos: a.chaos,
+      signature: a.signature ?? ['sandbay'], signature_headers: a.signatureHeaders ?? null, schedule_note: scheduleNote(a),
       status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
       next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, updated_at: d.updatedAt.toISOString(),
     }));
@@ -115,7 +124,7 @@ export class AttemptRecorder {
         `with r as (
            select * from jsonb_to_recordset($1::jsonb) as r(tenant_id text, delivery_id text, lease_owner text, lease_slot int, number int, trigger text, url text,
              started_at timestamptz, duration_ms int, signature_header text, response_status int, response_headers jsonb,
-             response_body text, error text, chaos jsonb, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
+             response_body text, error text, chaos jsonb, signature text[], signature_headers jsonb, schedule_note jsonb, status text, attempt_count int, cycle_attempts int, next_attempt_at timestamptz,
              updated_at timestamptz)
          ), updated as (
            update deliveries d set status = r.status, attempt_count = r.attempt_count, cycle_attempts = r.cycle_attempts,
@@ -126,9 +135,9 @@ export class AttemptRecorder {
            returning d.tenant_id, d.id
          ), inserted as (
          insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header,
-                               response_status, response_headers, response_body, error, chaos)
+                               response_status, response_headers, response_body, error, chaos, signature, signature_headers, schedule_note)
          select r.tenant_id, r.delivery_id, r.number, r.trigger, r.url, r.started_at, r.duration_ms, r.signature_header,
-                r.response_status, r.response_headers, r.response_body, r.error, r.chaos
+                r.response_status, r.response_headers, r.response_body, r.error, r.chaos, r.signature, r.signature_headers, r.schedule_note
            from r join updated u on u.tenant_id = r.tenant_id and u.id = r.delivery_id
          on conflict do nothing
          )

@@ -20,19 +20,28 @@ interface Row {
   id: string; event_id: string; topic: string; endpoint_id: string | null; url: string | null; status: DeliverySummary['status'];
   attempt_count: number; next_attempt_at: Date | null; last_status: number | null; last_error: string | null; test: boolean;
   created_at: Date; updated_at: Date; seq: number; xid: string; body?: string; check_id: string | null; check_case: string | null;
+  endpoint_enabled: boolean | null; disabled_reason: string | null; disabled_at: Date | null;
 }
 
 const summarySelect = `
   select d.id, d.event_id, d.topic, d.endpoint_id, coalesce(w.url, d.target_url) as url, d.status, d.attempt_count,
-         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq, d.xid::text as xid, d.check_id, d.check_case
+         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq, d.xid::text as xid, d.check_id, d.check_case,
+         w.enabled as endpoint_enabled, w.disabled_reason, coalesce(w.disabled_at, w.updated_at) as disabled_at
     from deliveries d
     join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
     left join webhook_endpoints w on w.tenant_id = d.tenant_id and w.id = d.endpoint_id`;
 
+/** A pending delivery whose endpoint is off waits; it says why (SPEC §5.3). */
+function pausedOf(r: Row): DeliverySummary['paused'] {
+  if (r.status !== 'pending' || r.endpoint_enabled !== false) return null;
+  const why = r.disabled_reason === 'gone' ? 'its receiver answered 410 Gone' : 'it was disabled';
+  return { reason: 'endpoint_disabled', message: `Waiting: endpoint ${r.endpoint_id} is disabled (${why}). Enable it to resume.`, since: r.disabled_at!.toISOString() };
+}
+
 const toSummary = (r: Row): DeliverySummary & ListPosition => ({
   id: r.id, eventId: r.event_id, topic: r.topic, endpointId: r.endpoint_id, url: r.url, status: r.status, attemptCount: r.attempt_count,
   nextAttemptAt: r.next_attempt_at?.toISOString() ?? null, lastStatus: r.last_status, lastError: r.last_error, test: r.test,
-  check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null,
+  check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null, paused: pausedOf(r),
   createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq, xid: r.xid,
 });
 
@@ -70,7 +79,9 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
     'number', a.number, 'trigger', a.trigger, 'url', a.url,
     'startedAt', to_char(a.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
     'signatureHeader', a.signature_header, 'responseStatus', a.response_status, 'responseHeaders', a.response_headers,
-    'responseBody', a.response_body, 'error', a.error, 'chaos', a.chaos) order by a.number), '[]')
+    'responseBody', a.response_body, 'error', a.error, 'chaos', a.chaos, 'signature', a.signature,
+    'signatureHeaders', coalesce(a.signature_headers, case when a.signature_header = '' then '{}'::jsonb else jsonb_build_object('x-service-signature', a.signature_header) end),
+    'retryAfter', a.schedule_note->'retryAfter', 'disabledEndpoint', coalesce((a.schedule_note->>'disabledEndpoint')::boolean, false)) order by a.number), '[]')
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
@@ -80,5 +91,7 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
   );
   if (!row) throw notFound('delivery');
   const { seq: _seq, xid: _xid, ...summary } = toSummary(row);
+  // An attempt before Retry-After was read has no note: null, not undefined.
+  for (const a of row.attempts) a.retryAfter ??= null;
   return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };
 }

@@ -2,12 +2,13 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
-import { nextRetryDelaySeconds } from '../shared/retry-schedule.ts';
 import type { Topic } from '../shared/topics.ts';
+import { nextStep } from './answer-policy.ts';
+import { resolveTarget, signAttempt, type AttemptSigning, type SignedAttempt } from './attempt-signing.ts';
 import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
-import { attemptChaos, type Chaos, type ChaosDraw, type ChaosSettings } from './chaos.ts';
+import { attemptChaos, type Chaos, type ChaosDraw } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
-import { Endpoints } from './endpoints.ts';
+import type { Endpoints } from './endpoints.ts';
 import {
   maxInFlightPerEndpoint, notLeasedFor, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
 } from './leases.ts';
@@ -17,8 +18,6 @@ import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import type { TenantShares } from './outbound/shares.ts';
-import { signatureHeader } from '../receiver/sign.ts';
-import { deliveryHeaders } from '../shared/delivery-headers.ts';
 
 export const attemptJob = 'webhook.attempt';
 
@@ -239,7 +238,7 @@ export class Dispatcher implements JobHandler {
     const { tenantId, id } = state;
     const epoch = this.epochOf(tenantId);
     const given = 'slot' in claim ? claim : undefined;
-    const target = await this.resolveTarget(state, asOf);
+    const target = await resolveTarget(this.deps, state, asOf);
     if ('skipped' in target) {
       if (given) await this.deps.leases.release(tenantId, id, given.slot);
       if (target.skipped === 'endpoint_deleted') await this.deadLetter(tenantId, { id }, 'endpoint_deleted');
@@ -269,17 +268,14 @@ export class Dispatcher implements JobHandler {
       releaseShare();
       releaseTarget();
     };
-    let header: string;
+    let signed: SignedAttempt;
     let outcome;
     try {
       // Never start an attempt that could outlive what this engine can vouch for (its heartbeat, its
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
-      header = signatureHeader(target.secrets, leased.body, Math.floor(this.deps.realNow() / 1000));
-      outcome = await this.deps.sender.send({
-        url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls,
-        headers: deliveryHeaders(leased.topic, id, header),
-      });
+      signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
+      outcome = await this.deps.sender.send({ url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls, headers: signed.headers });
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();
@@ -288,7 +284,7 @@ export class Dispatcher implements JobHandler {
     }
     let result: AttemptResult;
     try {
-      result = await this.recordOutcome(leased, trigger, asOf, epoch, target.url, header, outcome, chaos?.draw ?? null);
+      result = await this.recordOutcome(leased, trigger, asOf, epoch, { url: target.url, schemes: target.signing.schemes, signed }, outcome, chaos?.draw ?? null);
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
@@ -302,23 +298,27 @@ export class Dispatcher implements JobHandler {
   }
 
   private async recordOutcome(
-    leased: LeasedDelivery, trigger: Trigger, asOf: number, epoch: number, url: string, header: string,
+    leased: LeasedDelivery, trigger: Trigger, asOf: number, epoch: number, sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
     outcome: Awaited<ReturnType<Sender['send']>>, chaos: ChaosDraw | null,
   ): Promise<AttemptResult> {
     const { tenantId, id } = leased;
     const cycle = trigger !== 'replay' && trigger !== 'duplicate';
     const cycleAttempts = leased.cycleAttempts + (cycle ? 1 : 0);
-    const delay = cycle ? nextRetryDelaySeconds(cycleAttempts) : null;
-    const status = outcome.ok || trigger === 'duplicate' ? 'succeeded' : delay === null ? 'dead' : 'pending';
     const finishedAt = asOf + outcome.durationMs;
+    // The retry schedule, then what the answer asks (SPEC §5.3): Retry-After, or 410 Gone.
+    const { status, nextAttemptAt, retryAfter, disableEndpoint } = nextStep({
+      outcome, inCycle: cycle, duplicate: trigger === 'duplicate', cycleAttempts, finishedAt, realNowMs: this.deps.realNow(), hasEndpoint: leased.endpointId !== null,
+    });
     const next: DeliveryState = { ...leased, attemptCount: leased.slot, cycleAttempts };
-    const nextAttemptAt = status === 'pending' ? finishedAt + delay! * 1000 : null;
+    // Off first, so that no engine starts another attempt to a receiver that said it is gone.
+    if (disableEndpoint && this.epochOf(tenantId) === epoch) await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
     const record: AttemptRecord = {
       tenantId, deliveryId: id, lease: { owner: this.deps.leases.owner, slot: leased.slot },
       attempt: {
-        number: leased.slot, trigger, url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
-        signatureHeader: header, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
+        number: leased.slot, trigger, url: sent.url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
+        signatureHeader: sent.signed.signatureHeader, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
         chaos: attemptChaos(chaos, trigger === 'duplicate'),
+        signature: sent.schemes, signatureHeaders: sent.signed.signatureHeaders, retryAfter, disabledEndpoint: disableEndpoint,
       },
       delivery: {
         status, attemptCount: leased.slot, cycleAttempts, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
@@ -338,6 +338,7 @@ export class Dispatcher implements JobHandler {
     });
     this.deps.stream.publish(tenantId, 'delivery.updated', {
       id, status, attemptCount: leased.slot, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
+      ...(disableEndpoint ? { endpointId: leased.endpointId, endpointDisabled: true } : {}),
     });
     return { status };
   }
@@ -376,21 +377,6 @@ export class Dispatcher implements JobHandler {
 
   private job(state: DeliveryState, dueAt: number): DueJob<DeliveryState> {
     return { kind: attemptJob, tenantId: state.tenantId, id: state.id, dueAt, data: { ...state, epoch: this.epochOf(state.tenantId) } };
-  }
-
-  private async resolveTarget(state: DeliveryState, asOf: number): Promise<
-    | { url: string; secrets: string[]; allowInsecureTls: boolean; chaos?: { id: string; chaos: ChaosSettings; sinceSeq: number } }
-    | { skipped: 'endpoint_disabled' | 'endpoint_deleted' }
-  > {
-    if (!state.endpointId) {
-      return { url: state.targetUrl!, secrets: [await this.deps.testSecret(state.tenantId)], allowInsecureTls: false };
-    }
-    const endpoint = await this.deps.endpoints.target(state.tenantId, state.endpointId);
-    if (!endpoint) return { skipped: 'endpoint_deleted' };
-    // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
-    if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
-    const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
-    return { url: endpoint.url, secrets: Endpoints.signingSecrets(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
   }
 
   /**

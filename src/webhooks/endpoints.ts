@@ -1,13 +1,17 @@
 import type { Db, Queryable } from '../db/database.ts';
 import type { Invalidations } from '../db/invalidations.ts';
-import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
-import { newId, randomString } from '../shared/ids.ts';
+import type { Endpoint, EndpointDisabled, LiveSecret } from '../shared/api-types.ts';
+import { newId } from '../shared/ids.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { maskSecret } from '../shared/mask-secret.ts';
 import { didYouMean, suggestPatterns } from '../shared/suggest.ts';
 import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
+import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
+import { newGeneration, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
+
+export { newWebhookSecret } from './endpoint-keys.ts';
 
 /** After a rotation the old secret keeps signing for 24 h of sandbox time (SPEC §5.1). */
 export const rotationOverlapMs = 24 * 3600_000;
@@ -18,6 +22,8 @@ export interface EndpointInput {
   description?: string | null;
   enabled?: boolean;
   allowInsecureTls?: boolean;
+  /** The signing scheme, or several at once during a migration (SPEC §11); default sandbay. */
+  signature?: SchemeName | SchemeName[];
   /** Faults to inject (null turns them off); a missing seed is picked at random and shown. */
   chaos?: (Partial<ChaosSettings> & { seed?: number }) | null;
 }
@@ -27,7 +33,9 @@ export interface EndpointTarget {
   url: string;
   enabled: boolean;
   allowInsecureTls: boolean;
-  secrets: { secret: string; createdAt: number; expiresAt: number | null }[];
+  signature: SchemeName[];
+  /** Every key generation, newest first (expired ones included: the caller picks by sandbox time). */
+  secrets: KeyGeneration[];
   chaos: ChaosSettings | null;
   /** Deliveries after this sequence number are numbered for the chaos draws. */
   chaosSinceSeq: number;
@@ -51,22 +59,43 @@ const chaosJson = (input: EndpointInput['chaos']) => {
 // Deliveries created from now on have a higher sequence number than any of the tenant's so far.
 const chaosSince = `(select coalesce(max(seq), 0) from deliveries where tenant_id = $1)`;
 
-export const newWebhookSecret = () => `whsec_${randomString(32)}`;
 interface EndpointRow {
   id: string; url: string; topics: string[]; description: string | null; enabled: boolean; allow_insecure_tls: boolean;
-  created_at: Date; updated_at: Date; secret: string; chaos: ChaosSettings | null;
+  created_at: Date; updated_at: Date; secret: string; signing_key: string | null; chaos: ChaosSettings | null; signature: SchemeName[];
+  disabled_reason: EndpointDisabled['reason'] | null; disabled_at: Date | null; disabled_delivery_id: string | null;
 }
 
-// The current secret is the newest one without an expiry.
+// The current generation is the newest one without an expiry.
 const endpointSelect = `
-  select e.*, (select s.secret from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id
-                and s.expires_at is null order by s.created_at desc limit 1) as secret
-    from webhook_endpoints e`;
+  select e.*, s.secret, s.signing_key from webhook_endpoints e
+    left join lateral (select s.secret, s.signing_key from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id
+                        and s.expires_at is null order by s.created_at desc limit 1) s on true`;
+
+/** Why an endpoint is off, as the API shows it (an endpoint disabled before reasons were kept counts as the user's doing). */
+function disabledOf(r: EndpointRow): EndpointDisabled | null {
+  if (r.enabled) return null;
+  const reason = r.disabled_reason ?? 'user';
+  return {
+    reason, at: (r.disabled_at ?? r.updated_at).toISOString(), deliveryId: r.disabled_delivery_id,
+    message: reason === 'gone'
+      ? `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`
+      : 'Disabled by a user; its pending deliveries wait until it is enabled.',
+  };
+}
 
 const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
   id: r.id, url: r.url, topics: r.topics, description: r.description, enabled: r.enabled, allowInsecureTls: r.allow_insecure_tls,
-  secret: reveal ? r.secret : maskSecret(r.secret), chaos: r.chaos, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  signature: r.signature, secret: reveal ? r.secret : maskSecret(r.secret),
+  publicKey: r.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(r.signing_key) : null,
+  disabled: disabledOf(r), chaos: r.chaos, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
+
+const insertGeneration = (tx: Queryable, tenantId: string, id: string, schemes: readonly SchemeName[], now: Date) => {
+  const { secret, signingKey } = newGeneration(schemes);
+  return tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, signing_key, created_at) values ($1, $2, $3, $4, $5)', [
+    tenantId, id, secret, signingKey, now,
+  ]);
+};
 
 export function checkTopics(topics: string[]): void {
   const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
@@ -97,16 +126,17 @@ export class Endpoints {
     checkTopics(input.topics);
     const id = newId('whe');
     const now = this.clock.now(tenantId);
+    const schemes = schemesOf(input.signature ?? defaultScheme);
+    const enabled = input.enabled ?? true;
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at, chaos, chaos_since_seq)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, ${chaosSince})`,
-        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, input.enabled ?? true, input.allowInsecureTls ?? false, now,
-          chaosJson(input.chaos)],
+        `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at, chaos, chaos_since_seq,
+                                        signature, disabled_reason, disabled_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, ${chaosSince}, $10, $11, $12)`,
+        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, enabled, input.allowInsecureTls ?? false, now,
+          chaosJson(input.chaos), schemes, enabled ? null : 'user', enabled ? null : now],
       );
-      await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
-        tenantId, id, newWebhookSecret(), now,
-      ]);
+      await insertGeneration(tx, tenantId, id, schemes, now);
       await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
     });
     return this.get(this.db, tenantId, id, true);
@@ -137,23 +167,59 @@ export class Endpoints {
     const { endpoint, enabledNow } = await this.db.transaction(async (tx) => {
       const [before] = await tx.query<{ enabled: boolean }>('select enabled from webhook_endpoints where tenant_id = $1 and id = $2 for update', [tenantId, id]);
       if (!before) throw notFound('webhook endpoint');
+      // Turning it off by hand records that and when; turning it on clears why it was off (410 Gone included).
       await tx.query(
         `update webhook_endpoints set url = coalesce($3, url), topics = coalesce($4, topics),
                 description = case when $5::boolean then $6 else description end,
                 enabled = coalesce($7, enabled), allow_insecure_tls = coalesce($8, allow_insecure_tls), updated_at = $9,
                 chaos = case when $10::boolean then $11::jsonb else chaos end,
-                chaos_since_seq = case when $10::boolean then ${chaosSince} else chaos_since_seq end
+                chaos_since_seq = case when $10::boolean then ${chaosSince} else chaos_since_seq end,
+                signature = coalesce($12, signature),
+                disabled_reason = case when $7 then null when $7 = false and enabled then 'user' else disabled_reason end,
+                disabled_at = case when $7 then null when $7 = false and enabled then $9 else disabled_at end,
+                disabled_delivery_id = case when $7 = false and not enabled then disabled_delivery_id else null end
           where tenant_id = $1 and id = $2`,
         [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
           patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId),
-          patch.chaos !== undefined, chaosJson(patch.chaos)],
+          patch.chaos !== undefined, chaosJson(patch.chaos), patch.signature ? schemesOf(patch.signature) : null],
       );
+      if (patch.signature) await this.keyCurrentGeneration(tx, tenantId, id);
       await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
       const after = await this.get(tx, tenantId, id);
       return { endpoint: after, enabledNow: !before.enabled && after.enabled };
     });
     this.forget(tenantId, id);
     return { endpoint, enabledNow };
+  }
+
+  /** Generations from before ed25519 keys were kept get one when the endpoint's schemes change (the scheme may be among them now). */
+  private async keyCurrentGeneration(tx: Queryable, tenantId: string, id: string): Promise<void> {
+    const rows = await tx.query<{ secret: string }>(
+      'select secret from webhook_secrets where tenant_id = $1 and endpoint_id = $2 and expires_at is null and signing_key is null', [tenantId, id],
+    );
+    for (const { secret } of rows) {
+      await tx.query('update webhook_secrets set signing_key = $4 where tenant_id = $1 and endpoint_id = $2 and secret = $3', [
+        tenantId, id, secret, newGeneration([]).signingKey,
+      ]);
+    }
+  }
+
+  /**
+   * The receiver answered 410 Gone (SPEC §5.3): the endpoint is disabled, saying why, when and on which
+   * delivery. True when this call disabled it (not when it was off already).
+   */
+  async disableGone(tenantId: string, id: string, deliveryId: string, at: Date): Promise<boolean> {
+    const changed = await this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `update webhook_endpoints set enabled = false, disabled_reason = 'gone', disabled_at = $3, disabled_delivery_id = $4, updated_at = $3
+          where tenant_id = $1 and id = $2 and enabled returning id`,
+        [tenantId, id, at, deliveryId],
+      );
+      if (rows.length > 0) await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      return rows.length > 0;
+    });
+    this.forget(tenantId, id);
+    return changed;
   }
 
   /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */
@@ -167,19 +233,18 @@ export class Endpoints {
     this.forget(tenantId, id);
   }
 
-  /** A new secret; the old one signs alongside it until 24 h of sandbox time have passed. */
+  /** A new key generation (secret and ed25519 key); the old one signs alongside it until 24 h of sandbox time have passed. */
   async rotateSecret(tenantId: string, id: string): Promise<Endpoint> {
     const now = this.clock.now(tenantId);
     await this.db.transaction(async (tx) => {
-      const [exists] = await tx.query('select 1 from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
+      const [exists] = await tx.query<{ signature: SchemeName[] }>('select signature from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
       if (!exists) throw notFound('webhook endpoint');
       await tx.query(
         `update webhook_secrets set expires_at = $3 where tenant_id = $1 and endpoint_id = $2 and expires_at is null`,
         [tenantId, id, new Date(now.getTime() + rotationOverlapMs)],
       );
-      await tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ($1, $2, $3, $4)', [
-        tenantId, id, newWebhookSecret(), now,
-      ]);
+      await insertGeneration(tx, tenantId, id, exists.signature, now);
+      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
     });
     this.forget(tenantId, id);
     return this.get(this.db, tenantId, id, true);
@@ -192,7 +257,10 @@ export class Endpoints {
     const now = this.clock.nowMs(tenantId);
     return target.secrets
       .filter((s) => s.expiresAt === null || s.expiresAt > now)
-      .map((s) => ({ secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString() }));
+      .map((s) => ({
+        secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString(),
+        publicKey: target.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(s.signingKey) : null,
+      }));
   }
 
   /** The dispatcher's view of an endpoint (cached; null once deleted). */
@@ -209,11 +277,12 @@ export class Endpoints {
 
   private async loadTarget(tenantId: string, id: string): Promise<EndpointTarget | null> {
     const [row] = await this.db.query<{
-      url: string; enabled: boolean; allow_insecure_tls: boolean; chaos: ChaosSettings | null; chaos_since_seq: number;
-      secrets: { secret: string; createdAt: string; expiresAt: string | null }[] | null;
+      url: string; enabled: boolean; allow_insecure_tls: boolean; chaos: ChaosSettings | null; chaos_since_seq: number; signature: SchemeName[];
+      secrets: { secret: string; signingKey: string | null; createdAt: string; expiresAt: string | null }[] | null;
     }>(
-      `select e.url, e.enabled, e.allow_insecure_tls, e.chaos, e.chaos_since_seq,
-              (select json_agg(json_build_object('secret', s.secret, 'createdAt', s.created_at, 'expiresAt', s.expires_at) order by s.created_at desc)
+      `select e.url, e.enabled, e.allow_insecure_tls, e.chaos, e.chaos_since_seq, e.signature,
+              (select json_agg(json_build_object('secret', s.secret, 'signingKey', s.signing_key, 'createdAt', s.created_at, 'expiresAt', s.expires_at)
+                               order by s.created_at desc)
                  from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id) as secrets
          from webhook_endpoints e where e.tenant_id = $1 and e.id = $2`,
       [tenantId, id],
@@ -221,14 +290,17 @@ export class Endpoints {
     return row
       ? {
           url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls, chaos: row.chaos, chaosSinceSeq: row.chaos_since_seq,
-          secrets: (row.secrets ?? []).map((s) => ({ secret: s.secret, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null })),
+          signature: row.signature,
+          secrets: (row.secrets ?? []).map((s) => ({
+            secret: s.secret, signingKey: s.signingKey, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null,
+          })),
         }
       : null;
   }
 
-  /** Secrets that sign at sandbox time `at`, newest first. */
-  static signingSecrets(target: EndpointTarget, at: number): string[] {
-    return target.secrets.filter((s) => s.expiresAt === null || s.expiresAt > at).map((s) => s.secret);
+  /** Every key that signs at sandbox time `at` (secrets and ed25519 keys), newest first. */
+  static signingKeys(target: EndpointTarget, at: number): SigningKeys {
+    return signingKeysAt(target.secrets, at);
   }
 
   forget(tenantId: string, id?: string): void {

@@ -20,6 +20,7 @@ import { OutboundPolicy } from './outbound/policy.ts';
 import { TenantShares } from './outbound/shares.ts';
 import { WebhookService } from './service.ts';
 import { Pruner } from './pruner.ts';
+import { Resigner } from './signed-request.ts';
 
 export interface WebhookEngineOptions {
   db: Db;
@@ -63,6 +64,8 @@ export interface WebhookEngine {
   sender: Sender;
   /** The outbound policy and each sandbox's share of outbound capacity (shared mode). */
   outbound: { policy: OutboundPolicy; shares: TenantShares };
+  /** Signs a delivery again now, for Copy as curl. */
+  resigner: Resigner;
   lifecycle: TenantLifecycle;
   /** The database as this engine's heartbeat last found it. */
   databaseState(): DatabaseState;
@@ -136,6 +139,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   return {
     outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, sender, outbound: { policy, shares }, lifecycle,
     databaseState: () => liveness.databaseState(),
+    resigner: new Resigner(db, clock, endpoints, testSecret),
     start: () => dispatcher.start(),
     async close() {
       await checkRunner.stop();

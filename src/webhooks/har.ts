@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Attempt } from '../shared/api-types.ts';
 import { fixtureOf, fixturesFormatVersion, type FixturesFile } from '../shared/fixtures.ts';
 import type { DeliveryDetail } from './deliveries.ts';
-import { deliveryHeaders } from '../shared/delivery-headers.ts';
+import { attemptHeaders } from '../shared/delivery-headers.ts';
 
 /** The recorded response body is its first 4 KiB (SPEC §5.3). */
 const excerptBytes = 4096;
@@ -14,7 +14,7 @@ const headerList = (headers: Record<string, string>): Header[] => Object.entries
 function requestOf(d: DeliveryDetail, a: Attempt) {
   const url = new URL(a.url);
   const bodySize = Buffer.byteLength(d.rawBody);
-  const headers = { host: url.host, ...deliveryHeaders(d.topic, d.id, a.signatureHeader || null), 'content-length': String(bodySize) };
+  const headers = { host: url.host, ...attemptHeaders(d.topic, d.id, a), 'content-length': String(bodySize) };
   return {
     method: 'POST', url: a.url, httpVersion: 'HTTP/1.1', cookies: [], headers: headerList(headers),
     queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),

@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
+import type { SchemeName } from '../shared/schemes.ts';
 import { patternMatches, type Topic } from '../shared/topics.ts';
 import { buildEnvelope } from './envelope.ts';
 import { dueChannel } from './claim-loop.ts';
@@ -22,8 +23,11 @@ export interface QueuedDelivery {
   leasedAt: number | null;
 }
 
-/** Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if enabled). */
-interface Target { endpointId: string | null; url: string | null; enabled?: boolean }
+/**
+ * Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if
+ * enabled); `signature` is the endpoint's schemes, which shape the body (a bare URL gets Sandbay's).
+ */
+export interface Target { endpointId: string | null; url: string | null; enabled?: boolean; signature?: SchemeName[] }
 
 export interface EmitOptions {
   /** Sandbox time of the event; defaults to the caller's sandbox now. */
@@ -52,7 +56,7 @@ export class Outbox {
       const id = newId('dlv');
       return {
         tenantId, id, endpointId: target.endpointId, targetUrl: target.url, topic,
-        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data }), dueAt: occurredAt.getTime(), leasedAt: null,
+        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data, schemes: target.signature }), dueAt: occurredAt.getTime(), leasedAt: null,
       };
     });
     if (deliveries.length > 0) {
@@ -93,8 +97,9 @@ export class Outbox {
 }
 
 async function subscribedEndpoints(q: Queryable, tenantId: string, topic: Topic): Promise<Target[]> {
-  const rows = await q.query<{ id: string; topics: string[]; enabled: boolean }>(
-    'select id, topics, enabled from webhook_endpoints where tenant_id = $1', [tenantId],
+  const rows = await q.query<{ id: string; topics: string[]; enabled: boolean; signature: SchemeName[] }>(
+    'select id, topics, enabled, signature from webhook_endpoints where tenant_id = $1', [tenantId],
   );
-  return rows.filter((r) => r.topics.some((p) => patternMatches(p, topic))).map((r) => ({ endpointId: r.id, url: null, enabled: r.enabled }));
+  return rows.filter((r) => r.topics.some((p) => patternMatches(p, topic)))
+    .map((r) => ({ endpointId: r.id, url: null, enabled: r.enabled, signature: r.signature }));
 }

@@ -7,8 +7,10 @@ import { isTopic, type Topic } from '../shared/topics.ts';
 import { getDelivery, type DeliveryDetail } from './deliveries.ts';
 import { attemptJob, type Dispatcher } from './dispatcher.ts';
 import type { EndpointInput, Endpoints } from './endpoints.ts';
-import type { Outbox } from './outbox.ts';
+import type { Outbox, Target } from './outbox.ts';
+import type { SchemeName } from '../shared/schemes.ts';
 import { buildSample } from './topics/samples.ts';
+import { customiseSample, type SampleChanges } from './topics/customise.ts';
 
 /** 422 unknown_topic for a name that is not one of the 33, with the topics it most likely meant. */
 export const unknownTopic = (topic: string, path = '/topic') => {
@@ -90,36 +92,37 @@ export class WebhookService {
   }
 
   /**
-   * A realistic sample of a topic sent to one target (SPEC §5.4): a registered endpoint
+   * A realistic sample of a topic, changed as the caller asks (SPEC §11), sent to one target (SPEC §5.4): a registered endpoint
    * by id, or a URL, signed with the endpoint registered at that URL if there is one,
    * else with the sandbox's webhookTestSecret.
    */
-  async sendTest(tenantId: string, topicName: string, endpoint: string) {
+  async sendTest(tenantId: string, topicName: string, endpoint: string, changes: SampleChanges = {}) {
     if (!isTopic(topicName)) throw unknownTopic(topicName);
     const topic: Topic = topicName;
     const target = await this.resolveTestTarget(tenantId, endpoint);
     const now = this.clock.now(tenantId);
     const { deliveries } = await this.db.transaction(async (tx) => {
-      const data = await buildSample(tx, tenantId, topic, now);
+      const sample = await buildSample(tx, tenantId, topic, now);
+      const data = changes.data || changes.patch?.length ? customiseSample(topic, sample, changes) : sample;
       return this.outbox.emit(tx, tenantId, topic, data, { occurredAt: now, target });
     });
     return { deliveryId: deliveries[0].id, topic, endpoint, status: 'pending' as const };
   }
 
-  private async resolveTestTarget(tenantId: string, endpoint: string): Promise<{ endpointId: string | null; url: string | null }> {
+  private async resolveTestTarget(tenantId: string, endpoint: string): Promise<Target> {
     if (/^whe_/.test(endpoint)) {
-      const [row] = await this.db.query<{ id: string }>('select id from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, endpoint]);
+      const [row] = await this.db.query<{ id: string; signature: SchemeName[] }>('select id, signature from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, endpoint]);
       if (!row) {
         throw new ApiError(422, 'endpoint_not_found', `No webhook endpoint ${endpoint} in this sandbox.`, {
           errors: [{ path: '/endpoint', message: 'Unknown endpoint id.' }],
         });
       }
-      return { endpointId: row.id, url: null };
+      return { endpointId: row.id, url: null, signature: row.signature };
     }
-    const [registered] = await this.db.query<{ id: string }>(
-      'select id from webhook_endpoints where tenant_id = $1 and url = $2 order by created_at limit 1', [tenantId, endpoint],
+    const [registered] = await this.db.query<{ id: string; signature: SchemeName[] }>(
+      'select id, signature from webhook_endpoints where tenant_id = $1 and url = $2 order by created_at limit 1', [tenantId, endpoint],
     );
-    return registered ? { endpointId: registered.id, url: null } : { endpointId: null, url: endpoint };
+    return registered ? { endpointId: registered.id, url: null, signature: registered.signature } : { endpointId: null, url: endpoint };
   }
 
   private async assertAttemptable(tenantId: string, id: string, endpointId: string | null): Promise<void> {

@@ -8,6 +8,8 @@ import { startSandbay } from './spawn.ts';
 import { watchStream, type StreamWatch } from './stream-watch.ts';
 import { percentile, type BenchRow } from './table.ts';
 import { Receiver } from '../helpers/receiver.ts';
+import type { SchemeName } from '../../src/shared/schemes.ts';
+import { schemeRows } from './schemes.ts';
 
 const section = 'webhooks';
 const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
@@ -67,13 +69,13 @@ export async function rawUndici(url: string, count: number): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-/** Sustained throughput: deliveries queued behind a disabled endpoint are released at once. */
-export async function throughput(url: string, receiver: Receiver, watched = false): Promise<number> {
+/** Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with `signature`, default Sandbay's). */
+export async function throughput(url: string, receiver: Receiver, watched = false, signature?: SchemeName[]): Promise<number> {
   const { api, stream } = await newSandbox(url, watched);
   const endpoints = 4;
   const ids: string[] = [];
   for (let i = 0; i < endpoints; i++) {
-    ids.push((await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'], enabled: false })).body.id);
+    ids.push((await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'], enabled: false, signature })).body.id);
   }
   const orders = 1250; // × 4 endpoints = 5,000 deliveries
   await placeOrders(api, orders);
@@ -92,9 +94,9 @@ export async function throughput(url: string, receiver: Receiver, watched = fals
  * Time from the API call returning to the request arriving at the receiver; with `watched`, also
  * to its delivery.created reaching an inspector that streams the sandbox.
  */
-export async function firstAttemptLatency(url: string, receiver: Receiver, watched = false): Promise<{ p50: number; p99: number; shown?: number[] }> {
+export async function firstAttemptLatency(url: string, receiver: Receiver, watched = false, signature?: SchemeName[]): Promise<{ p50: number; p99: number; shown?: number[] }> {
   const { api, stream } = await newSandbox(url, watched);
-  await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'] });
+  await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'], signature });
   const samples: number[] = [];
   const shown: number[] = [];
   for (let i = 0; i < 220; i++) {
@@ -148,6 +150,7 @@ export async function run(): Promise<BenchRow[]> {
     const watched = await firstAttemptLatency(sandbay.url, receiver, true);
     const shown = watched.shown!;
     const advance = await longAdvance(sandbay.url, failing);
+    const schemes = await schemeRows(sandbay.url, receiver, { throughput, firstAttemptLatency });
     return [
       row('deliveries/s, 5,000 to a 200 receiver, all recorded', perSecond, '/s', '≥ 2,000 /s', perSecond >= 2000),
       row('ceiling: raw undici signed POSTs, 10 at a time', ceiling, '/s'),
@@ -160,6 +163,7 @@ export async function run(): Promise<BenchRow[]> {
       row('new delivery on the stream after the API returns, p50', percentile(shown, 50), 'ms', '≤ 250 ms', percentile(shown, 50) <= 250),
       row('new delivery on the stream after the API returns, p99', percentile(shown, 99), 'ms'),
       row(`2 h advance, 1,000 failing deliveries (${advance.attempts} attempts)`, advance.ms / 1000, 's', '≤ 3 s', advance.ms <= 3000),
+      ...schemes,
     ];
   } finally {
     await sandbay.stop();

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createPublicKey, verify as ed25519Verify } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { after, before, test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { assertOneLineFailure, CliProcess } from '../helpers/cli.ts';
@@ -96,6 +98,29 @@ test("listen --forward-to: a refused forward with the receiver's Sandbay-Echo ge
     await listen.stop();
     await broken.close();
   }
+});
+
+test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhooks: the ready line gives the secret and the public key that verify', async () => {
+  const sb = await createSandbox(engine.url);
+  const listen = new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'standard-webhooks-ed25519,standard-webhooks', ...as(sb)]);
+  try {
+    const ready = await listen.waitForLine(/^> Ready! Forwarding/);
+    const [, id, secret, publicKey] = /\(temporary endpoint (whe_\w+), signed standard-webhooks-ed25519 \+ standard-webhooks\)\. Your webhook signing secret is (whsec_\S+)\. Your ed25519 public key is (whpk_\S+) \(\^C to quit\)$/.exec(ready) ?? [];
+    assert.ok(id && secret && publicKey, ready);
+    await placeOrder(sb);
+    const line = await listen.waitForLine(/<--  \[200\] POST /);
+    const deliveryId = /\[(dlv_\w+)\]/.exec(line)![1];
+    const got = receiver.received.find((r) => r.headers['webhook-id'] === deliveryId)!;
+    const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
+    assert.ok(new Webhook(secret).verify(got.body, headers), 'the printed secret verifies v1');
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice(5), 'base64').toString('base64url') }, format: 'jwk' });
+    const v1a = headers['webhook-signature'].split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
+    assert.ok(ed25519Verify(null, Buffer.from(`${deliveryId}.${headers['webhook-timestamp']}.${got.body}`), key, Buffer.from(v1a, 'base64')), 'the printed key verifies v1a');
+  } finally {
+    await listen.stop();
+  }
+  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'hmac', ...as(sb)]).exited, /unknown signing scheme hmac/);
+  assertOneLineFailure(await new CliProcess(['listen', '--signature', 'sandbay', ...as(sb)]).exited, /--signature needs --forward-to/);
 });
 
 test('listen shows only the forwarded endpoint\'s deliveries when forwarding', async () => {

@@ -68,7 +68,8 @@ test('import and require give the same API; the main package re-exports it as sa
   const names = esm.stdout.trim();
   assert.equal(cjs.stdout.trim(), names);
   assert.deepEqual(names.split(','), [
-    'WebhookVerificationError', 'createDeliveryDeduper', 'echoHeaderName', 'sandbayScheme', 'schemes', 'signTestHeader', 'signatureHeaderName', 'verifyWebhook',
+    'WebhookVerificationError', 'createDeliveryDeduper', 'echoHeaderName', 'sandbayScheme', 'schemes', 'signTestHeader', 'signTestHeaders', 'signatureHeaderName',
+    'standardEd25519Scheme', 'standardScheme', 'verifyWebhook',
   ]);
   const main = await import('../../src/receiver/index.ts');
   assert.deepEqual(Object.keys(main).sort().join(), names, 'sandbay/receiver is the same kit');

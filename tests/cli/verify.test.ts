@@ -100,3 +100,22 @@ test('a missing or malformed header, an unreadable file and bad numbers are one-
   assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', file, '--tolerance', 'soon']), /--tolerance must be/);
   assertOneLineFailure(await runCli(['verify', '--header', signedNow(), '--body-file', file]), /required option '--secret <secret>'/);
 });
+
+test('--header "Name: value" ×3 verifies Standard Webhooks (v1 with whsec_, v1a with whpk_); --scheme requires one', async () => {
+  const { standardWebhooks: v1, standardWebhooksEd25519: v1a } = signatureVectors;
+  for (const [i, c] of v1.cases.entries()) {
+    const args = ['--header', `webhook-id: ${c.id}`, '--header', `webhook-timestamp: ${c.timestamp}`, '--header', `webhook-signature: ${c.signature}`];
+    const out = await runCliJson(['verify', '--secret', c.secret, ...args, '--body-file', bodyFile(`sw${i}.json`, c.body), '--now', String(c.timestamp)]);
+    assert.deepEqual(out, { valid: true, envelope: JSON.parse(c.body) });
+  }
+  const e = v1a.cases[0];
+  const args = ['--header', `webhook-id: ${e.id}`, '--header', `webhook-timestamp: ${e.timestamp}`, '--header', `webhook-signature: ${e.signature}`, '--body-file', bodyFile('ed.json', e.body)];
+  const ok = await runCli(['verify', '--secret', e.publicKey, ...args, '--now', String(e.timestamp + 3), '--scheme', 'standard-webhooks-ed25519']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^valid: order\.placed dlv_0001, signed 3s ago\n$/);
+  assertOneLineFailure(await runCli(['verify', '--secret', v1.cases[1].secret, ...args, '--now', String(e.timestamp)]),
+    /invalid: no_matching_signature .*Likely cause: A secret, but no v1 signature/);
+  assertOneLineFailure(await runCli(['verify', '--secret', e.publicKey, ...args, '--now', String(e.timestamp), '--scheme', 'standard-webhooks']), /invalid: no_matching_signature/);
+  assertOneLineFailure(await runCli(['verify', '--secret', e.publicKey, '--header', 't=1,v1=ab', '--body-file', bodyFile('x.json', '{}'), '--scheme', 'standard-webhooks']), /--scheme standard-webhooks needs --header 'webhook-id: …'/);
+  assertOneLineFailure(await runCli(['verify', '--secret', e.publicKey, ...args, '--scheme', 'hmac']), /--scheme must be one of sandbay, standard-webhooks, standard-webhooks-ed25519/);
+});

@@ -175,7 +175,8 @@ test('the sandbay scheme is one small object: its headers, sign, read; signTestH
   assert.deepEqual(sandbayScheme.read({ 'x-service-signature': signed['X-Service-Signature'] }), { timestamp: t, signatures: [sign(secret, t, body), sign('whsec_old', t, body)] });
   assert.equal(sandbayScheme.read({}), 'no_header');
   assert.equal(sandbayScheme.read({ 'x-service-signature': 'garbage' }), 'malformed_header');
-  assert.deepEqual(schemes, [sandbayScheme]);
+  assert.deepEqual(schemes.map((s) => s.id), ['standard-webhooks', 'standard-webhooks-ed25519', 'sandbay']);
+  assert.ok(schemes.includes(sandbayScheme));
   assert.equal(signTestHeader({ payload: body, secret, timestamp: t }), header);
   assert.deepEqual(verifyWebhook({ payload: Buffer.from(body), header: signTestHeader({ payload: body, secret }), secret }), JSON.parse(body));
 });

@@ -5,7 +5,7 @@ import { applyMessages, capRows, mergeHead } from '../../src/renderer/store/list
 
 const row = (id: string, extra: Partial<DeliverySummary> = {}): DeliverySummary => ({
   id, eventId: `evt_${id}`, topic: 'order.placed', endpointId: 'whe_1', url: 'http://x/hook', status: 'pending', attemptCount: 0,
-  nextAttemptAt: null, lastStatus: null, lastError: null, test: false, check: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra,
+  nextAttemptAt: null, lastStatus: null, lastError: null, test: false, check: null, paused: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra,
 });
 const now = '2026-01-01T00:00:01.000Z';
 const created = (id: string, topic = 'order.placed'): StreamMessage => ({ event: 'delivery.created', data: { id, topic, endpointId: 'whe_1', status: 'pending' } });

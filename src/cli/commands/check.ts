@@ -10,6 +10,7 @@ import { printJson, say } from '../output.ts';
 
 interface CheckFlags extends ConnectionFlags {
   secret?: string;
+  signature?: string;
   endpoint?: string;
   effectsUrl?: string;
   junit?: string;
@@ -22,7 +23,8 @@ const pollMs = 25;
 export function checkCommand(program: Command): void {
   apiCommand(program, 'check [url]', 'test your webhook receiver with a scored battery of signed requests (exit 0 all pass, 1 a case failed, 2 unreachable)')
     .option('--secret <secret>', 'the whsec_… secret your receiver verifies with (default: the sandbox\'s webhook test secret)')
-    .option('--endpoint <id>', "a registered endpoint (whe_…): its URL and live secrets")
+    .option('--signature <scheme>', 'with a URL, sign as sandbay (default) or standard-webhooks; an endpoint signs in its own schemes')
+    .option('--endpoint <id>', "a registered endpoint (whe_…): its URL, live secrets and signing schemes")
     .option('--effects-url <url>', "GET answering your receiver's count of processed events (a number or {\"count\": n}): the duplicate case checks it rose by one")
     .option('--junit <file>', 'also write JUnit XML, one testcase per case, for CI')
     .option('--insecure', 'accept a self-signed certificate on an https receiver')
@@ -31,20 +33,24 @@ export function checkCommand(program: Command): void {
 
 async function check(url: string | undefined, flags: CheckFlags): Promise<void> {
   if (!url === !flags.endpoint) throw new CliError('give the receiver URL, or --endpoint whe_… for a registered endpoint (not both)');
-  if (flags.endpoint && (flags.secret || flags.insecure)) throw new CliError('--endpoint uses the endpoint\'s own secrets and TLS setting; drop --secret/--insecure');
+  if (flags.endpoint && (flags.secret || flags.insecure || flags.signature)) throw new CliError('--endpoint uses the endpoint\'s own secrets, schemes and TLS setting; drop --secret/--signature/--insecure');
+  if (flags.signature !== undefined && flags.signature !== 'sandbay' && flags.signature !== 'standard-webhooks') {
+    throw new CliError(`--signature takes sandbay or standard-webhooks, not ${flags.signature}${flags.signature === 'standard-webhooks-ed25519' ? ' (ed25519 needs a key pair: register an endpoint with it and check --endpoint)' : ''}`);
+  }
   const client = await sandboxClient(flags);
   const effectsUrl = flags.effectsUrl ? withScheme(flags.effectsUrl) : undefined;
   const started = flags.endpoint
     ? await client.request<CheckRun>('POST', `/api/v1/webhooks/endpoints/${encodeURIComponent(flags.endpoint)}/checks`, { body: { effectsUrl } })
     : await client.request<CheckRun>('POST', '/api/v1/webhooks/checks', {
-        body: { url: withScheme(url!), secret: flags.secret, effectsUrl, allowInsecureTls: flags.insecure || undefined },
+        body: { url: withScheme(url!), secret: flags.secret, signature: flags.signature, effectsUrl, allowInsecureTls: flags.insecure || undefined },
       });
   const [cases, sandbox] = await Promise.all([
-    client.request<{ data: CheckCaseInfo[] }>('GET', '/api/v1/webhooks/check-cases'),
+    client.request<{ data: CheckCaseInfo[] }>('GET', `/api/v1/webhooks/check-cases?signature=${encodeURIComponent(started.signature.includes('sandbay') ? 'sandbay' : started.signature[0])}`),
     client.request<{ id: string }>('GET', '/api/v1/sandbox'),
   ]);
   const link = (deliveryId: string) => `${client.url}/sandboxes/${sandbox.id}/deliveries/${deliveryId}`;
-  if (!flags.json) say(`Checking ${started.url}${flags.endpoint ? ` (endpoint ${flags.endpoint})` : ''} with ${started.total} cases…`);
+  const signed = started.signature.join() === 'sandbay' ? '' : `, signed ${started.signature.join(' + ')}`;
+  if (!flags.json) say(`Checking ${started.url}${flags.endpoint ? ` (endpoint ${flags.endpoint})` : ''}${signed} with ${started.total} cases…`);
   const run = await follow(client, started, (c) => flags.json || printCase(c, cases.data, link));
   if (flags.junit) writeJunit(flags.junit, junitXml(run.report, link));
   if (flags.json) printJson(run.report);

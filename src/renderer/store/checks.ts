@@ -4,11 +4,11 @@ import type { CheckCaseInfo, Page, StreamMessage } from '../../shared/api-types.
 import type { CheckRun } from '../../shared/check-report.ts';
 
 interface ChecksState {
-  /** The battery's cases (what each sends), loaded once. */
-  cases: CheckCaseInfo[];
+  /** The battery's cases (what each sends), loaded once per wording: Sandbay's, or a Standard Webhooks scheme's. */
+  cases: Record<string, CheckCaseInfo[]>;
   /** Each endpoint's stored runs, newest first. */
   runs: Record<string, CheckRun[]>;
-  load(endpointId: string): Promise<void>;
+  load(endpointId: string, wording: string): Promise<void>;
   start(endpointId: string, effectsUrl?: string): Promise<CheckRun>;
   applyLive(messages: StreamMessage[]): void;
   clear(): void;
@@ -25,14 +25,15 @@ export const useChecks = create<ChecksState>()((set, get) => {
     set({ runs: { ...get().runs, [run.endpointId]: next } });
   };
   return {
-    cases: [], runs: {},
+    cases: {}, runs: {},
 
-    async load(endpointId) {
+    async load(endpointId, wording) {
+      const known = get().cases[wording];
       const [page, cases] = await Promise.all([
         api.get<Page<CheckRun>>(`${base(endpointId)}?limit=10`),
-        get().cases.length ? Promise.resolve({ data: get().cases }) : api.get<{ data: CheckCaseInfo[] }>('/api/v1/webhooks/check-cases'),
+        known ? Promise.resolve({ data: known }) : api.get<{ data: CheckCaseInfo[] }>(`/api/v1/webhooks/check-cases?signature=${encodeURIComponent(wording)}`),
       ]);
-      set({ runs: { ...get().runs, [endpointId]: page.data }, cases: cases.data });
+      set({ runs: { ...get().runs, [endpointId]: page.data }, cases: { ...get().cases, [wording]: cases.data } });
     },
 
     async start(endpointId, effectsUrl) {

@@ -60,7 +60,7 @@ export const useDetail = create<DetailState>()((set, get) => {
           ? { source: 'endpoint', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${delivery.endpointId}/secrets`)).data }
           : delivery.check
           ? { source: 'check', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/checks/${delivery.check.id}/secrets`)).data }
-          : { source: 'test_secret', secrets: [{ secret: (await api.get<PortalSecrets>('/api/v1/sandbox/credentials')).webhookTestSecret, createdAt: '', expiresAt: null }] };
+          : { source: 'test_secret', secrets: [{ secret: (await api.get<PortalSecrets>('/api/v1/sandbox/credentials')).webhookTestSecret, createdAt: '', expiresAt: null, publicKey: null }] };
       } catch (err) {
         value = err as ApiProblem;
       }

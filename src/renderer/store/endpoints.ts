@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { api, query } from '../api/client.ts';
 import type { Endpoint, EndpointChaos, Page } from '../../shared/api-types.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
+import type { SchemeName } from '../../shared/schemes.ts';
 
 export interface EndpointInput {
   url: string;
@@ -9,6 +10,7 @@ export interface EndpointInput {
   description?: string | null;
   enabled?: boolean;
   chaos?: Partial<EndpointChaos> | null;
+  signature?: SchemeName[];
 }
 
 interface EndpointsState {

@@ -62,7 +62,7 @@ export function applyMessages(
       // Shown at once (a stand-in has no eventId); the head refresh replaces it with the full row.
       fresh.unshift({
         id: data.id, eventId: '', topic: data.topic ?? '', endpointId: data.endpointId ?? null, url: null, status: 'pending',
-        attemptCount: 0, nextAttemptAt: null, lastStatus: null, lastError: null, test: false, check: null, createdAt: nowIso, updatedAt: nowIso,
+        attemptCount: 0, nextAttemptAt: null, lastStatus: null, lastError: null, test: false, check: null, paused: null, createdAt: nowIso, updatedAt: nowIso,
       });
       needsHead = true;
       continue;

@@ -1,9 +1,10 @@
-import { checkCases } from '../../webhooks/check/cases.ts';
+import { casesFor } from '../../webhooks/check/cases.ts';
+import { wordsFor } from '../../webhooks/check/words.ts';
 import { effectsUrlCounter, type StartedCheck } from '../../webhooks/check/checks.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
-import { CheckCases, CheckRun, checkIdParam, checkParams, EndpointCheckRequest, UrlCheckRequest } from '../schemas/checks.ts';
+import { CheckCases, CheckCasesQuery, CheckRun, checkIdParam, checkParams, EndpointCheckRequest, UrlCheckRequest } from '../schemas/checks.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { LiveSecrets } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
@@ -38,8 +39,11 @@ export const checkRoutes = (s: Services) => {
   return [
     route({
       method: 'get', path: '/api/v1/webhooks/check-cases', operationId: 'listCheckCases', tags, access: 'sandbox', scope: 'webhooks:read',
-      summary: 'The battery: each case in the order it runs, what it sends, the bug it guards against and what passes.', responses: { 200: CheckCases },
-      handler: () => ({ body: { data: checkCases.map((c) => ({ id: c.id, sends: c.sends, guards: c.guards, expected: c.expected({ effects: true }) })) } }),
+      summary: 'The battery: each case in the order it runs, what it sends, the bug it guards against and what passes (worded for a scheme).',
+      query: CheckCasesQuery, responses: { 200: CheckCases },
+      handler: ({ query }) => ({
+        body: { data: casesFor(wordsFor([query.signature ?? 'sandbay'])).map((c) => ({ id: c.id, sends: c.sends, guards: c.guards, expected: c.expected({ effects: true }) })) },
+      }),
     }),
     route({
       method: 'post', path: '/api/v1/webhooks/endpoints/:id/checks', operationId: 'checkWebhookEndpoint', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
@@ -78,7 +82,7 @@ export const checkRoutes = (s: Services) => {
         await policy.assertAllowed(body.url, '/url');
         const counter = await effects(body.effectsUrl);
         const run = await started(tenantOf(principal), () => checks.ofUrl(tenantOf(principal), {
-          url: body.url, secret: body.secret, allowInsecureTls: body.allowInsecureTls, effects: counter,
+          url: body.url, secret: body.secret, signature: body.signature, allowInsecureTls: body.allowInsecureTls, effects: counter,
         }));
         return { status: 202, body: run };
       },

@@ -1,12 +1,13 @@
 import { getDelivery, listDeliveries } from '../../webhooks/deliveries.ts';
 import { unknownTopic } from '../../webhooks/service.ts';
+import type { DataPatchOp } from '../../webhooks/topics/customise.ts';
 import { isTopic } from '../../shared/topics.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import {
-  DeliveriesQuery, Delivery, DeliverySummary, DlqReplayJob, DlqReplayRequest, Endpoint, EndpointPatch, EndpointRequest, LiveSecrets,
+  DeliveriesQuery, Delivery, DeliverySummary, SignedRequest, DlqReplayJob, DlqReplayRequest, Endpoint, EndpointPatch, EndpointRequest, LiveSecrets,
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
@@ -90,6 +91,13 @@ export const webhookRoutes = (s: Services) => {
       handler: async ({ params, principal }) => ({ body: await getDelivery(s.db, tenantOf(principal), params.id) }),
     }),
     route({
+      method: 'get', path: '/api/v1/webhooks/deliveries/:id/signed-request', operationId: 'getSignedRequest', tags, access: 'sandbox', scope: 'webhooks:write',
+      errors: { 409: ['endpoint_deleted'] },
+      summary: "The delivery's request signed afresh now, with every scheme and live key that would sign it (the inspector's Copy as curl).",
+      params: idParam, responses: { 200: SignedRequest },
+      handler: async ({ params, principal }) => ({ body: await s.webhooks.resigner.request(tenantOf(principal), params.id) }),
+    }),
+    route({
       method: 'post', path: '/api/v1/webhooks/deliveries/:id/retry', operationId: 'retryDelivery', tags, access: 'sandbox', scope: 'webhooks:write', awaitsNetwork: true,
       errors: { 409: ['delivery_succeeded', 'delivery_dead', ...notAttemptable] },
       summary: 'Attempt a pending delivery now, in the next of its five slots.', params: idParam, responses: { 200: Delivery },
@@ -149,11 +157,13 @@ export const webhookRoutes = (s: Services) => {
     route({
       method: 'post', path: '/api/v1/webhooks/test', operationId: 'sendTestWebhook', tags, access: 'sandbox', scope: 'webhooks:write',
       errors: { 422: ['unknown_topic', 'endpoint_not_found', 'no_sample_data', 'blocked_by_policy'] },
-      summary: "Deliver a realistic sample of a topic (built from the sandbox's data) to an endpoint id or URL.",
+      summary: "Deliver a realistic sample of a topic (built from the sandbox's data) to an endpoint id or URL, optionally with your own data "
+        + "(a merge patch and JSON Patch operations, checked against the topic's schema: 422 validation_failed names each path).",
       body: TestWebhookRequest, responses: { 202: TestWebhookResult },
       handler: async ({ body, principal }) => {
         if (!/^whe_/.test(body.endpoint)) await policy.assertAllowed(body.endpoint, '/endpoint');
-        return { status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint) };
+        const changes = { data: body.data, patch: body.patch as DataPatchOp[] | undefined };
+        return { status: 202, body: await service.sendTest(tenantOf(principal), body.topic, body.endpoint, changes) };
       },
     }),
   ];

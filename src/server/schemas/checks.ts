@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkCases } from '../../webhooks/check/cases.ts';
 import * as shared from '../../shared/schemas/checks.ts';
-import { httpUrl } from './webhooks.ts';
+import { httpUrl, SigningScheme } from './webhooks.ts';
 
 const effectsUrl = httpUrl.optional().describe(
   "GET returning the receiver's count of processed events (a bare number or {\"count\": n}); the duplicate case then checks the count rose by one, not two.",
@@ -13,6 +13,8 @@ export const UrlCheckRequest = z
   .object({
     url: httpUrl.describe('The receiver to check'),
     secret: z.string().min(1).max(200).optional().describe("The secret the receiver verifies with (default: the sandbox's webhookTestSecret)"),
+    signature: z.enum(['sandbay', 'standard-webhooks']).optional()
+      .describe("The scheme to sign with (default sandbay). standard-webhooks-ed25519 needs a key pair: check a registered endpoint that uses it instead."),
     effectsUrl,
     allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
   })
@@ -30,3 +32,7 @@ export const checkParams = z.object({ id: z.string().min(1).max(100), checkId: z
 export const checkIdParam = z.object({ checkId: z.string().min(1).max(100) });
 
 export { CheckCases } from '../../shared/schemas/checks.ts';
+
+export const CheckCasesQuery = z.object({
+  signature: SigningScheme.optional().describe("Word the cases for this scheme (default sandbay): Standard Webhooks' headers, webhook-timestamp, webhook-id"),
+});

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { schemeNames } from '../../shared/schemes.ts';
+import { SigningScheme } from '../../shared/schemas/webhooks.ts';
 import { Timestamp } from './common.ts';
 import { deliveryStatuses } from '../../shared/schemas/webhooks.ts';
 
 // What the API answers about webhooks is shared with the inspector; the requests are the server's own.
 export {
-  AdvancedClock, Attempt, AttemptChaos, Clock, Delivery, deliveryStatuses, DeliverySummary, DlqReplayJob, Endpoint, LiveSecrets, TestWebhookResult,
+  AdvancedClock, Attempt, AttemptChaos, Clock, Delivery, deliveryStatuses, DeliverySummary, DlqReplayJob, Endpoint, LiveSecrets, SignedRequest, SigningScheme,
+  TestWebhookResult,
 } from '../../shared/schemas/webhooks.ts';
 
 export const httpUrl = z
@@ -31,6 +34,12 @@ export const EndpointChaos = z
   .strict()
   .meta({ id: 'WebhookEndpointChaosRequest' });
 
+const signatureField = z.union([SigningScheme, z.array(SigningScheme).min(1).max(10)], {
+  error: `One of ${schemeNames.join(', ')}, or a non-empty list of them.`,
+})
+  .describe('The signing scheme, or several at once while receivers migrate: every scheme\'s headers go on each request '
+    + '(the body then carries both envelopes\' fields). Default sandbay.');
+
 export const EndpointRequest = z
   .object({
     url: httpUrl,
@@ -38,6 +47,7 @@ export const EndpointRequest = z
     description: z.string().max(500).nullable().optional(),
     enabled: z.boolean().optional(),
     allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
+    signature: signatureField.optional(),
     chaos: EndpointChaos.nullable().optional().describe('Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.'),
   })
   .strict()
@@ -62,6 +72,13 @@ export const TestWebhookRequest = z
   .object({
     topic: z.string().max(100),
     endpoint: z.union([z.string().regex(/^whe_\w+$/), httpUrl]).describe('A registered endpoint id or an http(s) URL'),
+    data: z.record(z.string(), z.unknown()).optional()
+      .describe("Your own data: a JSON merge patch (RFC 7396) over the topic's sample data (null removes a field). The result must match the topic's schema."),
+    patch: z.array(z.object({
+      op: z.enum(['add', 'replace', 'remove']).describe('replace: a field the sample has (--override); add: a new field or array element (--add); remove'),
+      path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
+      value: z.unknown().optional(),
+    }).strict()).max(100).optional().describe('JSON Patch (RFC 6902) operations on the data, applied after `data`'),
   })
   .strict()
   .meta({ id: 'TestWebhookRequest' });

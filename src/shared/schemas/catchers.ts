@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { SigningScheme } from './webhooks.ts';
 
 export const catcherModes = ['status', 'timeout', 'redirect'] as const;
 
@@ -21,6 +22,7 @@ export const CaughtRequest = z
       deliveryId: z.string().nullable(),
       secretSource: z.enum(['endpoint', 'test_secret']).nullable()
         .describe("Which secret verified it: the endpoint's, or the sandbox's webhookTestSecret for a test webhook to a bare URL"),
+      signature: z.array(SigningScheme).describe('The schemes it was verified with: every one its endpoint signs with must verify'),
     }),
     responseStatus: z.number().int().nullable().describe('null when the catcher let it time out'),
     delayMs: z.number().int(),

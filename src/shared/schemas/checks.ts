@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { SigningScheme } from './webhooks.ts';
 
 /** One case's result. `id` is any string here; the server narrows it to the battery's case ids (and names the schemas). */
 export const CheckCaseResult = z
@@ -33,7 +34,9 @@ export const CheckRun = z
     id: z.string(), endpointId: z.string().nullable(), url: z.string(),
     status: z.enum(['running', 'finished', 'interrupted']).describe('interrupted: the engine stopped while it ran'),
     total: z.number().int().describe('Cases in the battery; report.cases fills up to it while running'),
-    createdAt: Timestamp, finishedAt: Timestamp.nullable(), report: CheckReport,
+    createdAt: Timestamp, finishedAt: Timestamp.nullable(),
+    signature: z.array(SigningScheme).describe("The schemes its requests are signed with: the endpoint's, or the one asked for a URL"),
+    report: CheckReport,
   });
 
 export const CheckCaseInfo = z.object({

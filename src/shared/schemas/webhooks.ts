@@ -1,10 +1,23 @@
 import { z } from 'zod';
+import { schemeNames } from '../schemes.ts';
 import { Timestamp } from './common.ts';
+
+export const SigningScheme = z.enum(schemeNames).meta({ id: 'SigningScheme' })
+  .describe('sandbay: X-Service-Signature (SPEC §5.2). standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256>. '
+    + 'standard-webhooks-ed25519: the same headers with v1a,<base64 ed25519>, verified with the endpoint\'s whpk_ public key.');
+
 
 export const Endpoint = z
   .object({
     id: z.string(), url: z.string(), topics: z.array(z.string()), description: z.string().nullable(), enabled: z.boolean(),
-    allowInsecureTls: z.boolean(), secret: z.string().describe('In full on create and rotate; masked otherwise.'),
+    allowInsecureTls: z.boolean(),
+    signature: z.array(SigningScheme).describe('The signing schemes, in the order given'),
+    secret: z.string().describe('In full on create and rotate; masked otherwise. The HMAC secret of sandbay and standard-webhooks.'),
+    publicKey: z.string().nullable().describe('standard-webhooks-ed25519: the whpk_ public key receivers verify v1a with (the whsk_ private key never leaves Sandbay); null otherwise'),
+    disabled: z.object({
+      reason: z.enum(['gone', 'user']).describe('gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false'),
+      message: z.string(), at: Timestamp, deliveryId: z.string().nullable().describe('The delivery answered 410 Gone'),
+    }).nullable().describe('Why and since when the endpoint is off; null while enabled. PATCH {"enabled": true} turns it back on.'),
     chaos: z.object({ duplicateRate: z.number(), reorderWindowMs: z.number().int(), delayMs: z.number().int(), seed: z.number().int() }).nullable()
       .describe('The faults injected into deliveries to this endpoint; null when off'),
     createdAt: Timestamp, updatedAt: Timestamp,
@@ -12,7 +25,12 @@ export const Endpoint = z
   .meta({ id: 'WebhookEndpoint' });
 
 export const LiveSecrets = z
-  .object({ data: z.array(z.object({ secret: z.string(), createdAt: Timestamp, expiresAt: Timestamp.nullable() })) })
+  .object({
+    data: z.array(z.object({
+      secret: z.string(), createdAt: Timestamp, expiresAt: Timestamp.nullable(),
+      publicKey: z.string().nullable().describe("This generation's whpk_ key, when standard-webhooks-ed25519 is on"),
+    })),
+  })
   .meta({ id: 'WebhookSecrets' });
 
 export const deliveryStatuses = ['pending', 'succeeded', 'dead'] as const;
@@ -23,6 +41,8 @@ export const DeliverySummary = z
     status: z.enum(deliveryStatuses), attemptCount: z.number().int(), nextAttemptAt: Timestamp.nullable(),
     lastStatus: z.number().int().nullable(), lastError: z.string().nullable(), test: z.boolean(),
     check: z.object({ id: z.string(), case: z.string() }).nullable().describe('The receiver check (run and case) that sent this delivery; null otherwise'),
+    paused: z.object({ reason: z.literal('endpoint_disabled'), message: z.string(), since: Timestamp }).nullable()
+      .describe('Why a pending delivery is not being attempted: its endpoint is disabled. null otherwise'),
     createdAt: Timestamp, updatedAt: Timestamp,
   })
   .meta({ id: 'DeliverySummary' });
@@ -44,14 +64,34 @@ export const Attempt = z
     responseStatus: z.number().int().nullable(), responseHeaders: z.record(z.string(), z.string()),
     responseBody: z.string().describe('First 4 KiB'), error: z.string().nullable(),
     chaos: AttemptChaos.nullable().describe("The faults the endpoint's chaos injected; null when none"),
+    signature: z.array(SigningScheme).describe('The schemes this attempt was signed with'),
+    signatureHeaders: z.record(z.string(), z.string()).describe('Every signing header the attempt carried, by lowercase name'),
+    retryAfter: z.object({
+      value: z.string().describe('As received: seconds or an HTTP date'),
+      delaySeconds: z.number().int().describe('What it asked for, from the end of the attempt'),
+      capped: z.boolean().describe('It asked for more than 1 h and got 1 h'),
+      applied: z.boolean().describe('It moved the next attempt later than the retry schedule'),
+    }).nullable().describe('The Retry-After of a 429, 502, 503 or 504 answer; null when none counted'),
+    disabledEndpoint: z.boolean().describe('The receiver answered 410 Gone and this attempt disabled the endpoint'),
   })
   .meta({ id: 'Attempt' });
 
 export const Delivery = DeliverySummary.extend({
-  envelope: z.object({ topic: z.string(), deliveryId: z.string(), tenantId: z.string(), occurredAt: Timestamp, data: z.unknown() }),
+  envelope: z.object({
+    topic: z.string().optional(), deliveryId: z.string().optional(), tenantId: z.string().optional(), occurredAt: Timestamp.optional(),
+    type: z.string().optional(), timestamp: Timestamp.optional(), data: z.unknown(),
+  }).describe("The body parsed: Sandbay's envelope (topic, deliveryId, tenantId, occurredAt, data), Standard Webhooks' (type, timestamp, data), or both"),
   rawBody: z.string().describe('The exact bytes sent and signed on every attempt'),
   attempts: z.array(Attempt),
 }).meta({ id: 'Delivery' });
+
+export const SignedRequest = z
+  .object({
+    method: z.literal('POST'), url: z.string(), headers: z.record(z.string(), z.string()).describe('Every header, the signing ones made now'),
+    body: z.string().describe('The exact bytes of every attempt'), signedAt: z.number().int().describe('The real-clock second the signatures carry'),
+    signature: z.array(SigningScheme),
+  })
+  .meta({ id: 'SignedRequest' });
 
 export const DlqReplayJob = z
   .object({

@@ -62,7 +62,8 @@ export class RequestLog {
     );
     return rows.map((r) => ({
       id: r.id, receivedAt: r.received_at.toISOString(), method: r.method, headers: r.headers, body: Buffer.from(r.body).toString('utf8'),
-      bytes: r.bytes, verification: r.verification, responseStatus: r.response_status, delayMs: r.delay_ms,
+      // Requests caught before schemes were recorded were all verified Sandbay's way.
+      bytes: r.bytes, verification: { ...r.verification, signature: r.verification.signature ?? ['sandbay'] }, responseStatus: r.response_status, delayMs: r.delay_ms,
     }));
   }
 }

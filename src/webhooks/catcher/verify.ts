@@ -1,6 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
-import { breakDownSignature } from '../../shared/signature-breakdown.ts';
+import { publicKeyText } from '../../receiver/ed25519-keys.ts';
+import { schemeById } from '../../receiver/schemes.ts';
+import { defaultToleranceSeconds } from '../../shared/signature.ts';
+import { standardHeaders, type SchemeName } from '../../shared/schemes.ts';
+import type { SigningKeys } from '../endpoint-keys.ts';
 import { Endpoints } from '../endpoints.ts';
 import type { Verification } from './request-log.ts';
 
@@ -10,36 +14,52 @@ export interface VerifyDeps {
   endpoints: Endpoints;
 }
 
+/** The delivery a request says it is: X-Service-Delivery-Id, or webhook-id under Standard Webhooks (the same id). */
+const deliveryIdOf = (headers: Record<string, string>) => headers['x-service-delivery-id'] ?? headers[standardHeaders.id] ?? null;
+
 /**
- * Verifies what a catcher received with the secret Sandbay signed it with: the delivery's
- * endpoint's live secrets, or the sandbox's webhookTestSecret for a test webhook sent to a
- * bare URL. A request that is no delivery of the catcher's sandbox cannot be verified.
+ * Checks one scheme's signature of a request the way a receiver would: its headers, a match with
+ * one of the keys (whsec_ secrets; for ed25519, the public halves of the endpoint's keys), the time.
+ */
+function verifyScheme(name: SchemeName, headers: Record<string, string>, body: string, keys: SigningKeys, now: number): Verification['reason'] {
+  const scheme = schemeById(name);
+  const reading = scheme.read(headers);
+  if (typeof reading === 'string') return reading;
+  const verifyWith = name === 'standard-webhooks-ed25519' ? keys.signingKeys.map(publicKeyText) : keys.secrets;
+  if (!scheme.matches(reading, body, verifyWith)) return 'no_matching_signature';
+  return Math.abs(now - reading.timestamp) > defaultToleranceSeconds ? 'timestamp_outside_tolerance' : 'ok';
+}
+
+/**
+ * Verifies what a catcher received with the keys Sandbay signed it with: the delivery's endpoint's
+ * live keys under each of its schemes (all must verify, as every one was sent), or Sandbay's scheme
+ * with the sandbox's webhookTestSecret for a test webhook sent to a bare URL. A request that is no
+ * delivery of the catcher's sandbox cannot be verified.
  */
 export async function verifyCaught(deps: VerifyDeps, tenantId: string, headers: Record<string, string>, body: string): Promise<Verification> {
-  const deliveryId = headers['x-service-delivery-id'] ?? null;
-  const unverified = (reason: Verification['reason'], secretSource: Verification['secretSource'] = null): Verification =>
-    ({ verified: false, reason, deliveryId, secretSource });
+  const deliveryId = deliveryIdOf(headers);
   const [delivery] = deliveryId
     ? await deps.db.query<{ endpoint_id: string | null; webhook_test_secret: string }>(
       `select d.endpoint_id, t.webhook_test_secret from deliveries d join tenants t on t.id = d.tenant_id
         where d.tenant_id = $1 and d.id = $2`, [tenantId, deliveryId])
     : [];
-  if (!delivery) return unverified('unknown_delivery');
-  let secrets: string[];
+  if (!delivery) return { verified: false, reason: 'unknown_delivery', deliveryId, secretSource: null, signature: [] };
+  let keys: SigningKeys;
+  let names: SchemeName[];
   let secretSource: Verification['secretSource'];
   if (delivery.endpoint_id) {
     const target = await deps.endpoints.target(tenantId, delivery.endpoint_id);
-    secrets = target ? Endpoints.signingSecrets(target, deps.clock.nowMs(tenantId)) : [];
+    keys = target ? Endpoints.signingKeys(target, deps.clock.nowMs(tenantId)) : { secrets: [], signingKeys: [] };
+    names = target?.signature ?? ['sandbay'];
     secretSource = 'endpoint';
   } else {
-    secrets = [delivery.webhook_test_secret];
+    keys = { secrets: [delivery.webhook_test_secret], signingKeys: [] };
+    names = ['sandbay'];
     secretSource = 'test_secret';
   }
-  const result = await breakDownSignature({ header: headers['x-service-signature'] ?? '', body, secrets, now: Math.floor(deps.clock.real() / 1000) });
-  if (!result.ok) return unverified(result.reason, secretSource);
-  if (!result.breakdown.v1.some((v) => v.matchedSecret !== null)) return unverified('no_matching_signature', secretSource);
-  if (result.breakdown.standing !== 'within_tolerance') return unverified('timestamp_outside_tolerance', secretSource);
-  return { verified: true, reason: 'ok', deliveryId, secretSource };
+  const now = Math.floor(deps.clock.real() / 1000);
+  const failed = names.map((name) => verifyScheme(name, headers, body, keys, now)).find((reason) => reason !== 'ok');
+  return { verified: !failed, reason: failed ?? 'ok', deliveryId, secretSource, signature: names };
 }
 
 /**
@@ -47,7 +67,7 @@ export async function verifyCaught(deps: VerifyDeps, tenantId: string, headers: 
  * than the catcher's: the envelope names its tenant, and that tenant has the delivery.
  */
 export async function senderIfAnotherSandbox(db: Db, tenantId: string, headers: Record<string, string>, body: string): Promise<string | undefined> {
-  const deliveryId = headers['x-service-delivery-id'];
+  const deliveryId = deliveryIdOf(headers);
   if (!deliveryId) return undefined;
   let sender: unknown;
   try {

@@ -1,6 +1,7 @@
 import type { CheckRequest } from './requests.ts';
 import { rejectedCorrectDelivery, rejectedLargeBody, rejectedUtf8Body } from './diagnosis.ts';
 import { answered, expect2xx, expect4xx, expectPromptAcceptance, type Judging, type Verdict } from './verdicts.ts';
+import { sandbayWords, type CheckWords } from './words.ts';
 
 /** What the cases build their requests from: the sandbox's own data. */
 export interface CaseData {
@@ -35,73 +36,74 @@ export const latencyWarnMs = 2000;
 export const largeBodyBytes = 1024 * 1024;
 const turkish = 'İ ı ğ ü ş ö ç';
 
-const verify = 'Verify X-Service-Signature over the raw body bytes on every request (verifyWebhook from sandbay-receiver) and answer 400 when it fails.';
 const utf8Data = (d: CaseData) => ({ ...d.placed, shippingAddress: { city: 'İstanbul', district: 'Kadıköy' }, note: turkish });
 
 /**
- * The battery (SPEC §10), in the order it runs. Adding a case is adding an entry; every case
- * is required for exit code 0, and only `latency` can end in a warning. `valid` runs first: while
- * it fails, the cases it blocks are not scored (runner.ts).
+ * The battery (SPEC §10), in the order it runs, worded for the run's scheme (SPEC §11: the same cases
+ * for Standard Webhooks, on its headers; the duplicate keyed on webhook-id). Adding a case is adding an
+ * entry; every case is required for exit code 0, and only `latency` can end in a warning. `valid` runs
+ * first: while it fails, the cases it blocks are not scored (runner.ts).
  */
-export const checkCases: readonly CheckCase[] = [
+export const casesFor = (w: CheckWords): readonly CheckCase[] => [
   {
     id: 'valid', rejects: false, sends: 'a correct delivery of order.placed', guards: 'a receiver that rejects correct deliveries (wrong or stripped secret, re-serialised body); every other case waits on it',
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: d.placed }],
-    judge: (j, d) => expect2xx(j, (a) => rejectedCorrectDelivery(j, a, 'order.placed', d.placed)),
+    judge: (j, d) => expect2xx(j, (a) => rejectedCorrectDelivery(j, a, 'order.placed', d.placed, w)),
   },
   {
     id: 'tampered-body', rejects: true, sends: 'a correct header, one byte of the body changed', guards: 'forged events: a body changed after signing is accepted',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'tampered' }],
-    judge: (j) => expect4xx(j, { cause: 'Accepted a body that does not match its signature (one digit of the amount was changed): anyone can forge events.', fix: verify }),
+    judge: (j) => expect4xx(j, { cause: 'Accepted a body that does not match its signature (one digit of the amount was changed): anyone can forge events.', fix: w.verify }),
   },
   {
-    id: 'wrong-secret', rejects: true, sends: 'signed with another secret', guards: 'a signature that is not checked against the endpoint secret',
+    id: 'wrong-secret', rejects: true, sends: `signed with another ${w.hmac ? 'secret' : 'key pair'}`, guards: `a signature that is not checked against the endpoint ${w.key}`,
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'wrong-secret' }],
-    judge: (j) => expect4xx(j, { cause: 'Accepted a request signed with another secret: the signature is not compared with your secret.', fix: verify }),
+    judge: (j) => expect4xx(j, { cause: `Accepted a request signed with another ${w.hmac ? 'secret' : 'key pair'}: the signature is not checked with your ${w.key}.`, fix: w.verify }),
   },
   {
-    id: 'stale-timestamp', rejects: true, sends: 'signed correctly, t 10 minutes in the past', guards: 'replays of a captured request',
+    id: 'stale-timestamp', rejects: true, sends: `signed correctly, ${w.t} 10 minutes in the past`, guards: 'replays of a captured request',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'stale' }],
     judge: (j) => expect4xx(j, {
-      cause: 'Accepted a correctly signed request whose t is 10 minutes old: the timestamp is not checked, so a captured request can be replayed forever.',
-      fix: 'Reject a signature whose t is more than 300 s from now, in both directions (verifyWebhook does).',
+      cause: `Accepted a correctly signed request whose ${w.t} is 10 minutes old: the timestamp is not checked, so a captured request can be replayed forever.`,
+      fix: `Reject a signature whose ${w.t} is more than 300 s from now, in both directions (verifyWebhook does).`,
     }),
   },
   {
-    id: 'future-timestamp', rejects: true, sends: 'signed correctly, t 10 minutes in the future', guards: 'a timestamp check that only looks one way',
+    id: 'future-timestamp', rejects: true, sends: `signed correctly, ${w.t} 10 minutes in the future`, guards: 'a timestamp check that only looks one way',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'future' }],
     judge: (j) => expect4xx(j, {
-      cause: 'Accepted a correctly signed request whose t is 10 minutes in the future: only old timestamps are refused (as in Stripe\'s SDKs).',
-      fix: 'Check |now − t| ≤ 300 s, not only now − t ≤ 300 s (verifyWebhook does).',
+      cause: `Accepted a correctly signed request whose ${w.t} is 10 minutes in the future: only old timestamps are refused (as in Stripe's SDKs).`,
+      fix: `Check |now − ${w.t}| ≤ 300 s, not only now − ${w.t} ≤ 300 s (verifyWebhook does).`,
     }),
   },
   {
-    id: 'missing-signature', rejects: true, sends: 'no X-Service-Signature header', guards: 'verification skipped when the header is absent',
+    id: 'missing-signature', rejects: true, sends: `no ${w.header} header`, guards: 'verification skipped when the header is absent',
     expected: () => '4xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'none' }],
-    judge: (j) => expect4xx(j, { cause: 'Accepted a request without an X-Service-Signature header: verification is skipped when the header is missing.', fix: verify }),
+    judge: (j) => expect4xx(j, { cause: `Accepted a request without a ${w.header} header: verification is skipped when the header is missing.`, fix: w.verify }),
   },
   {
-    id: 'malformed-signature', rejects: true, sends: 'the header "garbage", then "t=abc,v1="', guards: 'a header parser that crashes or lets garbage through',
+    id: 'malformed-signature', rejects: true, sends: `${w.header} "${w.malformed[0]}", then "${w.malformed[1]}"`, guards: 'a header parser that crashes or lets garbage through',
     expected: () => '4xx (never 5xx)',
-    requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: { header: 'garbage' } }, { topic: 'order.placed', data: d.placed, signing: { header: 't=abc,v1=' } }],
-    judge: (j) => expect4xx(j, { cause: 'Accepted a request whose X-Service-Signature cannot be parsed ("garbage" or "t=abc,v1=").', fix: verify }),
+    requests: (d) => w.malformed.map((header) => ({ topic: 'order.placed', data: d.placed, signing: { header } })),
+    judge: (j) => expect4xx(j, { cause: `Accepted a request whose ${w.header} cannot be parsed ("${w.malformed[0]}" or "${w.malformed[1]}").`, fix: w.verify }),
   },
   {
-    id: 'rotation', rejects: false, sends: 'two v1: the first from an old secret, the second valid', guards: 'a receiver that compares only the first v1 (breaks during a secret rotation)',
+    id: 'rotation', rejects: false, sends: `two ${w.signature}s${w.standard ? ', space-separated' : ''}: the first from an old ${w.key}, the second valid`,
+    guards: `a receiver that compares only the first ${w.signature} (breaks during a ${w.key} rotation)`,
     expected: () => '2xx', requests: (d) => [{ topic: 'order.placed', data: d.placed, signing: 'rotation' }],
     judge: (j) => expect2xx(j, (a) => ({
-      cause: `Rejected a header whose first v1 is from another secret and whose second is valid (${answered(a)}): it compares only the first v1.`,
-      fix: 'Accept the request when any v1 matches one of your secrets: during the 24 h after a rotation the header carries one v1 per live secret (verifyWebhook does).',
+      cause: `Rejected a header whose first ${w.signature} is from another ${w.key} and whose second is valid (${answered(a)}): it compares only the first ${w.signature}.`,
+      fix: `Accept the request when any ${w.signature} matches one of your ${w.key}s: during the 24 h after a rotation the header carries one ${w.signature} per live ${w.key} (verifyWebhook does).`,
     })),
   },
   {
-    id: 'duplicate', rejects: false, sends: 'the same delivery twice (same deliveryId, fresh signature)', guards: 'a delivery processed twice (delivery is at least once)', countsEffects: true,
+    id: 'duplicate', rejects: false, sends: `the same delivery twice (same ${w.id}, fresh signature)`, guards: 'a delivery processed twice (delivery is at least once)', countsEffects: true,
     expected: (d) => (d.effects ? '2xx both times, processed once' : '2xx both times (processed once: not checked without an effects URL)'),
     requests: (d) => [{ topic: 'order.placed', data: d.placed }, { topic: 'order.placed', data: d.placed, again: true }],
     judge: async (j) => {
       const verdict = await expect2xx(j, (a, i) => ({
         cause: `Rejected the ${i === 0 ? 'first' : 'second'} copy of one delivery (${answered(a)}): a delivery already processed must still be acknowledged, or Sandbay retries it.`,
-        fix: 'Dedupe on deliveryId: when you have processed it, answer 200 without processing it again (createDeliveryDeduper, or a unique key in your database).',
+        fix: `Dedupe on ${w.id}: when you have processed it, answer 200 without processing it again (createDeliveryDeduper, or a unique key in your database).`,
       }));
       if (!verdict.ok || !j.effects) return verdict;
       if ('error' in j.effects) return { ok: false, decisive: j.answers[1], cause: `Could not read the effects URL: ${j.effects.error}.`, fix: 'Serve GET <effects URL> with the count of processed events, as a bare number or {"count": n}.' };
@@ -110,7 +112,7 @@ export const checkCases: readonly CheckCase[] = [
       return {
         ok: false, decisive: j.answers[1],
         cause: `The same delivery was processed ${rose === 2 ? 'twice' : `${rose} times`}: the effects count went from ${j.effects.before} to ${j.effects.after}.`,
-        fix: 'Record each deliveryId you process (in the same transaction as its effect) and skip one you have seen; answer 200 either way.',
+        fix: `Record each ${w.id} you process (in the same transaction as its effect) and skip one you have seen; answer 200 either way.`,
       };
     },
   },
@@ -119,7 +121,7 @@ export const checkCases: readonly CheckCase[] = [
     expected: () => '2xx both', requests: (d) => [{ topic: 'order.cancelled', data: d.cancelled }, { topic: 'order.placed', data: d.placed }],
     judge: (j) => expect2xx(j, (a, i) => ({
       cause: `Rejected ${i === 0 ? 'order.cancelled for an order it had not seen placed' : 'order.placed arriving after its order.cancelled'} (${answered(a)}): deliveries are not ordered (as with Stripe).`,
-      fix: 'Acknowledge with 2xx and reconcile: store the event and apply it by occurredAt, or fetch the order\'s current state (GET /api/v1/orders/{id}).',
+      fix: `Acknowledge with 2xx and reconcile: store the event and apply it by ${w.standard ? 'its timestamp' : 'occurredAt'}, or fetch the order's current state (GET /api/v1/orders/{id}).`,
     })),
   },
   {
@@ -157,3 +159,6 @@ export const checkCases: readonly CheckCase[] = [
     })),
   },
 ];
+
+/** The battery in Sandbay's own words (the API's list of cases, a run of its scheme). */
+export const checkCases: readonly CheckCase[] = casesFor(sandbayWords);

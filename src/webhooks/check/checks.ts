@@ -54,13 +54,22 @@ export class Checks {
     const endpoint = await this.endpoints.get(this.db, tenantId, endpointId);
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw notFound('webhook endpoint'); // deleted in between
-    const secrets = Endpoints.signingSecrets(target, this.clock.nowMs(tenantId));
-    return this.runner.start(tenantId, { endpointId, url: target.url, secrets, allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics }, options.effects);
+    // Signed as the endpoint's deliveries are: its schemes, its live keys (SPEC §11).
+    const keys = Endpoints.signingKeys(target, this.clock.nowMs(tenantId));
+    return this.runner.start(tenantId, {
+      endpointId, url: target.url, secrets: [...keys.secrets], schemes: target.signature, signingKeys: [...keys.signingKeys],
+      allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics,
+    }, options.effects);
   }
 
-  /** A bare URL, signed with `secret` (default: the sandbox's webhookTestSecret, as a test webhook to a URL is). */
-  async ofUrl(tenantId: string, input: { url: string; secret?: string; allowInsecureTls?: boolean; effects?: EffectsCounter }): Promise<StartedCheck> {
+  /**
+   * A bare URL, signed with `secret` (default: the sandbox's webhookTestSecret, as a test webhook to a URL is)
+   * in Sandbay's scheme or Standard Webhooks' HMAC one (an ed25519 check needs an endpoint: its key pair).
+   */
+  async ofUrl(tenantId: string, input: { url: string; secret?: string; signature?: 'sandbay' | 'standard-webhooks'; allowInsecureTls?: boolean; effects?: EffectsCounter }): Promise<StartedCheck> {
     const secret = input.secret ?? (await this.testSecret(tenantId));
-    return this.runner.start(tenantId, { endpointId: null, url: input.url, secrets: [secret], allowInsecureTls: input.allowInsecureTls ?? false, topics: null }, input.effects);
+    return this.runner.start(tenantId, {
+      endpointId: null, url: input.url, secrets: [secret], schemes: [input.signature ?? 'sandbay'], signingKeys: [], allowInsecureTls: input.allowInsecureTls ?? false, topics: null,
+    }, input.effects);
   }
 }

@@ -4,6 +4,7 @@ import { diagnoseEcho, parseEcho, type EchoFinding } from '../../shared/receiver
 import { detectStack, fixFor, fixForFinding, stackFor, stackLabel, type ReceiverStack } from '../../shared/receiver-fixes.ts';
 import type { CheckRequest, Layout } from './requests.ts';
 import { answered, is2xx, type Answer, type Explanation, type Judging } from './verdicts.ts';
+import { sandbayWords, type CheckWords } from './words.ts';
 
 /**
  * Why a receiver rejected a correct delivery, told apart by probing: the same event signed with
@@ -55,8 +56,22 @@ export async function fromEcho(j: Judging, a: Answer, lead: string, stack: Recei
   return { cause: `${lead}: its Sandbay-Echo shows ${lowerFirst(f.title)}. ${f.detail}`, fix };
 }
 
+/**
+ * The secret's usual mis-readings, as probes: for Sandbay's scheme (its key is the whole string as UTF-8)
+ * the prefix stripped or the rest base64-decoded; for Standard Webhooks' (the base64 after whsec_,
+ * decoded) the whole string as UTF-8, Sandbay's way. An ed25519 run has no secret to mis-read.
+ */
+function keyProbes(w: CheckWords, topic: string, data: Record<string, unknown>): [string, CheckRequest][] {
+  if (!w.hmac) return [];
+  if (w.standard) return [['the whole whsec_… string as UTF-8 bytes (Sandbay\'s own scheme), not the base64 after whsec_, decoded', { topic, data, signing: 'utf8-key' }]];
+  return [
+    ['the secret without its whsec_ prefix', { topic, data, signing: 'stripped-prefix' }],
+    ['the base64-decoded part of the secret after whsec_', { topic, data, signing: 'decoded-key' }],
+  ];
+}
+
 /** The `valid` case failed with an HTTP answer: the root cause every other case waits on. */
-export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: string, data: Record<string, unknown>): Promise<Explanation> {
+export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: string, data: Record<string, unknown>, w: CheckWords = sandbayWords): Promise<Explanation> {
   const stack = stackOf(j.answers);
   const lead = `Your receiver rejects correctly signed deliveries (${answered(a)})`;
   if (a.status === 404 || a.status === 405) {
@@ -65,15 +80,13 @@ export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: stri
       fix: 'Check the path (and trailing slash) of the URL you registered, and that the route accepts POST.',
     };
   }
-  const echoed = await fromEcho(j, a, lead, stack);
+  // A Sandbay-Echo describes Sandbay's own signature; a Standard Webhooks run is told apart by probing alone.
+  const echoed = w.standard ? undefined : await fromEcho(j, a, lead, stack);
   if (echoed) return echoed;
-  const keyed = await firstAccepted(j, [
-    ['stripped', { topic, data, signing: 'stripped-prefix' }],
-    ['decoded', { topic, data, signing: 'decoded-key' }],
-  ] as const);
+  const keyed = await firstAccepted(j, keyProbes(w, topic, data));
   if (keyed) {
-    const how = keyed === 'stripped' ? 'the secret without its whsec_ prefix' : 'the base64-decoded part of the secret after whsec_';
-    return { cause: `${lead}: it keys the HMAC with ${how} — it accepted the same delivery signed that way.`, fix: fixFor('key', stack) };
+    const fix = w.standard ? 'Key the HMAC with the base64 after whsec_, decoded (the Standard Webhooks libraries do; verifyWebhook with the request\'s headers does).' : fixFor('key', stack);
+    return { cause: `${lead}: it keys the HMAC with ${keyed} — it accepted the same delivery signed that way.`, fix };
   }
   const form = await acceptedForm(j, topic, data);
   if (form) return reserialised(lead, form, stack);
@@ -84,8 +97,12 @@ export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: stri
     };
   }
   return {
-    cause: `${lead}, in every byte form and with every usual reading of the secret (prefix stripped, base64-decoded): it rejects every request, so it verifies with another secret or refuses before verifying${inLanguage(stack)}.`,
-    fix: `${secretMistakes.wrong_secret.detail} If it is the right one, answer with a Sandbay-Echo header (see the receivers docs) and run the check again: it then names the mistake itself.`,
+    cause: w.standard
+      ? `${lead}, in every byte form${w.hmac ? ' and with the secret read Sandbay\'s way too' : ''}: it rejects every request, so it verifies with another ${w.key}, another scheme, or refuses before verifying${inLanguage(stack)}.`
+      : `${lead}, in every byte form and with every usual reading of the secret (prefix stripped, base64-decoded): it rejects every request, so it verifies with another secret or refuses before verifying${inLanguage(stack)}.`,
+    fix: w.standard
+      ? `Use the endpoint's current ${w.hmac ? 'whsec_… secret (or, for v1a, its whpk_… public key)' : 'whpk_… public key'}, and verify webhook-id, webhook-timestamp and the raw body as sent.`
+      : `${secretMistakes.wrong_secret.detail} If it is the right one, answer with a Sandbay-Echo header (see the receivers docs) and run the check again: it then names the mistake itself.`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { newId, randomString } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
 import { secretPrefix } from '../../shared/receiver-doctor.ts';
@@ -6,12 +6,18 @@ import type { Topic } from '../../shared/topics.ts';
 import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
 import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
+import { newEd25519KeyPair } from '../../receiver/ed25519-keys.ts';
+import { signRequest } from '../../receiver/schemes.ts';
+import type { SchemeName } from '../../shared/schemes.ts';
+import type { SigningKeys } from '../endpoint-keys.ts';
 
 /** How one check request is signed: like production, or with one deliberate fault. */
 export type Signing =
   | 'valid' | 'tampered' | 'wrong-secret' | 'stale' | 'future' | 'none' | 'rotation'
   /** Probes: the key a receiver would use if it stripped the prefix, or base64-decoded the rest (Svix's scheme). */
   | 'stripped-prefix' | 'decoded-key'
+  /** A Standard Webhooks probe: v1 keyed with the whole whsec_ string as UTF-8, as Sandbay's scheme keys. */
+  | 'utf8-key'
   | { header: string };
 
 /**
@@ -44,6 +50,8 @@ export interface BuiltRequest {
   body: string;
   headers: Record<string, string>;
   signatureHeader: string;
+  /** Every signing header sent, by lowercase name. */
+  signatureHeaders: Record<string, string>;
   /** The t it is signed at (the real clock; a stale or future case moves it). */
   timestamp: number;
 }
@@ -73,15 +81,25 @@ function tamper(body: string): string {
   return body.slice(0, at) + String((Number(body[at]) + 1) % 10) + body.slice(at + 1);
 }
 
-function headerFor(signing: Signing, secrets: readonly string[], body: string, now: number): string | null {
-  if (typeof signing === 'object') return signing.header;
+/** What a check signs with: the run's schemes (the endpoint's) and keys, newest first. */
+export interface CheckSigning {
+  schemes: readonly SchemeName[];
+  keys: SigningKeys;
+}
+
+const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomBytes(32).toString('base64') : randomString(32)}`;
+
+/**
+ * Sandbay's own header under one fault (SPEC §10). The probes sign with the secret as a receiver may
+ * misread it: prefix stripped, or base64-decoded (Standard Webhooks' way).
+ */
+function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | 'utf8-key'>, secrets: readonly string[], body: string, now: number): string {
   const sign = (keys: readonly string[], t = now) => signatureHeader(keys, body, t);
   switch (signing) {
-    case 'none': return null;
-    case 'wrong-secret': return sign([`${secretPrefix}${randomString(32)}`]);
+    case 'wrong-secret': return sign([randomSecret(false)]);
     case 'stale': return sign(secrets, now - skewSeconds);
     case 'future': return sign(secrets, now + skewSeconds);
-    case 'rotation': return `t=${now},v1=${v1Signature(`${secretPrefix}${randomString(32)}`, now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
+    case 'rotation': return `t=${now},v1=${v1Signature(randomSecret(false), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
     case 'stripped-prefix': return sign(secrets.map((s) => s.replace(/^whsec_/, '')));
     case 'decoded-key': {
       const v1 = secrets.map((s) => createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${now}.${body}`, 'utf8').digest('hex'));
@@ -91,26 +109,68 @@ function headerFor(signing: Signing, secrets: readonly string[], body: string, n
   }
 }
 
-/** Builds the body and headers of one request, signed now (real clock) with the run's secrets. */
+/** Standard Webhooks' three headers under one fault, every signature of its schemes faulted alike. */
+function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+  const ids = run.schemes.filter((s) => s !== 'sandbay');
+  const t = signing === 'stale' ? now - skewSeconds : signing === 'future' ? now + skewSeconds : now;
+  const sign = (keys: SigningKeys) => signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
+  const other = () => ({ secrets: [randomSecret(true)], signingKeys: [newEd25519KeyPair().signingKey] });
+  if (signing === 'wrong-secret') return sign(other());
+  if (signing === 'rotation') {
+    // An old key's signature first, then the valid ones: one per scheme, space-separated.
+    const old = sign(other())['webhook-signature'];
+    const valid = sign(run.keys);
+    return { ...valid, 'webhook-signature': `${old} ${valid['webhook-signature']}` };
+  }
+  if (signing === 'utf8-key') {
+    // Keyed as Sandbay keys its own scheme: the whole string's UTF-8 bytes (a receiver's likely mix-up).
+    const v1 = run.keys.secrets.map((s) => `v1,${createHmac('sha256', s).update(`${id}.${now}.`).update(body).digest('base64')}`);
+    return { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': v1.join(' ') };
+  }
+  return sign(run.keys);
+}
+
+/** Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard Webhooks'). */
+function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+  const sandbay = run.schemes.includes('sandbay');
+  const standard = run.schemes.some((s) => s !== 'sandbay');
+  const out: Record<string, string> = {};
+  if (typeof signing === 'object' || signing === 'none') {
+    // A broken or missing signature header: the others (webhook-id, webhook-timestamp) stay, as a real one would send them.
+    if (standard) Object.assign(out, { 'webhook-id': id, 'webhook-timestamp': String(now) });
+    if (typeof signing === 'object') {
+      if (sandbay) out[signatureHeaderName.toLowerCase()] = signing.header;
+      if (standard) out['webhook-signature'] = signing.header;
+    }
+    return out;
+  }
+  if (sandbay && signing !== 'utf8-key') out[signatureHeaderName.toLowerCase()] = sandbayHeader(signing, run.keys.secrets, body, now);
+  if (standard && signing !== 'stripped-prefix' && signing !== 'decoded-key') Object.assign(out, standardHeadersFor(signing, run, id, body, now));
+  return out;
+}
+
+/** Builds the body and headers of one request, signed now (real clock) in the run's schemes with its keys. */
 export function buildRequest(
-  req: CheckRequest, context: { tenantId: string; secrets: readonly string[]; now: number; occurredAt: Date; previous?: BuiltRequest },
+  req: CheckRequest, context: { tenantId: string; signing: CheckSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
 ): BuiltRequest {
   const deliveryId = (req.again && context.previous?.deliveryId) || newId('dlv');
   const layout = req.layout ?? 'ascii';
   // The data goes in as given (not through JSON): a probe's JsonFloat must reach the writer.
-  const envelope = { ...JSON.parse(buildEnvelope({ topic: req.topic as Topic, deliveryId, tenantId: context.tenantId, occurredAt: context.occurredAt, data: null })), data: req.data };
+  const fields = JSON.parse(buildEnvelope({ topic: req.topic as Topic, deliveryId, tenantId: context.tenantId, occurredAt: context.occurredAt, data: null, schemes: context.signing.schemes }));
+  const envelope = { ...fields, data: req.data };
   const laidOut = req.bytes ? padded(envelope, layout, req.bytes) : layOut(envelope, layout);
   const signed = req.trim ? laidOut.trimEnd() : laidOut;
   const signing = req.signing ?? 'valid';
-  const header = headerFor(signing, context.secrets, signed, context.now);
+  const signatureHeaders = signingHeaders(signing, context.signing, deliveryId, signed, context.now);
   const body = signing === 'tampered' ? tamper(signed) : signed;
+  const sandbay = context.signing.schemes.includes('sandbay');
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'Sandbay-Webhooks/1.0',
-    'x-service-topic': req.topic,
-    'x-service-delivery-id': deliveryId,
+    ...(sandbay ? { 'x-service-topic': req.topic, 'x-service-delivery-id': deliveryId } : {}),
+    ...signatureHeaders,
   };
-  if (header !== null) headers[signatureHeaderName.toLowerCase()] = header;
   const timestamp = signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
-  return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader: header ?? '', timestamp };
+  const signatureHeader = signatureHeaders[signatureHeaderName.toLowerCase()] ?? signatureHeaders['webhook-signature'] ?? '';
+  return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader, signatureHeaders, timestamp };
 }

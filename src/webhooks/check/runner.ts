@@ -7,7 +7,10 @@ import type { DeliveryStream } from '../delivery-stream.ts';
 import type { Sender } from '../sender.ts';
 import type { TenantShares } from '../outbound/shares.ts';
 import { buildSample } from '../topics/samples.ts';
-import { checkCases, type CaseData, type CheckCase } from './cases.ts';
+import { casesFor, checkCases, type CaseData, type CheckCase } from './cases.ts';
+import { wordsFor } from './words.ts';
+import { publicKeyText } from '../../receiver/ed25519-keys.ts';
+import type { SchemeName } from '../../shared/schemes.ts';
 import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
 import type { CheckStore } from './store.ts';
 import { is2xx, type Answer, type Judging, type Verdict } from './verdicts.ts';
@@ -18,6 +21,9 @@ export interface CheckTarget {
   url: string;
   /** Live secrets, newest first; the first is the run's secret. */
   secrets: string[];
+  /** The schemes it signs with (the endpoint's; Sandbay's for a bare URL unless asked) and, for ed25519, the live whsk_ keys. */
+  schemes: SchemeName[];
+  signingKeys: string[];
   allowInsecureTls: boolean;
   /** The endpoint's subscription (null for a bare URL): a real topic outside it is sent as unknown-topic too. */
   topics: string[] | null;
@@ -60,7 +66,10 @@ export class CheckRunner {
   /** Stores a new run and starts it; `done` resolves with the finished run. */
   async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
-    const run = await this.deps.store.create(tenantId, { endpointId: target.endpointId, url: target.url, secret: target.secrets[0], total: checkCases.length, report: emptyReport(target.url) });
+    const publicKey = target.schemes.includes('standard-webhooks-ed25519') && target.signingKeys[0] ? publicKeyText(target.signingKeys[0]) : null;
+    const run = await this.deps.store.create(tenantId, {
+      endpointId: target.endpointId, url: target.url, secret: target.secrets[0], signature: target.schemes, publicKey, total: checkCases.length, report: emptyReport(target.url),
+    });
     this.announce(tenantId, run.id, target.endpointId, 0, 'running');
     const done = this.execute(tenantId, run, target, data, effects).catch(async (err) => {
       // A run that is gone (its sandbox reset or deleted, or pruned by newer runs) simply ends.
@@ -102,7 +111,7 @@ export class CheckRunner {
     let writes: Promise<unknown> = Promise.resolve();
     const write = (fn: () => Promise<unknown>) => (writes = writes.then(fn));
     let valid: CheckCaseResult | undefined;
-    for (const c of checkCases) {
+    for (const c of casesFor(wordsFor(target.schemes))) {
       const result = valid && valid.got.status === null
         ? notSent(c, data, valid.id)
         : await this.runCase(tenantId, run.id, target, c, data, occurredAt, write, effects, valid && !valid.ok ? valid.id : undefined);
@@ -137,7 +146,8 @@ export class CheckRunner {
       if (this.stopped) throw new Error('the engine is closing');
       // The sandbox's outbound turn (shared mode) first: the request is signed as it goes out.
       const release = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
-      const built = buildRequest(request, { tenantId, secrets: target.secrets, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
+      const signing = { schemes: target.schemes, keys: { secrets: target.secrets, signingKeys: target.signingKeys } };
+      const built = buildRequest(request, { tenantId, signing, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
       previous = built;
       const startedAt = this.deps.clock.now(tenantId);
       const outcome = await this.deps.sender.send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls }).finally(release);
@@ -177,7 +187,7 @@ export class CheckRunner {
   private async record(tenantId: string, runId: string, caseId: string, target: CheckTarget, built: BuiltRequest, number: number, startedAt: Date, outcome: Awaited<ReturnType<Sender['send']>>): Promise<void> {
     const recorded = await this.deps.store.recordAttempt(tenantId, {
       runId, caseId, endpointId: target.endpointId, url: target.url, deliveryId: built.deliveryId, number, topic: built.topic, data: built.data,
-      body: built.body, signatureHeader: built.signatureHeader, startedAt, outcome,
+      body: built.body, signatureHeader: built.signatureHeader, signatureHeaders: built.signatureHeaders, signature: target.schemes, startedAt, outcome,
     });
     if (!recorded) return;
     const { stream } = this.deps;

@@ -1,3 +1,4 @@
+import type { SchemeName } from '../../shared/schemes.ts';
 import type { Db, Queryable } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { CheckReport, CheckRun } from '../../shared/check-report.ts';
@@ -11,7 +12,7 @@ const staleRunSeconds = 600;
 
 interface RunRow {
   id: string; endpoint_id: string | null; url: string; status: CheckRun['status']; report: CheckReport & { total: number };
-  created_at: Date; finished_at: Date | null; seq: number;
+  created_at: Date; finished_at: Date | null; seq: number; signature: SchemeName[];
 }
 
 // jsonb keeps keys in its own order: the report is rebuilt in the documented one. Runs stored before
@@ -30,7 +31,7 @@ const toRun = (r: RunRow): CheckRun & { seq: number } => {
   const report = inOrder(stored);
   return {
     id: r.id, endpointId: r.endpoint_id, url: r.url, status: r.status, total, createdAt: r.created_at.toISOString(),
-    finishedAt: r.finished_at?.toISOString() ?? null, report, seq: r.seq,
+    finishedAt: r.finished_at?.toISOString() ?? null, signature: r.signature, report, seq: r.seq,
   };
 };
 
@@ -46,6 +47,9 @@ export interface CheckAttempt {
   data: unknown;
   body: string;
   signatureHeader: string;
+  /** Every signing header sent, and the schemes they are of. */
+  signatureHeaders: Record<string, string>;
+  signature: readonly string[];
   startedAt: Date;
   outcome: { ok: boolean; status: number | null; headers: Record<string, string>; body: string; error: string | null; durationMs: number };
 }
@@ -54,12 +58,14 @@ export interface CheckAttempt {
 export class CheckStore {
   constructor(private readonly db: Db, private readonly clock: SandboxClock) {}
 
-  async create(tenantId: string, run: { endpointId: string | null; url: string; secret: string; total: number; report: CheckReport }): Promise<CheckRun> {
+  async create(tenantId: string, run: {
+    endpointId: string | null; url: string; secret: string; signature: readonly string[]; publicKey: string | null; total: number; report: CheckReport;
+  }): Promise<CheckRun> {
     const id = newId('chk');
     const [row] = await this.db.query<RunRow>(
-      `insert into check_runs (tenant_id, id, endpoint_id, url, secret, status, report, created_at)
-       values ($1, $2, $3, $4, $5, 'running', $6, $7) returning *`,
-      [tenantId, id, run.endpointId, run.url, run.secret, JSON.stringify({ ...run.report, total: run.total }), this.clock.now(tenantId)],
+      `insert into check_runs (tenant_id, id, endpoint_id, url, secret, status, report, created_at, signature, public_key)
+       values ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9) returning *`,
+      [tenantId, id, run.endpointId, run.url, run.secret, JSON.stringify({ ...run.report, total: run.total }), this.clock.now(tenantId), run.signature, run.publicKey],
     );
     await this.db.query(
       `delete from check_runs where tenant_id = $1 and endpoint_id is not distinct from $2
@@ -101,10 +107,12 @@ export class CheckStore {
   }
 
   /** The secret a run signed with (for the signature breakdown of its deliveries). */
-  async secret(tenantId: string, id: string): Promise<{ secret: string; createdAt: string }> {
-    const [row] = await this.db.query<{ secret: string; created_at: Date }>('select secret, created_at from check_runs where tenant_id = $1 and id = $2', [tenantId, id]);
+  async secret(tenantId: string, id: string): Promise<{ secret: string; createdAt: string; publicKey: string | null }> {
+    const [row] = await this.db.query<{ secret: string; created_at: Date; public_key: string | null }>(
+      'select secret, created_at, public_key from check_runs where tenant_id = $1 and id = $2', [tenantId, id],
+    );
     if (!row) throw notFound('check run');
-    return { secret: row.secret, createdAt: row.created_at.toISOString() };
+    return { secret: row.secret, createdAt: row.created_at.toISOString(), publicKey: row.public_key };
   }
 
   /**
@@ -138,10 +146,10 @@ export class CheckStore {
       }
       await tx.query(
         `insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header, response_status,
-                               response_headers, response_body, error)
-         values ($1, $2, $3, 'check', $4, $5, $6, $7, $8, $9, $10, $11)`,
+                               response_headers, response_body, error, signature, signature_headers)
+         values ($1, $2, $3, 'check', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [tenantId, a.deliveryId, a.number, a.url, a.startedAt, a.outcome.durationMs, a.signatureHeader, a.outcome.status,
-          JSON.stringify(a.outcome.headers), a.outcome.body, a.outcome.error],
+          JSON.stringify(a.outcome.headers), a.outcome.body, a.outcome.error, a.signature, JSON.stringify(a.signatureHeaders)],
       );
       return true;
     });

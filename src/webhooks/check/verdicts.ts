@@ -1,3 +1,4 @@
+import { goneStatus, retryAfterStatuses } from '../../shared/retry-after.ts';
 import type { CheckRequest } from './requests.ts';
 
 /** What the receiver answered to one request of a case. */
@@ -62,8 +63,31 @@ export const answered = (a: Answer) => {
   return `${a.status}${excerpt ? ` "${excerpt}"` : ''}`;
 };
 
-/** Causes every case shares: no answer at all, and a redirect. */
+/**
+ * What a receiver's answer asks of the sender (SPEC §5.3): 410 Gone turns the endpoint off, Retry-After
+ * on 429/502/503/504 slows the next attempt. Said wherever such an answer comes, since production obeys it.
+ */
+function senderSignal(a: Answer): Explanation | undefined {
+  if (a.status === goneStatus) {
+    return {
+      cause: 'Answered 410 Gone: to Sandbay (as to any Standard Webhooks sender) that means "stop sending", so the endpoint is disabled and every delivery to it waits until it is enabled again.',
+      fix: 'Answer 400 to a request that fails verification, 2xx to one you accept, and 410 only when the receiver is retired for good.',
+    };
+  }
+  const retryAfter = a.headers['retry-after'];
+  if (a.status !== null && retryAfterStatuses.has(a.status) && retryAfter !== undefined) {
+    return {
+      cause: `Answered ${a.status} with Retry-After: ${retryAfter}: it asks Sandbay to slow down, and Sandbay does (the next attempt waits that long, at most 1 h). A receiver that throttles the check's few requests throttles real deliveries too.`,
+      fix: 'Acknowledge each delivery with a 2xx as it arrives and do the work from a queue, or raise the rate limit of the webhook route.',
+    };
+  }
+  return undefined;
+}
+
+/** Causes every case shares: no answer at all, a redirect, and an answer that tells the sender to stop or slow down. */
 function noAnswerOrRedirect(a: Answer): Explanation | undefined {
+  const signal = senderSignal(a);
+  if (signal) return signal;
   if (a.status === null) {
     const timeout = /timeout/.test(a.error ?? '');
     return {
@@ -99,7 +123,8 @@ export async function expect2xx(j: Judging, rejected: (a: Answer, index: number)
  * it says "try again later" about a request that must be refused.
  */
 export function expect4xx(j: Judging, accepted: Explanation): Verdict {
-  const a = j.answers.find((x) => !is4xx(x));
+  // A 410 refuses, but it also tells the sender to turn the endpoint off: a forged request must not do that.
+  const a = j.answers.find((x) => !is4xx(x) || x.status === goneStatus);
   if (!a) return { ok: true, decisive: slowest(j.answers) };
   const common = noAnswerOrRedirect(a);
   if (common) return fail(a, common);

@@ -66,7 +66,7 @@ test('a delivery to a catcher is recorded and verified with the endpoint secret'
   const [got] = await requests(sb, c.name);
   assert.equal(got.body, d.rawBody);
   assert.equal(got.headers['x-service-delivery-id'], d.id);
-  assert.deepEqual(got.verification, { verified: true, reason: 'ok', deliveryId: d.id, secretSource: 'endpoint' });
+  assert.deepEqual(got.verification, { verified: true, reason: 'ok', deliveryId: d.id, secretSource: 'endpoint', signature: ['sandbay'] });
   assert.equal(got.responseStatus, 200);
 });
 
@@ -76,6 +76,25 @@ test('a test webhook to a bare catcher URL is verified with the webhookTestSecre
   await sendTest(sb, c.url);
   const [got] = await requests(sb, c.name);
   assert.deepEqual([got.verification.verified, got.verification.secretSource], [true, 'test_secret']);
+});
+
+test('a catcher verifies every scheme its endpoint signs with; a forged v1a is caught even beside a good v1', async () => {
+  const sb = await createSandbox(engine.url);
+  const c = await catcher(sb);
+  const all = ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519'];
+  const endpoint = await registerEndpoint(sb, c.url, ['order.*'], { signature: all });
+  const d = await sendTest(sb, endpoint.id);
+  const path = new URL(c.url).pathname;
+  const [good] = await requests(sb, c.name);
+  const sw = { 'webhook-id': d.id, 'webhook-timestamp': good.headers['webhook-timestamp'] };
+  const sandbay = { 'x-service-signature': good.headers['x-service-signature'] };
+  assert.deepEqual(good.verification, { verified: true, reason: 'ok', deliveryId: d.id, secretSource: 'endpoint', signature: all });
+  const v1 = good.headers['webhook-signature'].split(' ')[0];
+  await call(engine.url, path, { body: d.rawBody, headers: { ...sandbay, ...sw, 'webhook-signature': `${v1} v1a,${Buffer.alloc(64).toString('base64')}` } });
+  await call(engine.url, path, { body: d.rawBody, headers: { ...sandbay, ...sw } });
+  const [missing, forged] = await requests(sb, c.name);
+  assert.deepEqual([forged.verification.verified, forged.verification.reason], [false, 'no_matching_signature']);
+  assert.deepEqual([missing.verification.verified, missing.verification.reason], [false, 'no_header'], 'no webhook-signature');
 });
 
 test('requests Sandbay did not sign are recorded as unverified, with the reason', async () => {

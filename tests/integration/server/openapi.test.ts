@@ -101,7 +101,10 @@ test('the top-level webhooks section describes all 33 topics', async () => {
   assert.deepEqual(Object.keys(doc.webhooks).sort(), [...topics].sort());
   for (const topic of topics) {
     const schema = doc.webhooks[topic].post.requestBody.content['application/json'].schema;
-    assert.deepEqual([...schema.required].sort(), ['data', 'deliveryId', 'occurredAt', 'tenantId', 'topic']);
+    // Sandbay's envelope or Standard Webhooks' payload, as the endpoint's signing schemes say (SPEC §11).
+    assert.deepEqual(schema.required, ['data']);
+    assert.deepEqual(schema.anyOf.map((s: any) => [...s.required].sort()), [['deliveryId', 'occurredAt', 'tenantId', 'topic'], ['timestamp', 'type']]);
+    assert.deepEqual([schema.properties.topic.const, schema.properties.type.const], [topic, topic]);
   }
   const placed = doc.webhooks['order.placed'].post.requestBody.content['application/json'].schema.properties.data;
   const data = deref(doc, placed);
@@ -115,9 +118,13 @@ test('servers names the engine that serves the document; the license and the web
   const scheme = doc.components.securitySchemes.webhookSignature;
   assert.deepEqual([scheme.type, scheme.in, scheme.name], ['apiKey', 'header', 'X-Service-Signature']);
   assert.match(scheme.description, /t=.*v1=.*HMAC-SHA256/);
+  const standard = doc.components.securitySchemes.standardWebhooks;
+  assert.deepEqual([standard.type, standard.in, standard.name], ['apiKey', 'header', 'webhook-signature']);
+  assert.match(standard.description, /v1,<base64 HMAC-SHA256>.*v1a,<base64 ed25519>.*whpk_/);
   for (const topic of topics) {
     const op = doc.webhooks[topic].post;
-    assert.deepEqual(op.security, [{ webhookSignature: [] }], topic);
+    assert.deepEqual(op.security, [{ webhookSignature: [] }, { standardWebhooks: [] }], topic);
+    assert.deepEqual(op.parameters.map((h: any) => h.name).slice(3), ['webhook-id', 'webhook-timestamp', 'webhook-signature'], topic);
     assert.ok(op.operationId && op.responses['2XX'] && op.responses['4XX'], topic);
   }
 });

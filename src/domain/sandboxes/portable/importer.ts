@@ -5,6 +5,7 @@ import type { SandboxClock } from '../../../schedule/clock.ts';
 import type { ImportReport, SandboxFileHeader, SandboxFileSection } from '../../../shared/sandbox-file.ts';
 import { dueChannel } from '../../../webhooks/claim-loop.ts';
 import { newWebhookSecret } from '../../../webhooks/endpoints.ts';
+import { newSigningKey } from '../../../webhooks/endpoint-keys.ts';
 import type { Sandboxes } from '../sandboxes.ts';
 import { portableTableNamed, portableTables, type PortableTable } from './manifest.ts';
 import { fileProblems, type FileWhere } from './problems.ts';
@@ -56,6 +57,9 @@ function replaceSecrets(t: PortableTable, rows: Record<string, unknown>[], renew
       if (policy === 'new-webhook-secret') {
         row[column] = newWebhookSecret();
         renewed.add(String(row.endpoint_id));
+      } else if (policy === 'new-signing-key') {
+        // Its secret was left out too, and is reported renewed; a generation made without a key gets one as well.
+        row[column] = newSigningKey();
       } else row[column] = policy === 'empty' ? '' : null;
     }
   }

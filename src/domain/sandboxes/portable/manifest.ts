@@ -13,7 +13,9 @@ export type SecretPolicy =
   /** An empty string: the value only served the original (the secret a receiver check signed with). */
   | 'empty'
   /** Null: the value only served the original (an invitation's token hash: that invitation is then void). */
-  | 'null';
+  | 'null'
+  /** A new ed25519 signing key (whsk_…): the endpoint's public key changes with its secret (reported renewed). */
+  | 'new-signing-key';
 
 export interface PortableTable {
   table: string;
@@ -99,7 +101,8 @@ export const portableTables: readonly PortableTable[] = [
     order: ['id'],
   },
   {
-    table: 'webhook_endpoints', columns: ['id', 'url', 'topics', 'description', 'enabled', 'allow_insecure_tls', 'created_at', 'updated_at', 'chaos'],
+    table: 'webhook_endpoints',
+    columns: ['id', 'url', 'topics', 'description', 'enabled', 'allow_insecure_tls', 'created_at', 'updated_at', 'chaos', 'signature', 'disabled_reason', 'disabled_at', 'disabled_delivery_id'],
     // Deliveries are numbered for chaos's seeded draws from this sequence value; the file carries how many
     // of the sandbox's deliveries came before it, and the import finds the new sequence value at that count.
     portable: { chaos_since_seq: { out: '(select count(*) from deliveries o where o.tenant_id = t.tenant_id and o.seq <= t.chaos_since_seq)' } },
@@ -108,7 +111,10 @@ export const portableTables: readonly PortableTable[] = [
                   where e.tenant_id = $1`,
     order: ['created_at', 'id'],
   },
-  { table: 'webhook_secrets', columns: ['endpoint_id', 'created_at', 'expires_at'], secrets: { secret: 'new-webhook-secret' }, order: ['endpoint_id', 'created_at'] },
+  {
+    table: 'webhook_secrets', columns: ['endpoint_id', 'created_at', 'expires_at'], secrets: { secret: 'new-webhook-secret', signing_key: 'new-signing-key' },
+    order: ['endpoint_id', 'created_at'],
+  },
   { table: 'catchers', columns: ['name', 'mode', 'status', 'delay_ms', 'created_at', 'updated_at'], order: ['name'] },
   {
     table: 'catcher_requests', columns: ['catcher_name', 'id', 'received_at', 'method', 'headers', 'body', 'bytes', 'verification', 'response_status', 'delay_ms'],
@@ -130,11 +136,12 @@ export const portableTables: readonly PortableTable[] = [
   },
   {
     table: 'attempts',
-    columns: ['delivery_id', 'number', 'trigger', 'url', 'started_at', 'duration_ms', 'signature_header', 'response_status', 'response_headers', 'response_body', 'error', 'chaos'],
+    columns: ['delivery_id', 'number', 'trigger', 'url', 'started_at', 'duration_ms', 'signature_header', 'response_status', 'response_headers', 'response_body', 'error', 'chaos',
+      'signature', 'signature_headers', 'schedule_note'],
     order: ['delivery_id', 'number'],
   },
   {
-    table: 'check_runs', columns: ['id', 'endpoint_id', 'url', 'status', 'report', 'created_at', 'started_real', 'finished_at'],
+    table: 'check_runs', columns: ['id', 'endpoint_id', 'url', 'status', 'report', 'created_at', 'started_real', 'finished_at', 'signature', 'public_key'],
     secrets: { secret: 'empty' }, local: { seq: 'list order: rows go in in list order' }, order: ['seq'],
   },
   {

@@ -1,31 +1,26 @@
 import { useState } from 'react';
-import { resignedCurl } from '../../../shared/curl.ts';
-import type { Delivery } from '../../../shared/api-types.ts';
+import { curlCommand } from '../../../shared/curl.ts';
+import type { Delivery, SignedRequest } from '../../../shared/api-types.ts';
+import { api } from '../../api/client.ts';
 import { CopyButton } from '../../components/Copy.tsx';
 import { Modal } from '../../components/Dialog.tsx';
-import { ApiProblem } from '../../api/client.ts';
-import { secretValues, useSigningSecrets } from './secrets.ts';
 
-/** "Copy as curl": the exact body and headers, re-signed now so a receiver's tolerance check passes. */
+/**
+ * "Copy as curl": the exact body and headers, signed afresh by the engine (every scheme the delivery
+ * uses, ed25519 included, whose private key never leaves it) so a receiver's tolerance check passes.
+ */
 export function CurlButton({ delivery }: { delivery: Delivery }) {
-  const secrets = useSigningSecrets(delivery);
+  const [signed, setSigned] = useState<SignedRequest | null>(null);
   const [command, setCommand] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const url = delivery.url ?? delivery.attempts.at(-1)?.url ?? '';
   const build = async () => {
     setError(null);
-    const values = secretValues(secrets);
-    if (values.length === 0) {
-      setError(secrets instanceof ApiProblem ? `Cannot read the signing secrets: ${secrets.message}` : 'The signing secrets are still loading; try again in a moment.');
-      setCommand('');
-      return;
-    }
     try {
-      setCommand(await resignedCurl({
-        url, topic: delivery.topic, deliveryId: delivery.id, rawBody: delivery.rawBody, secrets: values, now: Math.floor(Date.now() / 1000),
-      }));
+      const request = await api.get<SignedRequest>(`/api/v1/webhooks/deliveries/${encodeURIComponent(delivery.id)}/signed-request`);
+      setSigned(request);
+      setCommand(curlCommand(request.url, request.headers, request.body));
     } catch (err) {
-      setError((err as Error).message);
+      setError(`Cannot sign the request: ${(err as Error).message}`);
       setCommand('');
     }
   };
@@ -45,7 +40,7 @@ export function CurlButton({ delivery }: { delivery: Delivery }) {
       >
         {error ? <div className="field-error" role="alert">{error}</div> : (
           <>
-            <p className="muted">Signed just now with the endpoint&apos;s live secrets (t={command ? /t=(\d+)/.exec(command)?.[1] : ''}); receivers accept it for 5 minutes. Run it again later and it will be too old — copy a fresh one.</p>
+            <p className="muted">Signed just now ({signed?.signature.join(' + ')}, t={signed?.signedAt}) with the endpoint&apos;s live keys; receivers accept it for 5 minutes. Run it again later and it will be too old — copy a fresh one.</p>
             <pre className="code" data-testid="curl-command" tabIndex={0}>{command}</pre>
           </>
         )}

@@ -11,6 +11,7 @@ import { formatCountdown, formatDateTime } from '../../util/format.ts';
 import { DeliveryActions } from './Actions.tsx';
 import { AttemptsTab } from './AttemptsTab.tsx';
 import { DoctorTab } from './DoctorTab.tsx';
+import { PausedNote } from './PausedNote.tsx';
 import { RequestTab } from './RequestTab.tsx';
 import { RetryTimeline } from './RetryTimeline.tsx';
 import { SignatureTab } from './SignatureTab.tsx';
@@ -55,12 +56,13 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           <dt>Endpoint</dt>
           <dd>{delivery.url ? <Copyable value={delivery.url} label="endpoint URL" /> : '—'}{endpoint && !endpoint.enabled && <span className="tag warn"> disabled</span>}{!delivery.endpointId && <span className="faint">{delivery.check ? " (a receiver check of a URL, signed with the check's secret)" : ' (test webhook to a URL, signed with the webhook test secret)'}</span>}</dd>
           <dt>Event</dt><dd className="mono">{delivery.eventId}</dd>
-          <dt>Occurred</dt><dd>{formatDateTime(delivery.envelope.occurredAt)} <span className="faint">(sandbox time)</span></dd>
+          <dt>Occurred</dt><dd>{formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)} <span className="faint">(sandbox time)</span></dd>
           <dt>Attempts</dt><dd>{delivery.attemptCount}{delivery.lastError && <span className="bad"> · {delivery.lastError}</span>}</dd>
           {delivery.status === 'pending' && delivery.nextAttemptAt && (
             <><dt>Next attempt</dt><dd data-testid="detail-next">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)} <span className="faint">at {formatDateTime(delivery.nextAttemptAt)} (sandbox)</span></dd></>
           )}
         </dl>
+        <PausedNote delivery={delivery} />
         <RetryTimeline delivery={delivery} />
         <DeliveryActions delivery={delivery} />
       </div>

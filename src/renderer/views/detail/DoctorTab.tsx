@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { diagnose, type Diagnosis, type Finding } from '../../../shared/receiver-doctor.ts';
 import type { Delivery } from '../../../shared/api-types.ts';
+import { ApiProblem } from '../../api/client.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
@@ -38,6 +39,10 @@ function FindingView({ finding, stack }: { finding: Finding; stack?: ReceiverSta
  */
 export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const signing = useSigningSecrets(delivery);
+  // A Standard Webhooks delivery is diagnosed from its three headers, pasted as lines (SPEC §11).
+  const last = delivery.attempts.at(-1);
+  const standard = Boolean(last?.signature.some((s) => s !== 'sandbay') && !last.signature.includes('sandbay'));
+  const keys = [...secretValues(signing), ...(signing && !(signing instanceof ApiProblem) ? signing.secrets.flatMap((s) => (s.publicKey ? [s.publicKey] : [])) : [])];
   const [body, setBody] = useState('');
   const [header, setHeader] = useState('');
   const [secret, setSecret] = useState('');
@@ -47,14 +52,14 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const check = useAction(async () => {
     const errors = {
       body: body.length > maxPaste ? 'At most 1 MiB (the largest body Sandbay sends).' : undefined,
-      header: header.trim() ? undefined : 'Paste the X-Service-Signature header your receiver got.',
-      secret: secret ? undefined : 'Paste the secret your receiver verifies with.',
+      header: header.trim() ? undefined : standard ? 'Paste the webhook-id, webhook-timestamp and webhook-signature headers your receiver got.' : 'Paste the X-Service-Signature header your receiver got.',
+      secret: secret ? undefined : `Paste the secret your receiver verifies with${standard ? ' (or, for v1a, the public key)' : ''}.`,
     };
     setInputError(errors);
     if (errors.body || errors.header || errors.secret) return setResult(null);
     setResult(await diagnose({
       body, header, secret, now: Math.floor(Date.now() / 1000),
-      reference: { rawBody: delivery.rawBody, secrets: secretValues(signing) },
+      reference: { rawBody: delivery.rawBody, secrets: keys },
     }));
   });
   const echoed = echoedAttempt(delivery);
@@ -62,7 +67,9 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const stack = delivery.attempts.map((a) => detectStack(a.responseHeaders)).find(Boolean);
   const fill = () => {
     setBody(delivery.rawBody);
-    setHeader(delivery.attempts.at(-1)?.signatureHeader ?? '');
+    setHeader(standard
+      ? ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => `${name}: ${last?.signatureHeaders[name] ?? ''}`).join('\n')
+      : (last?.signatureHeader ?? ''));
     setResult(null);
   };
   return (
@@ -75,11 +82,17 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
         <Field label="Body your receiver verified" error={inputError.body}>
           <textarea className="mono" rows={6} value={body} onChange={(e) => setBody(e.target.value)} spellCheck={false} />
         </Field>
-        <Field label="X-Service-Signature header" error={inputError.header}>
-          <input className="mono" value={header} onChange={(e) => setHeader(e.target.value)} spellCheck={false} placeholder="t=…,v1=…" />
-        </Field>
-        <Field label="Secret" error={inputError.secret} hint="Used only in this page; never sent anywhere.">
-          <input className="mono" type={showSecret ? 'text' : 'password'} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} placeholder="whsec_…" />
+        {standard ? (
+          <Field label="Standard Webhooks headers" error={inputError.header} hint="One per line: webhook-id: …, webhook-timestamp: …, webhook-signature: …">
+            <textarea className="mono" rows={3} value={header} onChange={(e) => setHeader(e.target.value)} spellCheck={false} placeholder={'webhook-id: dlv_…\nwebhook-timestamp: …\nwebhook-signature: v1,…'} />
+          </Field>
+        ) : (
+          <Field label="X-Service-Signature header" error={inputError.header}>
+            <input className="mono" value={header} onChange={(e) => setHeader(e.target.value)} spellCheck={false} placeholder="t=…,v1=…" />
+          </Field>
+        )}
+        <Field label={standard ? 'Secret or public key' : 'Secret'} error={inputError.secret} hint="Used only in this page; never sent anywhere.">
+          <input className="mono" type={showSecret ? 'text' : 'password'} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} placeholder={standard ? 'whsec_… or whpk_…' : 'whsec_…'} />
         </Field>
         <div className="row">
           <button type="submit" className="primary" disabled={check.busy}>Diagnose</button>

@@ -29,6 +29,16 @@ function slotsOf(delivery: Delivery): Slot[] {
   });
 }
 
+/** Why the attempt after this one is when it is, when the receiver's answer changed it (SPEC §5.3). */
+function scheduleNote(a: Attempt): string | null {
+  if (a.disabledEndpoint) return '410 Gone: endpoint disabled';
+  const r = a.retryAfter;
+  if (!r) return null;
+  const asked = `Retry-After ${/^\d+$/.test(r.value) ? `${r.value} s` : r.value}`;
+  if (!r.applied) return `${asked} (the schedule was later)`;
+  return `${asked} → next attempt ${formatDuration((r.capped ? 3600 : r.delaySeconds) * 1000)} later${r.capped ? ' (capped at 1 h)' : ''}`;
+}
+
 const stateText: Record<SlotState, string> = {
   succeeded: 'succeeded', failed: 'failed', scheduled: 'scheduled', unused: 'not needed', waiting: 'waiting (endpoint disabled?)',
 };
@@ -56,10 +66,11 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
             </span>
             <span className="slot-outcome">
               {slot.attempt && <>{outcomeText(slot.attempt.responseStatus, slot.attempt.error)} · {formatTime(slot.attempt.startedAt)}</>}
+              {slot.attempt && scheduleNote(slot.attempt) && <span className="schedule-note" data-testid="schedule-note">{scheduleNote(slot.attempt)}</span>}
               {slot.state === 'scheduled' && delivery.nextAttemptAt && (
                 <span data-testid="next-attempt">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}</span>
               )}
-              {slot.state === 'waiting' && 'waiting'}
+              {slot.state === 'waiting' && (delivery.paused ? 'waiting: endpoint disabled' : 'waiting')}
             </span>
           </li>
         ))}

@@ -1,60 +1,23 @@
-import { useEffect, useState } from 'react';
-import { breakDownSignature, type BreakdownResult } from '../../../shared/signature-breakdown.ts';
-import { ApiProblem } from '../../api/client.ts';
+import { useState } from 'react';
 import type { Delivery } from '../../../shared/api-types.ts';
-import { useNow } from '../../components/hooks.ts';
 import { EmptyState } from '../../components/Misc.tsx';
-import { Secret } from '../../components/Secret.tsx';
-import { maskSecret } from '../../../shared/mask-secret.ts';
-import { formatAge, formatDateTime } from '../../util/format.ts';
-import { secretValues, useSigningSecrets } from './secrets.ts';
-
-function SignedString({ timestamp, body, bytes }: { timestamp: number; body: string; bytes: { timestamp: number; body: number; total: number } }) {
-  return (
-    <div className="stack tight">
-      <div className="row"><h3>Signed string</h3><span className="faint">&lt;t&gt; + &quot;.&quot; + raw body</span></div>
-      <pre className="code signed-string" data-testid="signed-string" tabIndex={0} aria-label="Signed string">
-        <span className="sig-t">{timestamp}</span><span className="sig-sep" title="the separator: one byte, 0x2E">.</span><span className="sig-body">{body}</span>
-      </pre>
-      <p className="byte-legend mono" data-testid="byte-count">
-        <span className="sig-t">{bytes.timestamp} bytes</span> + <span className="sig-sep">1 byte (&quot;.&quot;)</span> + <span className="sig-body">{bytes.body} bytes</span> = <strong>{bytes.total} bytes</strong> (UTF-8)
-      </p>
-    </div>
-  );
-}
+import { SandbayBreakdown } from './SandbayBreakdown.tsx';
+import { useSigningSecrets } from './secrets.ts';
+import { StandardBreakdown } from './StandardBreakdown.tsx';
 
 /**
- * The signature breakdown: the header split into t and each v1, the exact signed string,
- * the HMAC recomputed here with the endpoint's live secrets, and the timestamp's age.
+ * The signature breakdown of one attempt, for each scheme it was signed with (SPEC §8, §11):
+ * Sandbay's X-Service-Signature, and Standard Webhooks' headers (v1 and v1a share one header).
  */
 export function SignatureTab({ delivery }: { delivery: Delivery }) {
   const [number, setNumber] = useState(delivery.attempts.at(-1)?.number ?? 0);
   const attempt = delivery.attempts.find((a) => a.number === number) ?? delivery.attempts.at(-1);
   const signing = useSigningSecrets(delivery);
-  const secrets = secretValues(signing);
-  const tick = Math.floor(useNow() / 5000);
-  const [result, setResult] = useState<BreakdownResult | { error: string } | null>(null);
-  const header = attempt?.signatureHeader ?? '';
-  const secretsKey = secrets.join('\n');
-
-  useEffect(() => {
-    if (!header) return;
-    let stale = false;
-    // The real clock at this moment (the ticker may be up to a second behind): t is never "in the future".
-    breakDownSignature({ header, body: delivery.rawBody, secrets, now: Math.floor(Date.now() / 1000) })
-      .then((r) => !stale && setResult(r))
-      .catch((err: Error) => !stale && setResult({ error: err.message }));
-    return () => void (stale = true);
-  }, [header, delivery.rawBody, secretsKey, tick]);
-
   if (!attempt) return <EmptyState title="Not signed yet">Each attempt is signed when it is sent; the breakdown appears after the first one.</EmptyState>;
-  if (!result) return <p className="muted">Computing…</p>;
-  if ('error' in result) return <div className="callout bad" role="alert">{result.error}</div>;
-  if (!result.ok) return <div className="callout bad" role="alert">This attempt&apos;s header cannot be parsed ({result.reason}).</div>;
-  const b = result.breakdown;
-  const live = signing && !(signing instanceof ApiProblem) ? signing.secrets : [];
+  const sandbay = attempt.signatureHeaders['x-service-signature'];
+  const standard = attempt.signature.some((s) => s !== 'sandbay');
   return (
-    <div className="stack signature">
+    <div className="stack">
       <div className="row">
         <label className="row nowrap">
           <span className="label">Attempt</span>
@@ -62,60 +25,11 @@ export function SignatureTab({ delivery }: { delivery: Delivery }) {
             {delivery.attempts.map((a) => <option key={a.number} value={a.number}>#{a.number} ({a.trigger}) — {a.responseStatus ?? a.error ?? 'no response'}</option>)}
           </select>
         </label>
+        <span className="faint" data-testid="attempt-schemes">signed with {attempt.signature.join(' + ')}</span>
       </div>
-      <div className="stack tight">
-        <h3>Header</h3>
-        <code className="header-raw" data-testid="signature-header">{header}</code>
-        <table className="data parts">
-          <tbody>
-            <tr>
-              <th scope="row" className="mono">t</th>
-              <td className="mono" data-testid="sig-timestamp">{b.timestamp}</td>
-              <td>{formatDateTime(b.timestamp * 1000)} (real clock) · {formatAge(b.ageSeconds)}{' '}
-                <span className={b.standing === 'within_tolerance' ? 'ok' : 'bad'} data-testid="tolerance">
-                  {b.standing === 'within_tolerance' ? `within the ${b.toleranceSeconds / 60}-minute tolerance` : b.standing === 'stale' ? `older than the ${b.toleranceSeconds / 60}-minute tolerance` : 'ahead of the tolerance'}
-                </span>
-              </td>
-            </tr>
-            {b.v1.map((v, i) => (
-              <tr key={i} data-testid="sig-v1">
-                <th scope="row" className="mono">v1</th>
-                <td className="mono wrap" data-testid="sig-v1-value">{v.value}</td>
-                <td className={v.matchedSecret === null ? 'bad' : 'ok'} data-testid="sig-v1-match">
-                  {v.matchedSecret === null
-                    ? (secrets.length ? '✕ no live secret reproduces it' : 'secrets not loaded')
-                    : `✓ matches secret ${v.matchedSecret + 1}${live[v.matchedSecret]?.expiresAt ? ' (rotated out)' : ' (current)'}`}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {b.standing !== 'within_tolerance' && (
-          <p className="callout warn">A receiver verifying this header now would reject it as {b.standing === 'stale' ? 'too old' : 'from the future'}. Replay the delivery or use Copy as curl to get one signed now.</p>
-        )}
-      </div>
-      <SignedString timestamp={b.timestamp} body={delivery.rawBody} bytes={b.bytes} />
-      <div className="stack tight">
-        <div className="row"><h3>Recomputed here</h3><span className="faint">HMAC-SHA256(secret, signed string), with WebCrypto in this page</span></div>
-        {signing instanceof ApiProblem && <div className="callout bad" role="alert">Cannot read the signing secrets: {signing.message}</div>}
-        <table className="data recomputed">
-          <thead><tr><th>Secret</th><th>Status</th><th>HMAC-SHA256</th><th>Match</th></tr></thead>
-          <tbody>
-            {b.expected.map((hex, i) => {
-              const s = live[i];
-              const matched = b.v1.some((v) => v.matchedSecret === i);
-              return (
-                <tr key={i} data-testid="recomputed">
-                  <td><Secret value={secrets[i]} label={`secret ${i + 1} (${maskSecret(secrets[i])})`} /></td>
-                  <td>{signing && !(signing instanceof ApiProblem) && signing.source === 'test_secret' ? 'webhook test secret' : s?.expiresAt ? `expires ${formatDateTime(s.expiresAt)}` : 'current'}</td>
-                  <td className="mono wrap" data-testid="recomputed-hmac">{hex}</td>
-                  <td className={matched ? 'ok' : 'faint'}>{matched ? '✓ in header' : '—'}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      {sandbay !== undefined && <SandbayBreakdown delivery={delivery} header={sandbay} signing={signing} />}
+      {standard && <StandardBreakdown delivery={delivery} attempt={attempt} signing={signing} />}
+      {sandbay === undefined && !standard && <p className="callout warn">This attempt carried no signature header.</p>}
     </div>
   );
 }

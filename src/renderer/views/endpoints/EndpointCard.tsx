@@ -10,6 +10,7 @@ import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
 import { formatDateTime } from '../../util/format.ts';
 import { ChaosEditor } from './ChaosEditor.tsx';
+import { SchemePicker } from './SchemePicker.tsx';
 import { ReceiverCheck } from './ReceiverCheck.tsx';
 import { sendTestWebhook, TopicSelect } from './TestWebhook.tsx';
 
@@ -42,6 +43,7 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
           {secrets.map((s) => (
             <li key={s.secret}>
               <Copyable value={s.secret} label={`secret of ${endpoint.url}`} />
+              {s.publicKey && <Copyable value={s.publicKey} label={`public key of ${endpoint.url}`} />}
               <span className="faint">{s.expiresAt ? `rotated out; signs until ${formatDateTime(s.expiresAt)}` : 'current'}</span>
             </li>
           ))}
@@ -56,6 +58,7 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
 export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sandboxId: string }) {
   const [topic, setTopic] = useState('order.placed');
   const toggle = useAction((enabled: boolean) => useEndpoints.getState().update(endpoint.id, { enabled }));
+  const scheme = useAction((signature: Endpoint['signature']) => useEndpoints.getState().update(endpoint.id, { signature }));
   const test = useAction(() => sendTestWebhook(sandboxId, topic, endpoint.id));
   // Every change (and revealing secrets) needs webhooks:write; a read-only session sees the card only.
   const canWrite = useCan('webhooks:write');
@@ -81,6 +84,17 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
         <div className="row topics">
           {endpoint.topics.map((t) => <span key={t} className="tag mono">{t === '*' ? '* (all topics)' : t}</span>)}
         </div>
+        {endpoint.disabled && (
+          <div className="callout warn row" role="status" data-testid="endpoint-disabled">
+            <span>{endpoint.disabled.message} <span className="faint">Since {formatDateTime(endpoint.disabled.at)} (sandbox time).</span></span>
+            {canWrite && <button type="button" className="small" disabled={toggle.busy} onClick={() => void toggle.run(true)}>Enable</button>}
+          </div>
+        )}
+        <SchemePicker value={endpoint.signature} onChange={(next) => void scheme.run(next)} disabled={scheme.busy || !canWrite} />
+        {endpoint.publicKey && (
+          <div className="row" data-testid="public-key"><span className="label">Public key</span><Copyable value={endpoint.publicKey} label={`public key of ${endpoint.url}`} />
+            <span className="faint">receivers verify v1a with it; the private key stays in Sandbay</span></div>
+        )}
         {canWrite ? <Secrets endpoint={endpoint} /> : <div className="row"><span className="label">Signing secret</span><code data-secret="masked">{endpoint.secret}</code></div>}
         {canWrite && (
           <form className="row" onSubmit={(e) => { e.preventDefault(); void test.run(); }}>
@@ -88,10 +102,10 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
             <button type="submit" className="align-end" disabled={test.busy} aria-label={`Send test webhook to ${endpoint.url}`}>Send test</button>
           </form>
         )}
-        <InlineError error={toggle.error ?? test.error} />
+        <InlineError error={toggle.error ?? scheme.error ?? test.error} />
         <ReceiverCheck endpoint={endpoint} sandboxId={sandboxId} canRun={canWrite} />
         <ChaosEditor endpoint={endpoint} canEdit={canWrite} />
-        {!endpoint.enabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
+        {!endpoint.enabled && !endpoint.disabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
       </div>
     </li>
   );

@@ -4,7 +4,9 @@ import type { Endpoint } from '../../../shared/api-types.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
+import type { SchemeName } from '../../../shared/schemes.ts';
 import { ChaosFields, chaosOf, draftOf } from './ChaosEditor.tsx';
+import { SchemePicker } from './SchemePicker.tsx';
 import { patternsOf, TopicPicker } from './TopicPicker.tsx';
 import { urlProblem } from './validate.ts';
 
@@ -15,9 +17,10 @@ export function EndpointForm({ initialUrl = '', onCreated, onCancel }: { initial
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [touched, setTouched] = useState(false);
   const [chaos, setChaos] = useState(() => draftOf(null));
+  const [signature, setSignature] = useState<SchemeName[]>(['sandbay']);
   const create = useAction(async () => {
     const endpoint = await useEndpoints.getState().create({
-      url: url.trim(), topics: patternsOf(picked), description: description.trim() || undefined, chaos: chaosOf(chaos) ?? undefined,
+      url: url.trim(), topics: patternsOf(picked), description: description.trim() || undefined, chaos: chaosOf(chaos) ?? undefined, signature,
     });
     onCreated(endpoint);
   });
@@ -43,6 +46,7 @@ export function EndpointForm({ initialUrl = '', onCreated, onCancel }: { initial
           </Field>
         </div>
         <TopicPicker picked={picked} onChange={setPicked} error={topicsError} />
+        <SchemePicker value={signature} onChange={setSignature} />
         <details>
           <summary>Chaos (off): inject the faults real senders cause</summary>
           <ChaosFields draft={chaos} onChange={setChaos} problem={server} />

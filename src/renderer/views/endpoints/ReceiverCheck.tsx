@@ -76,10 +76,12 @@ function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseIn
  */
 export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpoint; sandboxId: string; canRun: boolean }) {
   const runs = useChecks((s) => s.runs[endpoint.id]);
-  const cases = useChecks((s) => s.cases);
+  // The cases are worded for the scheme the endpoint signs with (Sandbay's whenever it is among them).
+  const wording = endpoint.signature.includes('sandbay') ? 'sandbay' : endpoint.signature[0];
+  const cases = useChecks((s) => s.cases[wording]) ?? [];
   const [shown, setShown] = useState<string | null>(null);
   const [effectsUrl, setEffectsUrl] = useState('');
-  const load = useAction(() => useChecks.getState().load(endpoint.id));
+  const load = useAction(() => useChecks.getState().load(endpoint.id, wording));
   const start = useAction(async () => setShown((await useChecks.getState().start(endpoint.id, effectsUrl.trim() || undefined)).id));
   useEffect(() => void load.run(), [endpoint.id]);
   const run = runs?.find((r) => r.id === shown) ?? runs?.[0];

@@ -22,26 +22,40 @@ export function TopicSelect({ value, onChange, label = 'Topic' }: { value: strin
   );
 }
 
-/** Sends a realistic sample of a topic to an endpoint (or any URL) and links to the delivery. */
-export async function sendTestWebhook(sandboxId: string, topic: string, endpoint: string): Promise<string> {
-  const res = await api.post<TestWebhookResult>('/api/v1/webhooks/test', { topic, endpoint });
+/** Sends a realistic sample of a topic (with the user's data merged over it, if any) to an endpoint or URL, and links to the delivery. */
+export async function sendTestWebhook(sandboxId: string, topic: string, endpoint: string, data?: Record<string, unknown>): Promise<string> {
+  const res = await api.post<TestWebhookResult>('/api/v1/webhooks/test', { topic, endpoint, ...(data ? { data } : {}) });
   useApp.getState().toast('success', `Test ${topic} queued.`, { href: pathOf('deliveries', sandboxId, res.deliveryId), label: 'Open delivery' });
   return res.deliveryId;
 }
 
-/** "Send a test webhook": topic plus a registered endpoint or a URL. */
+/** The data field's JSON: nothing, an object, or why it is neither. */
+function dataOf(text: string): { object?: Record<string, unknown> } | { error: string } {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { object: value as Record<string, unknown> };
+    return { error: 'Must be a JSON object, e.g. {"total": 10.5}.' };
+  } catch (err) {
+    return { error: `Not JSON: ${(err as Error).message}` };
+  }
+}
+
+/** "Send a test webhook": topic plus a registered endpoint or a URL, and optionally your own data. */
 export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
   const endpoints = useEndpoints((s) => s.endpoints);
   const [topic, setTopic] = useState('order.placed');
   const [target, setTarget] = useState('');
   const [touched, setTouched] = useState(false);
-  const send = useAction(() => sendTestWebhook(sandboxId, topic, target.trim()));
+  const [dataText, setDataText] = useState('');
+  const data = dataOf(dataText);
+  const send = useAction(() => sendTestWebhook(sandboxId, topic, target.trim(), 'object' in data ? data.object : undefined));
   const problem = touched ? targetProblem(target) : null;
   return (
     <form className="panel" aria-labelledby="test-title" noValidate onSubmit={(e) => {
       e.preventDefault();
       setTouched(true);
-      if (!targetProblem(target)) void send.run();
+      if (!targetProblem(target) && !('error' in data)) void send.run();
     }}>
       <div className="panel-head"><h2 id="test-title">Send a test webhook</h2><span className="faint">a realistic sample built from this sandbox&apos;s data, with production headers, signature and retries</span></div>
       <div className="panel-body form-row">
@@ -53,6 +67,12 @@ export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
           {endpoints.map((e) => <option key={e.id} value={e.id}>{e.url}</option>)}
         </datalist>
         <button type="submit" className="primary align-end" disabled={send.busy}>Send test webhook</button>
+      </div>
+      <div className="panel-body">
+        <Field label="Your data (optional)" error={'error' in data ? data.error : null}
+          hint="A JSON object merged over the sample's data, e.g. {&quot;total&quot;: 10.5}; null removes a field. Checked against the topic's schema before sending.">
+          <textarea className="mono" rows={3} value={dataText} onChange={(e) => setDataText(e.target.value)} placeholder='{"total": 10.5}' spellCheck={false} />
+        </Field>
       </div>
     </form>
   );

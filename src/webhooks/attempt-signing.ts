@@ -1,0 +1,66 @@
+import { signRequest } from '../receiver/schemes.ts';
+import { deliveryHeaders } from '../shared/delivery-headers.ts';
+import { standardHeaders, type SchemeName } from '../shared/schemes.ts';
+import { signatureHeaderName } from '../shared/signature.ts';
+import type { ChaosSettings } from './chaos.ts';
+import type { SigningKeys } from './endpoint-keys.ts';
+import { Endpoints } from './endpoints.ts';
+
+/** What an attempt is signed with: the endpoint's schemes and the keys live at the attempt's sandbox time. */
+export interface AttemptSigning {
+  schemes: SchemeName[];
+  keys: SigningKeys;
+}
+
+export interface SignedAttempt {
+  /** Every header of the request. */
+  headers: Record<string, string>;
+  /** Just the signing headers, as the attempt records them. */
+  signatureHeaders: Record<string, string>;
+  /** The attempt's main signature header (X-Service-Signature, else webhook-signature), for the API's signatureHeader. */
+  signatureHeader: string;
+}
+
+const signingHeaderNames = new Set([signatureHeaderName.toLowerCase(), ...Object.values(standardHeaders)]);
+
+/**
+ * Signs one attempt afresh (SPEC §5.2, §11): every scheme's headers at the real-clock second `timestamp`;
+ * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it.
+ */
+export function signAttempt(signing: AttemptSigning, delivery: { id: string; topic: string; body: string }, timestamp: number): SignedAttempt {
+  const signed = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
+  const signatureHeaders = Object.fromEntries(Object.entries(signed).filter(([name]) => signingHeaderNames.has(name)));
+  // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
+  const { 'x-service-signature': _none, ...base } = deliveryHeaders(delivery.topic, delivery.id, null);
+  const common = signing.schemes.includes('sandbay') ? base : { 'content-type': base['content-type'], 'user-agent': base['user-agent'] };
+  return {
+    headers: { ...common, ...signed },
+    signatureHeaders,
+    signatureHeader: signed[signatureHeaderName.toLowerCase()] ?? signed[standardHeaders.signature] ?? '',
+  };
+}
+
+/** Where an attempt goes and how it is signed, or why it is not made (SPEC §5.1, §5.4, §11). */
+export type AttemptTarget =
+  | { url: string; signing: AttemptSigning; allowInsecureTls: boolean; chaos?: { id: string; chaos: ChaosSettings; sinceSeq: number } }
+  | { skipped: 'endpoint_disabled' | 'endpoint_deleted' };
+
+/** An attempt's target at sandbox time `asOf`: the endpoint's URL, schemes and live keys, or a test's bare URL and secret. */
+export async function resolveTarget(
+  deps: { endpoints: Endpoints; testSecret: (tenantId: string) => Promise<string> },
+  state: { tenantId: string; endpointId: string | null; targetUrl: string | null },
+  asOf: number,
+): Promise<AttemptTarget> {
+  if (!state.endpointId) {
+    // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret (SPEC §5.4).
+    const signing: AttemptSigning = { schemes: ['sandbay'], keys: { secrets: [await deps.testSecret(state.tenantId)], signingKeys: [] } };
+    return { url: state.targetUrl!, signing, allowInsecureTls: false };
+  }
+  const endpoint = await deps.endpoints.target(state.tenantId, state.endpointId);
+  if (!endpoint) return { skipped: 'endpoint_deleted' };
+  // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
+  if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
+  const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
+  const signing: AttemptSigning = { schemes: endpoint.signature, keys: Endpoints.signingKeys(endpoint, asOf) };
+  return { url: endpoint.url, signing, allowInsecureTls: endpoint.allowInsecureTls, chaos };
+}

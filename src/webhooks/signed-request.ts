@@ -1,0 +1,58 @@
+import type { Db } from '../db/database.ts';
+import type { SandboxClock } from '../schedule/clock.ts';
+import { ApiError, notFound } from '../shared/problem.ts';
+import type { SchemeName } from '../shared/schemes.ts';
+import { signAttempt, type AttemptSigning } from './attempt-signing.ts';
+import { Endpoints } from './endpoints.ts';
+
+/** A delivery's request as it would be sent now: the exact body and every header, signed afresh. */
+export interface SignedRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The real-clock second the signatures carry. */
+  signedAt: number;
+  signature: SchemeName[];
+}
+
+interface Row { endpoint_id: string | null; target_url: string | null; topic: string; body: string; check_secret: string | null; check_url: string | null }
+
+/**
+ * Signs a delivery again for "Copy as curl" (SPEC §11): with the schemes and keys that would sign it
+ * now, so an ed25519 signature is made where the private key lives, in the engine, and every scheme
+ * is signed by the very code that signs attempts.
+ */
+export class Resigner {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly endpoints: Endpoints,
+    private readonly testSecret: (tenantId: string) => Promise<string>,
+  ) {}
+
+  async request(tenantId: string, id: string): Promise<SignedRequest> {
+    const [row] = await this.db.query<Row>(
+      `select d.endpoint_id, d.target_url, d.topic, d.body, c.secret as check_secret, c.url as check_url
+         from deliveries d left join check_runs c on c.tenant_id = d.tenant_id and c.id = d.check_id
+        where d.tenant_id = $1 and d.id = $2`,
+      [tenantId, id],
+    );
+    if (!row) throw notFound('delivery');
+    const target = row.endpoint_id && !row.check_secret ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
+    if (row.endpoint_id && !row.check_secret && !target) throw new ApiError(409, 'endpoint_deleted', 'The endpoint of this delivery was deleted: nothing signs for it any more.');
+    let url: string;
+    let signing: AttemptSigning;
+    if (target) {
+      url = target.url;
+      signing = { schemes: target.signature, keys: Endpoints.signingKeys(target, this.clock.nowMs(tenantId)) };
+    } else {
+      // A receiver check's request, or a test sent to a bare URL: Sandbay's scheme.
+      url = row.check_url ?? row.target_url ?? '';
+      signing = { schemes: ['sandbay'], keys: { secrets: [row.check_secret ?? (await this.testSecret(tenantId))], signingKeys: [] } };
+    }
+    const signedAt = Math.floor(this.clock.real() / 1000);
+    const { headers } = signAttempt(signing, { id, topic: row.topic, body: row.body }, signedAt);
+    return { method: 'POST', url, headers, body: row.body, signedAt, signature: signing.schemes };
+  }
+}

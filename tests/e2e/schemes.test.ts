@@ -1,0 +1,145 @@
+// The inspector with signing schemes (SPEC §11) and a receiver's answers (SPEC §5.3): an endpoint
+// with all three schemes, its public key, the Standard Webhooks breakdown, a 410 that disables the
+// endpoint and one click that turns it back on, a Retry-After on the timeline, your own test data,
+// and Copy as curl signed by the engine.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createPublicKey, verify as ed25519Verify } from 'node:crypto';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { expect } from './expect.ts';
+import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { advance, placeOrder, registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
+import { screenshot, useBrowser } from './browser.ts';
+
+const engine = useEngine();
+const browser = useBrowser();
+const receiver = new Receiver();
+before(() => receiver.start());
+after(() => receiver.close());
+let page: Awaited<ReturnType<typeof browser.newPage>>;
+let sb: TestSandbox;
+let endpoint: any;
+let goneId = '';
+
+const open = (path: string) => page.goto(`${engine.url}${path}?key=${engine.running.adminKey}`);
+
+test('an endpoint answered 410 shows it is disabled, why and since when; one click enables it', async () => {
+  sb = await createSandbox(engine.url);
+  endpoint = await registerEndpoint(sb, receiver.url, ['order.placed'], { signature: ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519'] });
+  receiver.behaviour = { kind: 'status', status: 410 };
+  await placeOrder(sb);
+  await receiver.waitFor(1);
+  goneId = String(receiver.received[0].headers['webhook-id']);
+  await waitForDelivery(sb, goneId, (d) => d.paused !== null);
+
+  page = await browser.newPage();
+  await open(`/sandboxes/${sb.id}/endpoints`);
+  const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
+  await expect(card.getByTestId('endpoint-disabled')).text(/410 Gone to delivery dlv_\w+/);
+  for (const scheme of ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519']) {
+    assert.equal(await card.getByTestId('scheme-picker').getByRole('checkbox', { name: new RegExp(`^${scheme} `) }).isChecked(), true, scheme);
+  }
+  await expect(card.getByTestId('public-key')).text(new RegExp(endpoint.publicKey.replace(/[+/]/g, '\\$&')));
+  await screenshot(page, 'endpoint-schemes');
+  // Unticking a scheme is a PATCH; the last one left cannot be unticked.
+  await card.getByTestId('scheme-picker').getByRole('checkbox', { name: /^sandbay / }).uncheck();
+  const signatureNow = async () => (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.signature as string[];
+  for (let i = 0; i < 100 && (await signatureNow()).includes('sandbay'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(await signatureNow(), ['standard-webhooks', 'standard-webhooks-ed25519']);
+  await card.getByTestId('scheme-picker').getByRole('checkbox', { name: /^sandbay / }).check();
+  for (let i = 0; i < 100 && !(await signatureNow()).includes('sandbay'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(await signatureNow(), ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519']);
+
+  await open(`/sandboxes/${sb.id}/deliveries/${goneId}`);
+  await expect(page.getByTestId('delivery-paused')).text(/endpoint whe_\w+ is disabled \(its receiver answered 410 Gone\)/);
+  await expect(page.getByTestId('schedule-note')).text('410 Gone: endpoint disabled');
+  receiver.behaviour = { kind: 'status', status: 200 };
+  await page.getByRole('button', { name: 'Enable endpoint' }).click();
+  await expect(page.getByTestId('delivery-paused')).count(0);
+  const enabled = (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
+  assert.deepEqual([enabled.enabled, enabled.disabled], [true, null]);
+  // Enabled, the delivery keeps its place in the retry schedule: its second attempt was due 30 s after the 410.
+  await advance(sb, 31);
+  await waitForDelivery(sb, goneId, (d) => d.status === 'succeeded');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the signature tab takes every scheme apart: v1 and v1a matched to their keys, beside Sandbay\'s header', async () => {
+  await open(`/sandboxes/${sb.id}/deliveries/${goneId}`);
+  await page.getByRole('tab', { name: 'Signature' }).click();
+  await expect(page.getByTestId('attempt-schemes')).text('signed with sandbay + standard-webhooks + standard-webhooks-ed25519');
+  await expect(page.getByTestId('sig-v1-match')).text(/matches secret 1/);
+  await expect(page.getByTestId('sw-id')).text(goneId);
+  const matches = page.getByTestId('sw-signature-match');
+  await expect(matches.nth(0)).text(/base64 HMAC-SHA256 · ✓ secret 1 \(current\)/);
+  await expect(matches.nth(1)).text(/base64 ed25519 · ✓ public key 1 \(current\)/);
+  const delivery = (await sb.api(`/api/v1/webhooks/deliveries/${goneId}`)).body;
+  const last = delivery.attempts.at(-1);
+  assert.equal(await page.getByTestId('sw-signed-string').innerText(), `${goneId}.${last.signatureHeaders['webhook-timestamp']}.${delivery.rawBody}`);
+  await screenshot(page, 'signature-standard-webhooks');
+});
+
+test('Copy as curl is signed by the engine in every scheme; the command verifies at the receiver, ed25519 included', async () => {
+  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  const command = await page.getByTestId('curl-command').innerText();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  assert.doesNotMatch(command, /whsk_|whsec_/, 'signatures only, never a key');
+  const before = receiver.received.length;
+  await promisify(execFile)('sh', ['-c', `${command} -s -o /dev/null`]);
+  const got = receiver.received[before];
+  const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
+  assert.ok(new Webhook(endpoint.secret).verify(got.body, headers));
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(endpoint.publicKey.slice(5), 'base64').toString('base64url') }, format: 'jwk' });
+  const v1a = headers['webhook-signature'].split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
+  assert.ok(ed25519Verify(null, Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${got.body}`), key, Buffer.from(v1a, 'base64')));
+});
+
+test('a Retry-After shows on the retry timeline with what it did', async () => {
+  receiver.behaviour = { kind: 'status', status: 429, headers: { 'retry-after': '600' } };
+  await placeOrder(sb);
+  const [latest] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
+  await waitForDelivery(sb, latest.id, (d) => d.attemptCount === 1);
+  await open(`/sandboxes/${sb.id}/deliveries/${latest.id}`);
+  await expect(page.getByTestId('schedule-note')).text('Retry-After 600 s → next attempt 10 min later');
+  await expect(page.getByTestId('slot-2')).attribute('data-state', 'scheduled');
+  receiver.behaviour = { kind: 'status', status: 200 };
+});
+
+test('the test webhook form sends your own data; data that breaks the topic schema is refused, naming the path', async () => {
+  await open(`/sandboxes/${sb.id}/endpoints`);
+  const form = page.locator('form[aria-labelledby="test-title"]');
+  await form.getByLabel('Endpoint id or URL').fill(endpoint.id);
+  await form.getByLabel('Your data (optional)').fill('{"total": "lots"}');
+  await form.getByRole('button', { name: 'Send test webhook' }).click();
+  await expect(form.locator('.field-error')).text(/\/data\/total: .*expected number/);
+  await form.getByLabel('Your data (optional)').fill('{"total": 10.5, "giftNote": "Kolay gelsin"}');
+  const before = receiver.received.length;
+  await form.getByRole('button', { name: 'Send test webhook' }).click();
+  await receiver.waitFor(before + 1);
+  const body = JSON.parse(receiver.received[before].body);
+  assert.deepEqual([body.type, body.data.total, body.data.giftNote], ['order.placed', 10.5, 'Kolay gelsin']);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the receiver doctor reads Standard Webhooks headers and a public key, and names a re-serialised body', async () => {
+  const ed = await registerEndpoint(sb, receiver.url, ['order.cancelled'], { signature: 'standard-webhooks-ed25519' });
+  const order = await placeOrder(sb);
+  await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
+  const [d] = (await sb.api(`/api/v1/webhooks/deliveries?endpointId=${ed.id}`)).body.data;
+  const delivery = await waitForDelivery(sb, d.id, (x) => x.attemptCount === 1);
+  await open(`/sandboxes/${sb.id}/deliveries/${d.id}`);
+  await page.getByRole('tab', { name: 'Receiver doctor' }).click();
+  await page.getByRole('button', { name: 'Fill with what Sandbay sent' }).click();
+  assert.match(await page.getByLabel('Standard Webhooks headers').inputValue(), new RegExp(`^webhook-id: ${d.id}\nwebhook-timestamp: \\d+\nwebhook-signature: v1a,`));
+  await page.getByLabel('Secret or public key').fill(ed.publicKey);
+  await page.getByRole('button', { name: 'Diagnose' }).click();
+  await expect(page.getByTestId('diagnosis')).attribute('data-verified', 'true');
+  await page.getByLabel('Body your receiver verified').fill(JSON.stringify(JSON.parse(delivery.rawBody), null, 2));
+  await page.getByRole('button', { name: 'Diagnose' }).click();
+  await expect(page.getByTestId('diagnosis')).attribute('data-verified', 'false');
+  await expect(page.locator('.finding[data-code="reserialised_json"]')).visible();
+  assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,130 @@
+// docs/receivers.md's Standard Webhooks receivers (Node, Python, Go, PHP), run verbatim as servers and sent
+// real deliveries: signed ones are accepted (a replay too, processed once), a tampered one is refused.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { packageRoot } from '../../../src/shared/node/package-root.ts';
+import { createSandbox, useEngine } from '../../helpers/engine.ts';
+import { buildPackages } from '../../helpers/packages.ts';
+import { receiverBlocks } from '../../helpers/docs.ts';
+import { requireTool, tools } from '../../helpers/tools.ts';
+import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+
+const engine = useEngine();
+const dir = mkdtempSync(join(tmpdir(), 'sandbay-standard-servers-'));
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function listening(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.unref();
+      setTimeout(() => socket.destroy(), 500);
+    });
+    if (up) return;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the receiver did not listen on ${port}:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Registers an endpoint with `signature` at a free port, starts the docs' receiver there with the
+ * endpoint's secret and public key, and sends it an order's delivery, a replay and a tampered copy.
+ */
+async function exercise(name: string, signature: string[], files: (folder: string) => void, command: (port: number) => [string, string[]]) {
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  files(folder);
+  const port = await freePort();
+  const sb = await createSandbox(engine.url);
+  const endpoint = await registerEndpoint(sb, `http://127.0.0.1:${port}/hook`, ['order.placed'], { signature });
+  const [cmd, args] = command(port);
+  const child = spawn(cmd, args, {
+    cwd: folder, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), SANDBAY_WEBHOOK_SECRET: endpoint.secret, SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '' },
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  await listening(port, child, () => output);
+
+  await placeOrder(sb);
+  const [{ id }] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
+  const delivered = await waitForDelivery(sb, id, (d) => d.status !== 'pending' || d.attemptCount > 0);
+  assert.equal(delivered.attempts[0].responseStatus, 200, `${name}: ${delivered.attempts[0].responseBody} ${output}`);
+  const replayed = (await sb.api(`/api/v1/webhooks/deliveries/${id}/replay`, { body: {} })).body;
+  assert.equal(replayed.attempts[1].responseStatus, 200, 'a delivery seen before is acknowledged');
+
+  const signed = (await sb.api(`/api/v1/webhooks/deliveries/${id}/signed-request`)).body;
+  const tampered = await fetch(signed.url, { method: 'POST', headers: signed.headers, body: signed.body.replace('"total":', '"total":1') });
+  assert.deepEqual([tampered.status, (await tampered.text()).trim()], [400, 'no_matching_signature']);
+  const unsigned = await fetch(signed.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signed.body });
+  assert.equal(unsigned.status, 400);
+  child.kill('SIGKILL');
+}
+
+test('the documented Node Standard Webhooks receiver (the kit reads the scheme off the headers): v1, v1a, and both', async () => {
+  await buildPackages();
+  const root = packageRoot();
+  const files = (folder: string) => {
+    mkdirSync(join(folder, 'node_modules'));
+    symlinkSync(join(root, 'packages', 'receiver'), join(folder, 'node_modules', 'sandbay-receiver'), 'dir');
+    symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
+    writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js standard-webhooks')[0]);
+  };
+  const run = (): [string, string[]] => [process.execPath, ['receiver.mjs']];
+  await exercise('node', ['standard-webhooks'], files, run);
+  await exercise('node-ed25519', ['standard-webhooks-ed25519'], files, run);
+  await exercise('node-all', ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519'], files, run);
+});
+
+test('the documented Python Standard Webhooks receiver accepts real v1 deliveries and refuses a tampered one', async () => {
+  const [verify, receiver] = receiverBlocks('python standard-webhooks');
+  await exercise('python', ['standard-webhooks'], (folder) => {
+    writeFileSync(join(folder, 'verify_standard_webhook.py'), verify);
+    writeFileSync(join(folder, 'receiver.py'), receiver);
+  }, () => [requireTool(tools.python), ['receiver.py']]);
+});
+
+test('the documented Go Standard Webhooks receiver: v1 and v1a deliveries, and ed25519 alone', async () => {
+  const [verify, receiver] = receiverBlocks('go standard-webhooks');
+  // Built first and run as a binary: `go run` would leave its child behind when killed.
+  const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
+  const files = (folder: string) => {
+    writeFileSync(join(folder, 'verify_standard.go'), verify);
+    writeFileSync(join(folder, 'main.go'), receiver);
+    execFileSync(requireTool(tools.go), ['build', '-o', 'receiver', 'verify_standard.go', 'main.go'], { cwd: folder, env, stdio: 'pipe' });
+  };
+  const run = (): [string, string[]] => ['./receiver', []];
+  await exercise('go', ['standard-webhooks', 'standard-webhooks-ed25519'], files, run);
+  await exercise('go-ed25519', ['standard-webhooks-ed25519'], files, run);
+});
+
+test('the documented PHP Standard Webhooks receiver: v1 and v1a deliveries, and ed25519 alone', async () => {
+  const [verify, receiver] = receiverBlocks('php standard-webhooks');
+  const files = (folder: string) => {
+    writeFileSync(join(folder, 'verify_standard_webhook.php'), verify);
+    writeFileSync(join(folder, 'receiver.php'), receiver);
+  };
+  const run = (port: number): [string, string[]] => [requireTool(tools.php), ['-S', `127.0.0.1:${port}`, 'receiver.php']];
+  await exercise('php', ['sandbay', 'standard-webhooks'], files, run);
+  await exercise('php-ed25519', ['standard-webhooks-ed25519'], files, run);
+});
