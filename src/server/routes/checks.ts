@@ -20,10 +20,10 @@ export const checkRoutes = (s: Services) => {
   const { checks, checkRuns, sender } = s.webhooks;
   const { policy, shares } = s.webhooks.outbound;
   /** Starts a check in one of the sandbox's check slots (shared mode: 429 past ten at once). */
-  const started = async (tenantId: string, start: () => Promise<StartedCheck>) => {
+  const started = async (tenantId: string, start: (release: () => void) => Promise<StartedCheck>) => {
     const release = shares.startCheck(tenantId);
     try {
-      const { run, done } = await start();
+      const { run, done } = await start(release);
       void done.finally(release);
       return run;
     } catch (err) {
@@ -51,7 +51,7 @@ export const checkRoutes = (s: Services) => {
       params: idParam, body: EndpointCheckRequest, responses: { 202: CheckRun }, errors: checkErrors,
       handler: async ({ params, body, principal }) => {
         const counter = await effects(body.effectsUrl);
-        const run = await started(tenantOf(principal), () => checks.ofEndpoint(tenantOf(principal), params.id, { effects: counter }));
+        const run = await started(tenantOf(principal), (release) => checks.ofEndpoint(tenantOf(principal), params.id, { effects: counter, release }));
         return { status: 202, body: run };
       },
     }),
@@ -81,7 +81,7 @@ export const checkRoutes = (s: Services) => {
       handler: async ({ body, principal }) => {
         await policy.assertAllowed(body.url, '/url');
         const counter = await effects(body.effectsUrl);
-        const run = await started(tenantOf(principal), () => checks.ofUrl(tenantOf(principal), {
+        const run = await started(tenantOf(principal), (release) => checks.ofUrl(tenantOf(principal), { release,
           url: body.url, secret: body.secret, signature: body.signature, allowInsecureTls: body.allowInsecureTls, effects: counter,
         }));
         return { status: 202, body: run };

@@ -50,7 +50,7 @@ export class Checks {
     private readonly testSecret: (tenantId: string) => Promise<string>,
   ) {}
 
-  async ofEndpoint(tenantId: string, endpointId: string, options: { effects?: EffectsCounter } = {}): Promise<StartedCheck> {
+  async ofEndpoint(tenantId: string, endpointId: string, options: { effects?: EffectsCounter; release?: () => void } = {}): Promise<StartedCheck> {
     const endpoint = await this.endpoints.get(this.db, tenantId, endpointId);
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw notFound('webhook endpoint'); // deleted in between
@@ -59,17 +59,17 @@ export class Checks {
     return this.runner.start(tenantId, {
       endpointId, url: target.url, secrets: [...keys.secrets], schemes: target.signature, signingKeys: [...keys.signingKeys],
       allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics,
-    }, options.effects);
+    }, options.effects, options.release);
   }
 
   /**
    * A bare URL, signed with `secret` (default: the sandbox's webhookTestSecret, as a test webhook to a URL is)
    * in Sandbay's scheme or Standard Webhooks' HMAC one (an ed25519 check needs an endpoint: its key pair).
    */
-  async ofUrl(tenantId: string, input: { url: string; secret?: string; signature?: 'sandbay' | 'standard-webhooks'; allowInsecureTls?: boolean; effects?: EffectsCounter }): Promise<StartedCheck> {
+  async ofUrl(tenantId: string, input: { url: string; secret?: string; signature?: 'sandbay' | 'standard-webhooks'; allowInsecureTls?: boolean; effects?: EffectsCounter; release?: () => void }): Promise<StartedCheck> {
     const secret = input.secret ?? (await this.testSecret(tenantId));
     return this.runner.start(tenantId, {
       endpointId: null, url: input.url, secrets: [secret], schemes: [input.signature ?? 'sandbay'], signingKeys: [], allowInsecureTls: input.allowInsecureTls ?? false, topics: null,
-    }, input.effects);
+    }, input.effects, input.release);
   }
 }

@@ -63,15 +63,20 @@ export class CheckRunner {
     await Promise.allSettled([...this.running]);
   }
 
-  /** Stores a new run and starts it; `done` resolves with the finished run. */
-  async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
+  /**
+   * Stores a new run and starts it; `done` resolves with the finished run. `release` (the sandbox's check
+   * slot) is called once its last case has run, before the run is stored as finished: a client that sees
+   * it finished may start the next at once.
+   */
+  async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter, release: () => void = () => {}): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
     const publicKey = target.schemes.includes('standard-webhooks-ed25519') && target.signingKeys[0] ? publicKeyText(target.signingKeys[0]) : null;
     const run = await this.deps.store.create(tenantId, {
       endpointId: target.endpointId, url: target.url, secret: target.secrets[0], signature: target.schemes, publicKey, total: checkCases.length, report: emptyReport(target.url),
     });
     this.announce(tenantId, run.id, target.endpointId, 0, 'running');
-    const done = this.execute(tenantId, run, target, data, effects).catch(async (err) => {
+    const done = this.execute(tenantId, run, target, data, effects, release).catch(async (err) => {
+      release();
       // A run that is gone (its sandbox reset or deleted, or pruned by newer runs) simply ends.
       const gone = err instanceof ApiError && err.status === 404;
       if (!this.stopped && !gone) this.deps.onError(`check ${run.id} failed: ${(err as Error)?.stack ?? err}`);
@@ -103,7 +108,7 @@ export class CheckRunner {
     return { placed, cancelled: { ...placed, reason: 'requested_by_customer' }, unhandled, effects };
   }
 
-  private async execute(tenantId: string, run: CheckRun, target: CheckTarget, data: CaseData, effects?: EffectsCounter): Promise<CheckRun> {
+  private async execute(tenantId: string, run: CheckRun, target: CheckTarget, data: CaseData, effects: EffectsCounter | undefined, release: () => void): Promise<CheckRun> {
     const started = performance.now();
     const report = emptyReport(target.url);
     const occurredAt = this.deps.clock.now(tenantId);
@@ -124,6 +129,7 @@ export class CheckRunner {
       if (!valid.ok) report.rootCause = { caseId: valid.id, cause: valid.cause, blocks: report.cases.filter((x) => x.blockedBy).map((x) => x.id) };
       report.durationMs = Math.round(performance.now() - started);
       const finished = report.cases.length === checkCases.length;
+      if (finished) release();
       const snapshot = structuredClone(report);
       void write(async () => {
         await this.deps.store.progress(tenantId, run.id, snapshot, checkCases.length, finished);
