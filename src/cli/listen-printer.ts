@@ -28,6 +28,8 @@ const cacheSize = 10_000;
 export class ListenPrinter {
   private readonly targets = new Map<string, Target | null>();
   private queue = Promise.resolve();
+  /** The endpoint a receiver's 410 Gone disabled (SPEC §5.3), until an attempt shows it enabled again. */
+  private disabledEndpoint: string | undefined;
 
   constructor(private readonly client: Client, private readonly options: PrinterOptions) {}
 
@@ -67,7 +69,14 @@ export class ListenPrinter {
 
   private async line(m: FeedMessage, target: Target): Promise<string | undefined> {
     const d = m.data;
-    if (m.event === 'delivery.created') return ` --> ${target.topic} [${d.id}]`;
+    if (m.event === 'delivery.created') return ` --> ${target.topic} [${d.id}]${this.disabledEndpoint ? ' (waits: the endpoint is disabled)' : ''}`;
+    if (m.event === 'attempt.finished') this.disabledEndpoint = undefined;
+    if (m.event === 'delivery.updated' && d.endpointDisabled) {
+      const endpoint = String(d.endpointId ?? this.options.endpoint?.id ?? '');
+      this.disabledEndpoint = endpoint;
+      return `     410 Gone: Sandbay disabled endpoint ${endpoint}, as any sender of Standard Webhooks does; this and later deliveries wait [${d.id}]. `
+        + `Answer 2xx again, then enable it: Enable in the inspector, or PATCH /api/v1/webhooks/endpoints/${endpoint} {"enabled": true}`;
+    }
     if (m.event === 'attempt.finished') {
       const outcome = d.responseStatus ?? 'ERR';
       const duplicate = d.trigger === 'duplicate' ? ' (chaos: sent again)' : '';

@@ -84,7 +84,10 @@ function checkArguments(options: VerifyWebhookOptions, secrets: readonly string[
     throw new TypeError('verifyWebhook: secret must be a non-empty string or an array of them');
   }
   if (options.scheme !== undefined && !isSchemeName(options.scheme)) throw new TypeError(`verifyWebhook: scheme must be one of ${schemeNames.join(', ')}`);
-  if (options.scheme && options.scheme !== 'sandbay' && !options.headers) {
+  const header = Array.isArray(options.header) ? options.header.join(' ') : options.header;
+  // A Standard Webhooks receiver passing webhook-signature alone: its id and timestamp are signed too.
+  const standardValue = !options.headers && typeof header === 'string' && /^\s*v1a?,/.test(header);
+  if (standardValue || (options.scheme && options.scheme !== 'sandbay' && !options.headers)) {
     throw new TypeError('verifyWebhook: Standard Webhooks signs three headers (webhook-id, webhook-timestamp, webhook-signature): pass the request\'s `headers`');
   }
   if (!(toleranceSeconds >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number ≥ 0');

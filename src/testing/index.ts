@@ -15,7 +15,7 @@ export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
 export { signTestHeader } from '../receiver/testing.ts';
 export type { Delivery, DeliverySummary } from '../shared/api-types.ts';
 export type { Fixture, FixturesFile } from '../shared/fixtures.ts';
-export { loadFixtures, replayFixtures, type ReplayOptions, type ReplayResult, type ReplayScheme } from '../shared/node/fixtures-replay.ts';
+export { loadFixtures, replayFixtures, type ReplayOptions, type ReplayResult, type ReplayScheme } from '../receiver/fixtures-replay.ts';
 export { deliveries, waitForDelivery, type DeliveryFilter, type SandbayConnection, type WaitOptions } from './deliveries.ts';
 
 export interface StartSandboxOptions {

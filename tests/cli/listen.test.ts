@@ -123,6 +123,27 @@ test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhook
   assertOneLineFailure(await new CliProcess(['listen', '--signature', 'sandbay', ...as(sb)]).exited, /--signature needs --forward-to/);
 });
 
+test('listen --forward-to: a receiver answering 410 Gone hears that the temporary endpoint is disabled and its deliveries wait, not of a next attempt', async () => {
+  const sb = await createSandbox(engine.url);
+  const gone = new Receiver();
+  await gone.start();
+  gone.behaviour = { kind: 'status', status: 410 };
+  const listen = new CliProcess(['listen', '--forward-to', gone.url, ...as(sb)]);
+  try {
+    const id = /temporary endpoint (whe_\w+)/.exec(await listen.waitForLine(/^> Ready! Forwarding/))![1];
+    await placeOrder(sb);
+    await listen.waitForLine(/<--  \[410\] POST /);
+    const line = await listen.waitForLine(/410 Gone: /);
+    assert.match(line, new RegExp(`410 Gone: Sandbay disabled endpoint ${id}, .*this and later deliveries wait \\[dlv_\\w+\\]\\. Answer 2xx again, then enable it: .*PATCH /api/v1/webhooks/endpoints/${id} \\{"enabled": true\\}`));
+    await placeOrder(sb);
+    await listen.waitForLine(/--> order\.placed \[dlv_\w+\] \(waits: the endpoint is disabled\)$/);
+    assert.doesNotMatch(listen.stdout, /next attempt in/);
+  } finally {
+    await listen.stop();
+    await gone.close();
+  }
+});
+
 test('listen shows only the forwarded endpoint\'s deliveries when forwarding', async () => {
   const sb = await createSandbox(engine.url);
   const listen = new CliProcess(['listen', '--forward-to', receiver.url, ...as(sb)]);

@@ -82,3 +82,34 @@ test('resend retries a pending delivery and replays a finished one', async () =>
   assert.match(human.stdout, new RegExp(`^${done.id}\\s+order\\.placed\\s+→ \\S+\\s+\\[200\\] \\d+ ms, attempt 2 \\(replay\\)\\s+· succeeded\\n`));
   assert.equal(receiver.received.filter((r) => r.headers['x-service-delivery-id'] === done.id).length, 2);
 });
+
+test('trigger --to host:port/path (no scheme) as the examples write it, and a Standard Webhooks delivery links to its sandbox', async () => {
+  const sb = await createSandbox(engine.url);
+  const bare = receiver.url.replace(/^http:\/\//, '');
+  const plain = await runCli(['trigger', 'order.placed', '--to', bare, ...as(sb)]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stdout, new RegExp(`→ ${receiver.url}\\s+\\[200\\]`));
+  // Its envelope names no sandbox: the link comes from the token's sandbox, or the admin key's --sandbox.
+  const endpoint = await registerEndpoint(sb, receiver.url, ['order.*'], { signature: 'standard-webhooks' });
+  for (const auth of [as(sb), ['--url', engine.url, '--token', engine.running.adminKey, '--sandbox', sb.id]]) {
+    const result = await runCli(['trigger', 'order.placed', '--to', endpoint.id, ...auth]);
+    assert.equal(result.code, 0, result.stderr);
+    const [line, link] = result.stdout.trim().split('\n');
+    assert.equal(link, `Inspect: ${engine.url}/sandboxes/${sb.id}/deliveries/${/^(dlv_\w+)\s/.exec(line)![1]}`);
+  }
+});
+
+test('a delivery whose endpoint a 410 Gone turned off says it is paused, in trigger and in deliveries', async () => {
+  const sb = await createSandbox(engine.url);
+  const endpoint = await registerEndpoint(sb, `${receiver.url}/gone`, ['order.*'], { signature: 'standard-webhooks' });
+  receiver.behaviour = { kind: 'status', status: 410 };
+  try {
+    const result = await runCli(['trigger', 'order.placed', '--to', endpoint.id, ...as(sb)]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\[410\] \d+ ms, attempt 1 \(initial\)\s+· pending, paused: Waiting: endpoint whe_\w+ is disabled \(its receiver answered 410 Gone\)/);
+    const list = await runCli(['deliveries', ...as(sb)]);
+    assert.match(list.stdout, /pending\s+order\.placed\s+dlv_\w+\s+1\s+410\s+paused: endpoint disabled/);
+  } finally {
+    receiver.behaviour = { kind: 'status', status: 200, body: 'ok' };
+  }
+});

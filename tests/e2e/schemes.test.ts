@@ -24,6 +24,7 @@ let sb: TestSandbox;
 let endpoint: any;
 let goneId = '';
 
+const escape = (text: string) => text.replace(/[+/=]/g, '\\$&');
 const open = (path: string) => page.goto(`${engine.url}${path}?key=${engine.running.adminKey}`);
 
 test('an endpoint answered 410 shows it is disabled, why and since when; one click enables it', async () => {
@@ -59,6 +60,12 @@ test('an endpoint answered 410 shows it is disabled, why and since when; one cli
   await open(`/sandboxes/${sb.id}/deliveries/${goneId}`);
   await expect(page.getByTestId('delivery-paused')).text(/endpoint whe_\w+ is disabled \(its receiver answered 410 Gone\)/);
   await expect(page.getByTestId('schedule-note')).text('410 Gone: endpoint disabled');
+  // Paused is not due: the next slot waits, no countdown runs, and the list says so too.
+  await expect(page.getByTestId('slot-2')).attribute('data-state', 'waiting');
+  await expect(page.getByTestId('slot-2')).text(/waiting: endpoint disabled/);
+  await expect(page.getByTestId('detail-next')).count(0);
+  await expect(page.getByRole('button', { name: /^(Retry now|Fast-forward to next attempt)$/ })).count(0);
+  await expect(page.locator(`[data-delivery-id="${goneId}"] .c-next`)).text('paused');
   receiver.behaviour = { kind: 'status', status: 200 };
   await page.getByRole('button', { name: 'Enable endpoint' }).click();
   await expect(page.getByTestId('delivery-paused')).count(0);
@@ -77,8 +84,9 @@ test('the signature tab takes every scheme apart: v1 and v1a matched to their ke
   await expect(page.getByTestId('sig-v1-match')).text(/matches secret 1/);
   await expect(page.getByTestId('sw-id')).text(goneId);
   const matches = page.getByTestId('sw-signature-match');
-  await expect(matches.nth(0)).text(/base64 HMAC-SHA256 · ✓ secret 1 \(current\)/);
-  await expect(matches.nth(1)).text(/base64 ed25519 · ✓ public key 1 \(current\)/);
+  // Which key matched, told apart as the endpoint card and the secrets table show them.
+  await expect(matches.nth(0)).text(new RegExp(`base64 HMAC-SHA256 · ✓ secret 1 \\(current: ${endpoint.secret.slice(0, 6)}•+${escape(endpoint.secret.slice(-4))}\\)`));
+  await expect(matches.nth(1)).text(new RegExp(`base64 ed25519 · ✓ public key 1 \\(current: ${escape(endpoint.publicKey.slice(0, 14))}…\\)`));
   const delivery = (await sb.api(`/api/v1/webhooks/deliveries/${goneId}`)).body;
   const last = delivery.attempts.at(-1);
   assert.equal(await page.getByTestId('sw-signed-string').innerText(), `${goneId}.${last.signatureHeaders['webhook-timestamp']}.${delivery.rawBody}`);
@@ -108,6 +116,16 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   await open(`/sandboxes/${sb.id}/deliveries/${latest.id}`);
   await expect(page.getByTestId('schedule-note')).text('Retry-After 600 s → next attempt 10 min later');
   await expect(page.getByTestId('slot-2')).attribute('data-state', 'scheduled');
+  // A second answer's note sits beside the first, readable: 30 s and 2 min are close on the axis.
+  receiver.behaviour = { kind: 'status', status: 503, headers: { 'retry-after': '7200' } };
+  await advance(sb, 600);
+  await waitForDelivery(sb, latest.id, (d) => d.attemptCount === 2);
+  const notes = page.getByTestId('schedule-note');
+  await expect(notes).count(2);
+  await expect(notes.nth(1)).text('Retry-After 7200 s → next attempt 1 h later (capped at 1 h)');
+  const [a, b] = [await notes.nth(0).boundingBox(), await notes.nth(1).boundingBox()];
+  const overlap = a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height;
+  assert.equal(overlap, false, `the notes overlap: ${JSON.stringify([a, b])}`);
   receiver.behaviour = { kind: 'status', status: 200 };
 });
 
@@ -117,7 +135,10 @@ test('the test webhook form sends your own data; data that breaks the topic sche
   await form.getByLabel('Endpoint id or URL').fill(endpoint.id);
   await form.getByLabel('Your data (optional)').fill('{"total": "lots"}');
   await form.getByRole('button', { name: 'Send test webhook' }).click();
+  // Said under the data it is about; the endpoint it goes to is fine.
   await expect(form.locator('.field-error')).text(/\/data\/total: .*expected number/);
+  await expect(form.getByLabel('Your data (optional)')).attribute('aria-invalid', 'true');
+  assert.equal(await form.getByLabel('Endpoint id or URL').getAttribute('aria-invalid'), null);
   await form.getByLabel('Your data (optional)').fill('{"total": 10.5, "giftNote": "Kolay gelsin"}');
   const before = receiver.received.length;
   await form.getByRole('button', { name: 'Send test webhook' }).click();

@@ -4,7 +4,8 @@ import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypt
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type StandardFlaw = 'utf8-key' | 'skips-timestamp' | 'first-signature-only' | 'processes-duplicates' | 'ignores-signature-when-absent';
+export type StandardFlaw = 'utf8-key' | 'undecoded-key' | 'no-id' | 'v1a-as-hmac' | 'skips-timestamp' | 'first-signature-only' | 'processes-duplicates'
+  | 'ignores-signature-when-absent';
 
 export interface StandardTestReceiver {
   url: string;
@@ -21,14 +22,16 @@ function verified(flaws: Set<StandardFlaw>, key: string, req: IncomingMessage, b
   let signatures = String(header ?? '').split(' ').map((s) => s.split(',')).filter(([, v]) => v);
   if (!id || !/^\d+$/.test(t) || signatures.length === 0) return false;
   if (flaws.has('first-signature-only')) signatures = signatures.slice(0, 1);
-  const signed = Buffer.concat([Buffer.from(`${id}.${t}.`), body]);
+  const signed = Buffer.concat([Buffer.from(flaws.has('no-id') ? `${t}.` : `${id}.${t}.`), body]);
+  // v1a-as-hmac: holds the endpoint's whsec_ secret and compares every signature, v1a too, with an HMAC of it.
   const ok = key.startsWith('whpk_')
     ? signatures.some(([version, value]) => version === 'v1a' && verify(null, signed,
       createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key.slice(5), 'base64').toString('base64url') }, format: 'jwk' }), Buffer.from(value, 'base64')))
     : signatures.some(([version, value]) => {
-      const hmacKey = flaws.has('utf8-key') ? Buffer.from(key, 'utf8') : Buffer.from(key.replace(/^whsec_/, ''), 'base64');
+      const hmacKey = flaws.has('utf8-key') ? Buffer.from(key, 'utf8')
+        : flaws.has('undecoded-key') ? Buffer.from(key.replace(/^whsec_/, ''), 'utf8') : Buffer.from(key.replace(/^whsec_/, ''), 'base64');
       const expected = Buffer.from(createHmac('sha256', hmacKey).update(signed).digest('base64'));
-      return version === 'v1' && value.length === expected.length && timingSafeEqual(Buffer.from(value), expected);
+      return (version === 'v1' || flaws.has('v1a-as-hmac')) && value.length === expected.length && timingSafeEqual(Buffer.from(value), expected);
     });
   return ok && (flaws.has('skips-timestamp') || Math.abs(Date.now() / 1000 - Number(t)) <= 300);
 }

@@ -72,3 +72,11 @@ test('signTestHeaders signs a receiver\'s own fixtures in any scheme; the offici
   assert.ok(new Webhook(secret).verify(body, signed));
   assert.ok(verifyWebhook({ payload: body, headers: signed, secret: publicKey, scheme: 'standard-webhooks-ed25519' }));
 });
+
+test('the webhook-signature value alone, passed as `header`, is a TypeError asking for the headers (its id and timestamp are signed too)', () => {
+  for (const header of [v1(secret), v1a(), [v1(secret)]]) {
+    assert.throws(() => verifyWebhook({ payload: body, header, secret }), /Standard Webhooks signs three headers \(webhook-id, webhook-timestamp, webhook-signature\): pass the request's `headers`/);
+  }
+  // Sandbay's own header value is still read as before.
+  rejects('no_matching_signature', { payload: body, header: `t=${t},v1=${'0'.repeat(64)}`, secret });
+});

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Delivery, DeliverySummary, Page } from '../../shared/api-types.ts';
 import { fixtureOf, fixturesFormatVersion, type Fixture, type FixturesFile } from '../../shared/fixtures.ts';
-import { replayFixtures, replaySchemes, type ReplayResult, type ReplayScheme } from '../../shared/node/fixtures-replay.ts';
+import { replayFixtures, replaySchemes, type ReplayResult, type ReplayScheme } from '../../receiver/fixtures-replay.ts';
 import { isTopic, patternMatches } from '../../shared/topics.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { longRequest, saveBody } from '../download.ts';
@@ -83,10 +83,12 @@ async function record(flags: RecordFlags): Promise<void> {
 export const replayExitCode = (results: ReplayResult[]) => (results.some((r) => r.status === null) ? 2 : results.some((r) => !r.ok) ? 1 : 0);
 
 /** `sandbay replay fixtures.json --to URL --secret S`: sends each fixture again, re-signed with the receiver's secret. */
-async function replay(file: string, flags: { to: string; secret: string[]; scheme: string; json?: boolean; timeout?: string }): Promise<void> {
-  if (!replaySchemes.includes(flags.scheme as ReplayScheme)) throw new CliError(`--scheme takes ${replaySchemes.join(' or ')}, not ${flags.scheme}`);
+async function replay(file: string, flags: { to: string; secret: string[]; scheme?: string; json?: boolean; timeout?: string }): Promise<void> {
+  const asked = flags.scheme?.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = asked?.find((s) => !replaySchemes.includes(s as ReplayScheme));
+  if (unknown !== undefined) throw new CliError(`--scheme takes ${replaySchemes.join(', ')} (or several, comma-separated), not ${unknown}`);
   const results = await replayFixtures(file, {
-    url: withScheme(flags.to), secret: flags.secret, scheme: flags.scheme as ReplayScheme, timeoutMs: flags.timeout ? Number(flags.timeout) * 1000 : undefined,
+    url: withScheme(flags.to), secret: flags.secret, scheme: asked as ReplayScheme[] | undefined, timeoutMs: flags.timeout ? Number(flags.timeout) * 1000 : undefined,
   }).catch((err: Error) => {
     throw new CliError(err.message);
   });
@@ -114,8 +116,8 @@ export function fixturesCommands(program: Command): void {
     .command('replay <fixtures>')
     .description('send recorded fixtures to a receiver, each re-signed with its secret and a fresh timestamp (exit 0 all 2xx, 1 one was not, 2 no answer)')
     .requiredOption('--to <url>', 'the receiver, e.g. localhost:3000/webhooks')
-    .requiredOption('--secret <secret>', 'the secret the receiver verifies with (repeatable during a rotation)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--scheme <scheme>', `how to sign: ${replaySchemes.join(' or ')}`, 'sandbay')
+    .requiredOption('--secret <secret>', 'the secret the receiver verifies with, whsec_… (repeatable during a rotation); for ed25519 a whsk_… private key', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--scheme <schemes>', `how to sign: ${replaySchemes.join(', ')}, or several comma-separated (default sandbay; standard-webhooks-ed25519 when every --secret is a whsk_… key)`)
     .option('--timeout <seconds>', 'give up on one request after this long (default 10)')
     .option('--json', 'print machine-readable JSON')
     .action(replay);

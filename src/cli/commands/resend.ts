@@ -16,7 +16,7 @@ export async function replayOne(client: Client, id: string, json?: boolean): Pro
 export async function printAttempt(client: Client, delivery: DeliveryDetail, json: boolean | undefined): Promise<void> {
   if (json) return printJson(delivery);
   say(latestAttemptLine(delivery, await sandboxNowMs(client)));
-  say(`Inspect: ${inspectorLink(client, delivery)}`);
+  say(`Inspect: ${await inspectorLink(client, delivery)}`);
 }
 
 /** `sandbay resend <deliveryId>`: attempt it now — the next retry if pending, a replay otherwise (SPEC §5.3). */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { apiCommand } from '../options.ts';
+import { apiCommand, withScheme } from '../options.ts';
 import { sandboxClient, type ConnectionFlags } from '../client.ts';
 import { collectDataFlag, dataChanges, type DataFlag } from '../data-changes.ts';
 import { inspectorLink, latestAttemptLine, sandboxNowMs, waitForAttempts } from '../delivery-format.ts';
@@ -35,14 +35,16 @@ export function triggerCommand(program: Command): void {
 async function trigger(topic: string, flags: TriggerFlags): Promise<void> {
   const changes = dataChanges(flags);
   const client = await sandboxClient(flags);
-  const sent = await client.request<{ deliveryId: string }>('POST', '/api/v1/webhooks/test', { body: { topic, endpoint: flags.to, ...changes } });
+  // A registered endpoint by id, or a URL written as users write them (localhost:3000/hook).
+  const endpoint = /^whe_/.test(flags.to) ? flags.to : withScheme(flags.to);
+  const sent = await client.request<{ deliveryId: string }>('POST', '/api/v1/webhooks/test', { body: { topic, endpoint, ...changes } });
   if (!flags.wait) {
     if (flags.json) printJson(sent);
-    else say(`${sent.deliveryId}  ${topic}  → ${flags.to}  · pending`);
+    else say(`${sent.deliveryId}  ${topic}  → ${endpoint}  · pending`);
     return;
   }
   const delivery = await waitForAttempts(client, sent.deliveryId, 1, firstAttemptWaitMs);
   if (flags.json) return printJson(delivery);
   say(latestAttemptLine(delivery, await sandboxNowMs(client)));
-  say(`Inspect: ${inspectorLink(client, delivery)}`);
+  say(`Inspect: ${await inspectorLink(client, delivery)}`);
 }

@@ -4,6 +4,7 @@ import type { DeliverySummary } from '../../shared/api-types.ts';
 import { useNow } from '../components/hooks.ts';
 import { StatusBadge } from '../components/Misc.tsx';
 import { useApp } from '../store/app.ts';
+import { useEndpoints } from '../store/endpoints.ts';
 import { formatCountdown, formatTime, outcomeText } from '../util/format.ts';
 
 const rowHeight = 32;
@@ -20,9 +21,13 @@ export interface GridProps {
   label: string;
 }
 
-function NextAttempt({ at }: { at: string | null }) {
+/** The next attempt's countdown; none while the endpoint is off (a 410 Gone or a user turned it off): it waits for it. */
+function NextAttempt({ at, endpointId, paused }: { at: string | null; endpointId: string | null; paused: boolean }) {
   const now = useNow();
   const offset = useApp((s) => s.clockOffsetMs);
+  // The endpoints store follows the live stream (a 410 reloads it), so a row created since still says it waits.
+  const disabled = useEndpoints((s) => (s.loaded ? s.endpoints.find((e) => e.id === endpointId)?.enabled === false : paused));
+  if (endpointId && disabled) return <span className="warn" title="Its endpoint is disabled: enable it to resume">paused</span>;
   if (!at) return <span className="faint">—</span>;
   return <span>{formatCountdown(Date.parse(at), now + offset)}</span>;
 }
@@ -68,7 +73,7 @@ const Row = memo(function Row({ row, index, selected, compact, onOpen, rowAction
       <span role="gridcell" className={`c-last ${row.lastStatus !== null && row.lastStatus < 300 && !row.lastError ? 'ok' : row.lastError || row.lastStatus ? 'bad' : ''}`} title={row.lastError ?? ''}>
         {row.attemptCount ? outcomeText(row.lastStatus, row.lastError) : '—'}
       </span>
-      <span role="gridcell" className="c-next">{row.status === 'pending' ? <NextAttempt at={row.nextAttemptAt} /> : <span className="faint">—</span>}</span>
+      <span role="gridcell" className="c-next">{row.status === 'pending' ? <NextAttempt at={row.nextAttemptAt} endpointId={row.endpointId} paused={row.paused !== null} /> : <span className="faint">—</span>}</span>
       {!compact && <span role="gridcell" className="c-created mono">{formatTime(row.createdAt)}</span>}
       {rowAction && (
         <span role="gridcell" className="c-action">

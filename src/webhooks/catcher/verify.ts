@@ -62,20 +62,35 @@ export async function verifyCaught(deps: VerifyDeps, tenantId: string, headers: 
   return { verified: !failed, reason: failed ?? 'ok', deliveryId, secretSource, signature: names };
 }
 
+/** The sandbox an envelope names (Sandbay's has tenantId; Standard Webhooks' names none). */
+function tenantNamedIn(body: string): string | undefined {
+  try {
+    const named = (JSON.parse(body) as { tenantId?: unknown } | null)?.tenantId;
+    return typeof named === 'string' ? named : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The sandbox that sent a request, when it is a delivery of another sandbox of this install
- * than the catcher's: the envelope names its tenant, and that tenant has the delivery.
+ * The sandbox that sent a request, when it is a delivery of another sandbox of this install than the
+ * catcher's: the one Sandbay's envelope names, when it has that delivery; for Standard Webhooks, whose
+ * envelope names no sandbox, the one that has the delivery webhook-id names (each sandbox looked up by
+ * its key, and only when the catcher's own sandbox does not have it).
  */
 export async function senderIfAnotherSandbox(db: Db, tenantId: string, headers: Record<string, string>, body: string): Promise<string | undefined> {
   const deliveryId = deliveryIdOf(headers);
   if (!deliveryId) return undefined;
-  let sender: unknown;
-  try {
-    sender = (JSON.parse(body) as { tenantId?: unknown } | null)?.tenantId;
-  } catch {
-    return undefined;
+  const named = tenantNamedIn(body);
+  if (named !== undefined) {
+    if (named === tenantId) return undefined;
+    const rows = await db.query('select 1 from deliveries where tenant_id = $1 and id = $2', [named, deliveryId]);
+    return rows.length > 0 ? named : undefined;
   }
-  if (typeof sender !== 'string' || sender === tenantId) return undefined;
-  const rows = await db.query('select 1 from deliveries where tenant_id = $1 and id = $2', [sender, deliveryId]);
-  return rows.length > 0 ? sender : undefined;
+  const own = await db.query('select 1 from deliveries where tenant_id = $1 and id = $2', [tenantId, deliveryId]);
+  if (own.length > 0) return undefined;
+  const [other] = await db.query<{ tenant_id: string }>(
+    `select d.tenant_id from tenants t join deliveries d on d.tenant_id = t.id and d.id = $2
+      where t.id <> $1 limit 1`, [tenantId, deliveryId]);
+  return other?.tenant_id;
 }

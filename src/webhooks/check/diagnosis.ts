@@ -2,7 +2,7 @@ import { JsonFloat, jsonForms, type JsonForm } from '../../shared/json-forms.ts'
 import { secretMistakes } from '../../shared/receiver-doctor.ts';
 import { diagnoseEcho, parseEcho, type EchoFinding } from '../../shared/receiver-echo.ts';
 import { detectStack, fixFor, fixForFinding, stackFor, stackLabel, type ReceiverStack } from '../../shared/receiver-fixes.ts';
-import type { CheckRequest, Layout } from './requests.ts';
+import type { CheckRequest, Layout, Signing } from './requests.ts';
 import { answered, is2xx, type Answer, type Explanation, type Judging } from './verdicts.ts';
 import { sandbayWords, type CheckWords } from './words.ts';
 
@@ -56,17 +56,46 @@ export async function fromEcho(j: Judging, a: Answer, lead: string, stack: Recei
   return { cause: `${lead}: its Sandbay-Echo shows ${lowerFirst(f.title)}. ${f.detail}`, fix };
 }
 
+/** A probe for one likely mistake: the request a receiver making it accepts, and what to tell it. */
+interface MistakeProbe {
+  cause: string;
+  fix: string;
+  request: CheckRequest;
+}
+
+const standardKeyFix = 'Key the HMAC with the base64 after whsec_, decoded (the Standard Webhooks libraries do; verifyWebhook with the request\'s headers does).';
+
 /**
- * The secret's usual mis-readings, as probes: for Sandbay's scheme (its key is the whole string as UTF-8)
- * the prefix stripped or the rest base64-decoded; for Standard Webhooks' (the base64 after whsec_,
- * decoded) the whole string as UTF-8, Sandbay's way. An ed25519 run has no secret to mis-read.
+ * The usual mistakes of a receiver, as probes. Sandbay's scheme (its key is the whole string as UTF-8):
+ * the prefix stripped, or the rest base64-decoded. Standard Webhooks' (the base64 after whsec_, decoded):
+ * the whole string as UTF-8 (Sandbay's way), the base64 left undecoded, the webhook-id left out of the
+ * signed string; and where the endpoint signs v1a alone, checking it as an HMAC of the secret.
  */
-function keyProbes(w: CheckWords, topic: string, data: Record<string, unknown>): [string, CheckRequest][] {
-  if (!w.hmac) return [];
-  if (w.standard) return [['the whole whsec_… string as UTF-8 bytes (Sandbay\'s own scheme), not the base64 after whsec_, decoded', { topic, data, signing: 'utf8-key' }]];
+function mistakeProbes(w: CheckWords, topic: string, data: Record<string, unknown>, stack: ReceiverStack | undefined): MistakeProbe[] {
+  const keyed = (how: string, fix: string, signing: Signing): MistakeProbe =>
+    ({ cause: `it keys the HMAC with ${how} — it accepted the same delivery signed that way.`, fix, request: { topic, data, signing } });
+  if (!w.standard) {
+    return [
+      keyed('the secret without its whsec_ prefix', fixFor('key', stack), 'stripped-prefix'),
+      keyed('the base64-decoded part of the secret after whsec_', fixFor('key', stack), 'decoded-key'),
+    ];
+  }
+  const noId: MistakeProbe = {
+    cause: 'it signs "<webhook-timestamp>.<body>", without the webhook-id — it accepted the same delivery signed that way. Standard Webhooks signs "<webhook-id>.<webhook-timestamp>.<body>".',
+    fix: 'Verify webhook-id + "." + webhook-timestamp + "." + the raw body (the Standard Webhooks libraries do; verifyWebhook with the request\'s headers does).',
+    request: { topic, data, signing: 'no-id' },
+  };
+  if (!w.hmac) {
+    return [{
+      cause: 'it checks the signature as an HMAC of the whsec_… secret (v1), but this endpoint signs v1a alone: an ed25519 signature, made with the endpoint\'s private key — it accepted the same delivery carrying an HMAC instead.',
+      fix: 'Verify v1a with the endpoint\'s whpk_… public key: ed25519 over webhook-id + "." + webhook-timestamp + "." + the raw body (Node: crypto.verify(null, signed, publicKey, signature); Go: ed25519.Verify; Python: cryptography\'s Ed25519PublicKey.verify; PHP: sodium_crypto_sign_verify_detached). The whsec_ secret signs v1 only: add standard-webhooks to the endpoint\'s schemes to get it.',
+      request: { topic, data, signing: 'hmac-for-v1a' },
+    }, noId];
+  }
   return [
-    ['the secret without its whsec_ prefix', { topic, data, signing: 'stripped-prefix' }],
-    ['the base64-decoded part of the secret after whsec_', { topic, data, signing: 'decoded-key' }],
+    keyed('the whole whsec_… string as UTF-8 bytes (Sandbay\'s own scheme), not the base64 after whsec_, decoded', standardKeyFix, 'utf8-key'),
+    keyed('the base64 text after whsec_ as it is (its UTF-8 bytes), not base64-decoded', standardKeyFix, 'undecoded-key'),
+    noId,
   ];
 }
 
@@ -83,11 +112,8 @@ export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: stri
   // A Sandbay-Echo describes Sandbay's own signature; a Standard Webhooks run is told apart by probing alone.
   const echoed = w.standard ? undefined : await fromEcho(j, a, lead, stack);
   if (echoed) return echoed;
-  const keyed = await firstAccepted(j, keyProbes(w, topic, data));
-  if (keyed) {
-    const fix = w.standard ? 'Key the HMAC with the base64 after whsec_, decoded (the Standard Webhooks libraries do; verifyWebhook with the request\'s headers does).' : fixFor('key', stack);
-    return { cause: `${lead}: it keys the HMAC with ${keyed} — it accepted the same delivery signed that way.`, fix };
-  }
+  const mistake = await firstAccepted(j, mistakeProbes(w, topic, data, stack).map((p) => [p, p.request] as [MistakeProbe, CheckRequest]));
+  if (mistake) return { cause: `${lead}: ${mistake.cause}`, fix: mistake.fix };
   const form = await acceptedForm(j, topic, data);
   if (form) return reserialised(lead, form, stack);
   if (a.status !== null && a.status >= 500) {
@@ -98,7 +124,7 @@ export async function rejectedCorrectDelivery(j: Judging, a: Answer, topic: stri
   }
   return {
     cause: w.standard
-      ? `${lead}, in every byte form${w.hmac ? ' and with the secret read Sandbay\'s way too' : ''}: it rejects every request, so it verifies with another ${w.key}, another scheme, or refuses before verifying${inLanguage(stack)}.`
+      ? `${lead}, in every byte form and with every usual mistake of a receiver (${w.hmac ? 'the secret as UTF-8 text or its base64 undecoded, ' : 'v1a checked as an HMAC, '}the webhook-id left out of the signed string): it rejects every request, so it verifies with another ${w.key}, another scheme, or refuses before verifying${inLanguage(stack)}.`
       : `${lead}, in every byte form and with every usual reading of the secret (prefix stripped, base64-decoded): it rejects every request, so it verifies with another secret or refuses before verifying${inLanguage(stack)}.`,
     fix: w.standard
       ? `Use the endpoint's current ${w.hmac ? 'whsec_… secret (or, for v1a, its whpk_… public key)' : 'whpk_… public key'}, and verify webhook-id, webhook-timestamp and the raw body as sent.`

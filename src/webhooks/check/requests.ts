@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, sign as ed25519Sign } from 'node:crypto';
 import { newId, randomString } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
 import { secretPrefix } from '../../shared/receiver-doctor.ts';
@@ -6,9 +6,9 @@ import type { Topic } from '../../shared/topics.ts';
 import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
 import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
-import { newEd25519KeyPair } from '../../receiver/ed25519-keys.ts';
+import { newEd25519KeyPair, privateKeyOf } from '../../receiver/ed25519-keys.ts';
 import { signRequest } from '../../receiver/schemes.ts';
-import type { SchemeName } from '../../shared/schemes.ts';
+import { standardHmacKey, type SchemeName } from '../../shared/schemes.ts';
 import type { SigningKeys } from '../endpoint-keys.ts';
 
 /** How one check request is signed: like production, or with one deliberate fault. */
@@ -16,9 +16,19 @@ export type Signing =
   | 'valid' | 'tampered' | 'wrong-secret' | 'stale' | 'future' | 'none' | 'rotation'
   /** Probes: the key a receiver would use if it stripped the prefix, or base64-decoded the rest (Svix's scheme). */
   | 'stripped-prefix' | 'decoded-key'
-  /** A Standard Webhooks probe: v1 keyed with the whole whsec_ string as UTF-8, as Sandbay's scheme keys. */
-  | 'utf8-key'
+  /**
+   * Standard Webhooks probes, each a receiver's likely mistake: v1 keyed with the whole whsec_ string as
+   * UTF-8 (Sandbay's way), or with the base64 after whsec_ left undecoded; "<timestamp>.<body>" signed
+   * without the webhook-id; an HMAC of the secret where the endpoint signs v1a (ed25519) only.
+   */
+  | StandardProbe
   | { header: string };
+
+const standardProbes = ['utf8-key', 'undecoded-key', 'no-id', 'hmac-for-v1a'] as const;
+export type StandardProbe = (typeof standardProbes)[number];
+const sandbayProbes = ['stripped-prefix', 'decoded-key'] as const;
+const isStandardProbe = (s: Signing): s is StandardProbe => (standardProbes as readonly unknown[]).includes(s);
+const isSandbayProbe = (s: Signing) => (sandbayProbes as readonly unknown[]).includes(s);
 
 /**
  * How the body's bytes are laid out: compact or pretty-printed (pretty ones end with a newline, as
@@ -93,7 +103,7 @@ const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomB
  * Sandbay's own header under one fault (SPEC §10). The probes sign with the secret as a receiver may
  * misread it: prefix stripped, or base64-decoded (Standard Webhooks' way).
  */
-function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | 'utf8-key'>, secrets: readonly string[], body: string, now: number): string {
+function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | StandardProbe>, secrets: readonly string[], body: string, now: number): string {
   const sign = (keys: readonly string[], t = now) => signatureHeader(keys, body, t);
   switch (signing) {
     case 'wrong-secret': return sign([randomSecret(false)]);
@@ -106,6 +116,27 @@ function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | '
       return formatSignatureHeader(now, v1);
     }
     default: return sign(secrets); // valid, and tampered (signed before the byte changes)
+  }
+}
+
+/**
+ * A Standard Webhooks probe's webhook-signature: the tokens a receiver making that mistake computes and
+ * accepts (base64 HMACs with the secret misread or the id left out; ed25519 over the string without the id).
+ */
+function probeSignature(probe: StandardProbe, run: CheckSigning, id: string, body: string, now: number): string {
+  const hmac = (key: Uint8Array | string, message: string) => createHmac('sha256', key).update(message).update(body).digest('base64');
+  const decoded = run.keys.secrets.map((s) => standardHmacKey(s)).filter((k) => k !== undefined);
+  switch (probe) {
+    case 'utf8-key': return run.keys.secrets.map((s) => `v1,${hmac(s, `${id}.${now}.`)}`).join(' ');
+    case 'undecoded-key': return run.keys.secrets.map((s) => `v1,${hmac(s.replace(/^whsec_/, ''), `${id}.${now}.`)}`).join(' ');
+    case 'hmac-for-v1a': return decoded.flatMap((k) => [`v1,${hmac(k, `${id}.${now}.`)}`, `v1a,${hmac(k, `${id}.${now}.`)}`]).join(' ');
+    case 'no-id': {
+      const v1 = run.schemes.includes('standard-webhooks') ? decoded.map((k) => `v1,${hmac(k, `${now}.`)}`) : [];
+      const v1a = run.schemes.includes('standard-webhooks-ed25519')
+        ? run.keys.signingKeys.map((k) => privateKeyOf(k)).filter((k) => k !== undefined).map((k) => `v1a,${ed25519Sign(null, Buffer.from(`${now}.${body}`, 'utf8'), k).toString('base64')}`)
+        : [];
+      return [...v1, ...v1a].join(' ');
+    }
   }
 }
 
@@ -122,11 +153,7 @@ function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none
     const valid = sign(run.keys);
     return { ...valid, 'webhook-signature': `${old} ${valid['webhook-signature']}` };
   }
-  if (signing === 'utf8-key') {
-    // Keyed as Sandbay keys its own scheme: the whole string's UTF-8 bytes (a receiver's likely mix-up).
-    const v1 = run.keys.secrets.map((s) => `v1,${createHmac('sha256', s).update(`${id}.${now}.`).update(body).digest('base64')}`);
-    return { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': v1.join(' ') };
-  }
+  if (isStandardProbe(signing)) return { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': probeSignature(signing, run, id, body, now) };
   return sign(run.keys);
 }
 
@@ -144,8 +171,8 @@ function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: s
     }
     return out;
   }
-  if (sandbay && signing !== 'utf8-key') out[signatureHeaderName.toLowerCase()] = sandbayHeader(signing, run.keys.secrets, body, now);
-  if (standard && signing !== 'stripped-prefix' && signing !== 'decoded-key') Object.assign(out, standardHeadersFor(signing, run, id, body, now));
+  if (sandbay && !isStandardProbe(signing)) out[signatureHeaderName.toLowerCase()] = sandbayHeader(signing, run.keys.secrets, body, now);
+  if (standard && !isSandbayProbe(signing)) Object.assign(out, standardHeadersFor(signing as Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run, id, body, now));
   return out;
 }
 

@@ -39,15 +39,19 @@ test('two sandboxes with a catcher named demo each receive only their own delive
   }
 });
 
-test("a delivery sent to another sandbox's catcher URL fails, and that catcher records nothing", async () => {
+test("a delivery sent to another sandbox's catcher URL fails in every scheme, and that catcher records nothing", async () => {
   const [owner, stranger] = [await createSandbox(engine.url), await createSandbox(engine.url)];
   const theirs = await putCatcher(owner, 'demo');
-  const endpoint = await registerEndpoint(stranger, theirs.url, ['order.*']);
-  await placeOrder(stranger);
-  const [summary] = (await stranger.api(`/api/v1/webhooks/deliveries?endpointId=${endpoint.id}`)).body.data;
-  const d = await waitForDelivery(stranger, summary.id, (x) => x.attempts.length > 0);
-  assert.deepEqual([d.status, d.attempts[0].responseStatus], ['pending', 404]);
-  assert.match(d.attempts[0].responseBody, /another sandbox's catcher/);
+  // Standard Webhooks' envelope names no sandbox: its webhook-id alone tells whose delivery it is.
+  for (const signature of ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519']) {
+    const endpoint = await registerEndpoint(stranger, theirs.url, ['order.*'], { signature });
+    await placeOrder(stranger);
+    const [summary] = (await stranger.api(`/api/v1/webhooks/deliveries?endpointId=${endpoint.id}`)).body.data;
+    const d = await waitForDelivery(stranger, summary.id, (x) => x.attempts.length > 0);
+    assert.deepEqual([d.status, d.attempts[0].responseStatus], ['pending', 404], signature);
+    assert.match(d.attempts[0].responseBody, /another sandbox's catcher/);
+    await stranger.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'DELETE' });
+  }
   assert.deepEqual(await caught(owner, 'demo'), []);
   // A request that is no delivery of this install is still recorded, as unverified.
   await call(engine.url, new URL(theirs.url).pathname, { body: { tenantId: stranger.id }, headers: { 'x-service-delivery-id': 'dlv_nope' } });

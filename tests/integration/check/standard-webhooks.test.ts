@@ -9,14 +9,17 @@ import { failedCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
 
-/** An endpoint with `signature` on a Standard Webhooks receiver with `flaws`, checked through the API. */
-async function checked(signature: string[], flaws: StandardFlaw[] = [], withEffects = false): Promise<{ sb: TestSandbox; run: any; endpoint: any }> {
+/**
+ * An endpoint with `signature` on a Standard Webhooks receiver with `flaws`, checked through the API. The
+ * receiver holds the endpoint's secret for HMAC (or, with `holds: 'secret'`, even where only v1a is sent).
+ */
+async function checked(signature: string[], flaws: StandardFlaw[] = [], withEffects = false, holds?: 'secret'): Promise<{ sb: TestSandbox; run: any; endpoint: any }> {
   const sb = await createSandbox(engine.url);
   let key = '';
   const rx = await startStandardReceiver(() => key, ...flaws);
   try {
     const endpoint = await registerEndpoint(sb, rx.url, ['order.*'], { signature });
-    key = signature.includes('standard-webhooks') ? endpoint.secret : endpoint.publicKey;
+    key = signature.includes('standard-webhooks') || holds === 'secret' ? endpoint.secret : endpoint.publicKey;
     const run = await runCheck(sb, { endpointId: endpoint.id, effectsUrl: withEffects ? rx.effectsUrl : undefined });
     return { sb, run, endpoint };
   } finally {
@@ -58,6 +61,24 @@ test('broken Standard Webhooks receivers fail the cases that catch them, with ca
   const utf8 = (await checked(['standard-webhooks'], ['utf8-key'])).run;
   assert.equal(caseOf(utf8, 'valid').status, 'failed');
   assert.match(caseOf(utf8, 'valid').cause, /keys the HMAC with the whole whsec_… string as UTF-8 bytes \(Sandbay's own scheme\)/);
+
+  // Keying with the base64 text itself, forgetting to decode it after the prefix.
+  const undecoded = (await checked(['standard-webhooks'], ['undecoded-key'])).run;
+  assert.deepEqual(failedCases(undecoded), ['valid']);
+  assert.match(caseOf(undecoded, 'valid').cause, /keys the HMAC with the base64 text after whsec_ as it is \(its UTF-8 bytes\), not base64-decoded/);
+  assert.match(caseOf(undecoded, 'valid').fix, /base64 after whsec_, decoded/);
+
+  // Signing "<timestamp>.<body>" without the webhook-id, with HMAC and with ed25519 alike.
+  for (const signature of [['standard-webhooks'], ['standard-webhooks-ed25519']]) {
+    const noId = (await checked(signature, ['no-id'])).run;
+    assert.match(caseOf(noId, 'valid').cause, /signs "<webhook-timestamp>\.<body>", without the webhook-id/, String(signature));
+    assert.match(caseOf(noId, 'valid').fix, /webhook-id \+ "\." \+ webhook-timestamp/);
+  }
+
+  // An endpoint that signs v1a alone, and a receiver that compares it as an HMAC of the secret.
+  const asHmac = (await checked(['standard-webhooks-ed25519'], ['v1a-as-hmac'], false, 'secret')).run;
+  assert.match(caseOf(asHmac, 'valid').cause, /checks the signature as an HMAC of the whsec_… secret \(v1\), but this endpoint signs v1a alone/);
+  assert.match(caseOf(asHmac, 'valid').fix, /whpk_… public key/);
 
   const clock = (await checked(['standard-webhooks-ed25519'], ['skips-timestamp'])).run;
   assert.deepEqual(failedCases(clock), ['stale-timestamp', 'future-timestamp']);

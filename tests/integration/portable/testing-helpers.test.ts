@@ -101,6 +101,36 @@ test('replayFixtures signs Standard Webhooks too, and reports a receiver that ca
   }
 });
 
+test('replayFixtures signs ed25519 with a whsk_ key (the receiver verifies v1a with the whpk_ key), several schemes at once, and refuses keys that cannot sign', async () => {
+  const { newEd25519KeyPair } = await import('../../../src/receiver/ed25519-keys.ts');
+  const { Webhook } = await import('standardwebhooks');
+  const { signingKey, publicKey } = newEd25519KeyPair();
+  const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+  const rx = await new Receiver().start();
+  try {
+    const fixture = { name: 'one', topic: 'order.placed', deliveryId: 'dlv_fixture', eventId: 'evt_fixture', body: '{"type":"order.placed","timestamp":"2026-01-01T00:00:00.000Z","data":{}}', headers: { 'content-type': 'application/json' }, recorded: { url: null, status: null, at: null } };
+    const file = { sandbayFixtures: 1, recordedAt: new Date().toISOString(), source: { sandboxId: 'sbx_x' }, fixtures: [fixture] };
+    // A whsk_ key alone signs ed25519 by default: what it is for.
+    const [alone] = await replayFixtures(file, { url: rx.url, secret: signingKey });
+    assert.equal(alone.status, 200);
+    const headers = (i: number) => Object.fromEntries(Object.entries(rx.received[i].headers).map(([k, v]) => [k, String(v)]));
+    assert.match(headers(0)['webhook-signature'], /^v1a,[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(verifyWebhook({ payload: rx.received[0].body, headers: headers(0), secret: publicKey }), JSON.parse(fixture.body));
+    // Both Standard Webhooks schemes at once: the official library verifies the v1 beside the v1a.
+    await replayFixtures(file, { url: rx.url, secret: [secret, signingKey], scheme: ['standard-webhooks', 'standard-webhooks-ed25519'] });
+    assert.equal(headers(1)['webhook-signature'].split(' ').map((s) => s.split(',')[0]).join(' '), 'v1 v1a');
+    assert.ok(new Webhook(secret).verify(rx.received[1].body, headers(1)));
+    assert.ok(verifyWebhook({ payload: rx.received[1].body, headers: headers(1), secret: publicKey, scheme: 'standard-webhooks-ed25519' }));
+    // Refused before anything is sent.
+    await assert.rejects(replayFixtures(file, { url: rx.url, secret, scheme: 'standard-webhooks-ed25519' }), /give a whsk_… key/);
+    await assert.rejects(replayFixtures(file, { url: rx.url, secret: signingKey, scheme: 'sandbay' }), /sandbay signs with a whsec_… secret/);
+    await assert.rejects(replayFixtures(file, { url: rx.url, secret: 'whsec_not*base64', scheme: 'standard-webhooks' }), /whsec_ followed by base64/);
+    assert.equal(rx.received.length, 2);
+  } finally {
+    await rx.close();
+  }
+});
+
 test('waitForDelivery resolves on a delivery made after it was called, with its attempts', async () => {
   const since = new Date(Date.now() - 1000);
   const order = await placeOrder();

@@ -30,12 +30,14 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
   const canAttempt = useCan('webhooks:write');
   const canAdvance = useCan('sandbox:write');
   const pending = delivery.status === 'pending';
+  // A paused delivery (its endpoint off) is neither attempted nor due: the note above it offers Enable instead.
+  const waiting = pending && !delivery.paused;
   const error = retry.error ?? replay.error ?? fastForward.error;
   return (
     <div className="actions">
       <div className="row">
-        {pending && canAttempt && <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>{retry.busy ? 'Attempting…' : 'Retry now'}</button>}
-        {pending && canAdvance && delivery.nextAttemptAt && (
+        {waiting && canAttempt && <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>{retry.busy ? 'Attempting…' : 'Retry now'}</button>}
+        {waiting && canAdvance && delivery.nextAttemptAt && (
           <button type="button" className="primary" onClick={() => void fastForward.run()} disabled={fastForward.busy}>
             {fastForward.busy ? 'Advancing…' : 'Fast-forward to next attempt'}
           </button>

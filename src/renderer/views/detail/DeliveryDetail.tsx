@@ -58,7 +58,7 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           <dt>Event</dt><dd className="mono">{delivery.eventId}</dd>
           <dt>Occurred</dt><dd>{formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)} <span className="faint">(sandbox time)</span></dd>
           <dt>Attempts</dt><dd>{delivery.attemptCount}{delivery.lastError && <span className="bad"> · {delivery.lastError}</span>}</dd>
-          {delivery.status === 'pending' && delivery.nextAttemptAt && (
+          {delivery.status === 'pending' && delivery.nextAttemptAt && !delivery.paused && (
             <><dt>Next attempt</dt><dd data-testid="detail-next">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)} <span className="faint">at {formatDateTime(delivery.nextAttemptAt)} (sandbox)</span></dd></>
           )}
         </dl>

@@ -24,7 +24,8 @@ function slotsOf(delivery: Delivery): Slot[] {
   return Array.from({ length: maxAttempts }, (_, i) => {
     const attempt = cycle[i];
     if (attempt) return { number: i + 1, state: ok(attempt) ? 'succeeded' : 'failed', attempt };
-    if (delivery.status === 'pending' && i === cycle.length) return { number: i + 1, state: delivery.nextAttemptAt ? 'scheduled' : 'waiting' };
+    // A paused delivery (its endpoint off) is not due, whatever its schedule says: it waits to be enabled.
+    if (delivery.status === 'pending' && i === cycle.length) return { number: i + 1, state: delivery.nextAttemptAt && !delivery.paused ? 'scheduled' : 'waiting' };
     return { number: i + 1, state: 'unused' };
   });
 }
@@ -53,6 +54,10 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
   const slots = slotsOf(delivery);
   const replays = delivery.attempts.filter((a) => a.trigger === 'replay');
   const dead = delivery.status === 'dead';
+  const notes = slots.flatMap((slot) => {
+    const note = slot.attempt && scheduleNote(slot.attempt);
+    return note ? [{ number: slot.number, note }] : [];
+  });
   return (
     <section className="timeline" aria-labelledby="timeline-title">
       <h3 id="timeline-title">Retry timeline</h3>
@@ -66,7 +71,6 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
             </span>
             <span className="slot-outcome">
               {slot.attempt && <>{outcomeText(slot.attempt.responseStatus, slot.attempt.error)} · {formatTime(slot.attempt.startedAt)}</>}
-              {slot.attempt && scheduleNote(slot.attempt) && <span className="schedule-note" data-testid="schedule-note">{scheduleNote(slot.attempt)}</span>}
               {slot.state === 'scheduled' && delivery.nextAttemptAt && (
                 <span data-testid="next-attempt">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}</span>
               )}
@@ -80,6 +84,14 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
           <span className="slot-outcome">{dead ? (delivery.lastError === 'endpoint_deleted' ? 'endpoint deleted' : 'dead') : ''}</span>
         </li>
       </ol>
+      {notes.length > 0 && (
+        // Below the track, one line per answer: under the slots they overlapped (30 s and 2 min sit close on the axis).
+        <ul className="schedule-notes" aria-label="What the receiver's answers did to the schedule">
+          {notes.map(({ number, note }) => (
+            <li key={number}><span className="faint">After #{number}:</span> <span className="schedule-note" data-testid="schedule-note">{note}</span></li>
+          ))}
+        </ul>
+      )}
       {replays.length > 0 && (
         <p className="replays">
           <span className="label">Replays:</span>{' '}

@@ -86,7 +86,7 @@ export function SandbayBreakdown({ delivery, header, signing }: { delivery: Deli
         <div className="row"><h3>Recomputed here</h3><span className="faint">HMAC-SHA256(secret, signed string), with WebCrypto in this page</span></div>
         {signing instanceof ApiProblem && <div className="callout bad" role="alert">Cannot read the signing secrets: {signing.message}</div>}
         <table className="data recomputed">
-          <thead><tr><th>Secret</th><th>Status</th><th>HMAC-SHA256</th><th>Match</th></tr></thead>
+          <thead><tr><th>Secret</th><th>Status</th><th>HMAC-SHA256 (hex)</th><th>Match</th></tr></thead>
           <tbody>
             {b.expected.map((hex, i) => {
               const s = live[i];

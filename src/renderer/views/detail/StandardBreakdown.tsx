@@ -6,6 +6,10 @@ import { ApiProblem } from '../../api/client.ts';
 import { useNow } from '../../components/hooks.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
 import { formatAge, formatDateTime } from '../../util/format.ts';
+import { maskSecret } from '../../../shared/mask-secret.ts';
+
+/** A public key is no secret: its start is enough to tell it apart from the others (and from the endpoint card's). */
+const shortKey = (key: string) => (key.length > 16 ? `${key.slice(0, 14)}…` : key);
 
 const toleranceText = (standing: string, seconds: number) =>
   standing === 'within_tolerance' ? `within the ${seconds / 60}-minute tolerance` : standing === 'stale' ? `older than the ${seconds / 60}-minute tolerance` : 'ahead of the tolerance';
@@ -37,8 +41,12 @@ export function StandardBreakdown({ delivery, attempt, signing }: { delivery: De
   if ('error' in result) return <div className="callout bad" role="alert">{result.error}</div>;
   if (!result.ok) return <div className="callout bad" role="alert">This attempt&apos;s Standard Webhooks headers cannot be read ({result.reason}).</div>;
   const b = result.breakdown;
-  const keyName = (m: NonNullable<typeof b.signatures[number]['matched']>) =>
-    `${m.kind === 'secret' ? 'secret' : 'public key'} ${m.index + 1}${(m.kind === 'secret' ? live[m.index] : live.filter((s) => s.publicKey)[m.index])?.expiresAt ? ' (rotated out)' : ' (current)'}`;
+  // Which key, by the same number and mask as the tables below and the Sandbay breakdown: whsec_••••abcd, whpk_AbCd…
+  const keyName = (m: NonNullable<typeof b.signatures[number]['matched']>) => {
+    const generation = m.kind === 'secret' ? live[m.index] : live.filter((s) => s.publicKey)[m.index];
+    const shown = m.kind === 'secret' ? maskSecret(secrets[m.index]) : shortKey(publicKeys[m.index]);
+    return `${m.kind === 'secret' ? 'secret' : 'public key'} ${m.index + 1} (${generation?.expiresAt ? 'rotated out' : 'current'}: ${shown})`;
+  };
   return (
     <div className="stack signature" data-testid="standard-breakdown">
       <h3>Standard Webhooks</h3>
@@ -73,8 +81,8 @@ export function StandardBreakdown({ delivery, attempt, signing }: { delivery: De
       </div>
       {b.expected.length > 0 && (
         <table className="data recomputed">
-          <thead><tr><th>Secret</th><th>v1 recomputed here</th></tr></thead>
-          <tbody>{b.expected.map((v, i) => <tr key={i} data-testid="sw-recomputed"><td>secret {i + 1}</td><td className="mono wrap">{v ?? 'not a base64 secret'}</td></tr>)}</tbody>
+          <thead><tr><th>Secret</th><th>v1 recomputed here (base64)</th></tr></thead>
+          <tbody>{b.expected.map((v, i) => <tr key={i} data-testid="sw-recomputed"><td>secret {i + 1} <span className="mono faint">{maskSecret(secrets[i])}</span></td><td className="mono wrap">{v ?? 'not a base64 secret'}</td></tr>)}</tbody>
         </table>
       )}
     </div>
