@@ -111,13 +111,16 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   receiver.behaviour = { kind: 'status', status: 200 };
 });
 
-test('the test webhook form sends your own data; data that breaks the topic schema is refused, naming the path', async () => {
+test('the test webhook form sends your own data; data that breaks the topic schema is refused under the data field, naming the path', async () => {
   await open(`/sandboxes/${sb.id}/endpoints`);
   const form = page.locator('form[aria-labelledby="test-title"]');
   await form.getByLabel('Endpoint id or URL').fill(endpoint.id);
   await form.getByLabel('Your data (optional)').fill('{"total": "lots"}');
   await form.getByRole('button', { name: 'Send test webhook' }).click();
   await expect(form.locator('.field-error')).text(/\/data\/total: .*expected number/);
+  // Under the data it is about, not under the endpoint (which was fine).
+  await expect(form.getByLabel('Your data (optional)')).attribute('aria-invalid', 'true');
+  assert.equal(await form.getByLabel('Endpoint id or URL').getAttribute('aria-invalid'), null);
   await form.getByLabel('Your data (optional)').fill('{"total": 10.5, "giftNote": "Kolay gelsin"}');
   const before = receiver.received.length;
   await form.getByRole('button', { name: 'Send test webhook' }).click();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { TestWebhookResult } from '../../../shared/api-types.ts';
 import { categories, topicCategories } from '../../../shared/topics.ts';
-import { api } from '../../api/client.ts';
+import { api, ApiProblem } from '../../api/client.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { pathOf } from '../../router.ts';
@@ -51,6 +51,10 @@ export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
   const data = dataOf(dataText);
   const send = useAction(() => sendTestWebhook(sandboxId, topic, target.trim(), 'object' in data ? data.object : undefined));
   const problem = touched ? targetProblem(target) : null;
+  // The API names the part of the request it refused: a /data/… path is about "Your data", not the endpoint.
+  const refusedData = send.error instanceof ApiProblem && send.error.fieldError('/data') !== undefined;
+  const sendError = send.error && !refusedData ? send.error.message : null;
+  const dataError = 'error' in data ? data.error : refusedData ? send.error!.message : null;
   return (
     <form className="panel" aria-labelledby="test-title" noValidate onSubmit={(e) => {
       e.preventDefault();
@@ -60,7 +64,7 @@ export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
       <div className="panel-head"><h2 id="test-title">Send a test webhook</h2><span className="faint">a realistic sample built from this sandbox&apos;s data, with production headers, signature and retries</span></div>
       <div className="panel-body form-row">
         <TopicSelect value={topic} onChange={setTopic} />
-        <Field label="Endpoint id or URL" error={problem ?? send.error?.message} className="grow">
+        <Field label="Endpoint id or URL" error={problem ?? sendError} className="grow">
           <input className="mono" list="endpoint-targets" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="whe_… or http://localhost:3000/webhooks" />
         </Field>
         <datalist id="endpoint-targets">
@@ -69,7 +73,7 @@ export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
         <button type="submit" className="primary align-end" disabled={send.busy}>Send test webhook</button>
       </div>
       <div className="panel-body">
-        <Field label="Your data (optional)" error={'error' in data ? data.error : null}
+        <Field label="Your data (optional)" error={dataError}
           hint="A JSON object merged over the sample's data, e.g. {&quot;total&quot;: 10.5}; null removes a field. Checked against the topic's schema before sending.">
           <textarea className="mono" rows={3} value={dataText} onChange={(e) => setDataText(e.target.value)} placeholder='{"total": 10.5}' spellCheck={false} />
         </Field>
