@@ -12,6 +12,8 @@ export interface ConnectionFlags {
   json?: boolean;
   /** Seconds to wait for each answer (SANDBAY_TIMEOUT; default 30). */
   timeout?: string;
+  /** The data dir whose server.json names the running Sandbay (SANDBAY_DATA_DIR; default: the platform's). */
+  dataDir?: string;
 }
 
 export interface Connection {
@@ -23,6 +25,10 @@ export interface Connection {
   admin: boolean;
   /** How long one request may take, answer included, before the CLI gives up. */
   timeoutMs: number;
+  /** Where the URL came from: a flag or variable, the data dir's server.json, or the default. */
+  urlFrom?: 'given' | 'discovery' | 'default';
+  /** The data dir searched for server.json (named when the default URL cannot be reached). */
+  dataDir?: string;
 }
 
 export const defaultTimeoutSeconds = 30;
@@ -42,19 +48,35 @@ const originOf = (url: string) => {
   }
 };
 
+/** The data dir whose server.json the client verbs read: --data-dir, SANDBAY_DATA_DIR, else the platform's. */
+export const discoveryDir = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
+  flags.dataDir || env.SANDBAY_DATA_DIR || defaultDataDir(env);
+
 /**
  * Resolves where and as whom to connect: flags, then SANDBAY_* variables, then the running
- * app's discovery file. Its admin key is only sent to the URL the file names.
+ * app's discovery file (in --data-dir, SANDBAY_DATA_DIR or the platform's data dir). Its admin
+ * key is only sent to the URL the file names.
  */
-export function resolveConnection(flags: ConnectionFlags, env = process.env, discovery: Discovery | undefined = readDiscovery(defaultDataDir(env))): Connection {
-  const url = (flags.url ?? (env.SANDBAY_URL || undefined) ?? discovery?.url ?? defaultUrl).replace(/\/+$/, '');
+export function resolveConnection(flags: ConnectionFlags, env = process.env, discovery?: Discovery): Connection {
+  const dataDir = discoveryDir(flags, env);
+  discovery ??= readDiscovery(dataDir);
+  const given = flags.url ?? (env.SANDBAY_URL || undefined);
+  const urlFrom = given ? 'given' : discovery?.url ? 'discovery' : 'default';
+  const url = (given ?? discovery?.url ?? defaultUrl).replace(/\/+$/, '');
   const origin = originOf(url);
   const sandbox = flags.sandbox ?? (env.SANDBAY_SANDBOX || undefined);
   const token = flags.token ?? (env.SANDBAY_TOKEN || undefined);
   const timeoutMs = timeoutMsOf(flags.timeout ?? (env.SANDBAY_TIMEOUT || undefined));
-  if (token) return { url, token, sandbox, admin: false, timeoutMs };
+  if (token) return { url, token, sandbox, admin: false, timeoutMs, urlFrom, dataDir };
   const adminKey = discovery?.adminKey && originOf(discovery.url) === origin ? discovery.adminKey : undefined;
-  return { url, token: adminKey, sandbox, admin: Boolean(adminKey), timeoutMs };
+  return { url, token: adminKey, sandbox, admin: Boolean(adminKey), timeoutMs, urlFrom, dataDir };
+}
+
+/** The one-line hint for an unreachable Sandbay: with no server.json found, where the CLI looked and how to point it elsewhere. */
+export function unreachableMessage(connection: Pick<Connection, 'url' | 'urlFrom' | 'dataDir'>): string {
+  const base = `cannot reach Sandbay at ${connection.url} — is it running? (sandbay serve)`;
+  if (connection.urlFrom !== 'default' || !connection.dataDir) return base;
+  return `${base}; no server.json in ${connection.dataDir}: for a Sandbay started with serve --data-dir DIR, pass --data-dir DIR (or SANDBAY_DATA_DIR), or --url`;
 }
 
 /** Problems whose API wording (headers, endpoints) has a better CLI equivalent. */
@@ -139,7 +161,7 @@ export class Client {
     } catch (err) {
       if ((err as Error).name === 'TimeoutError') throw this.timedOut(init.method ?? 'GET', path);
       if ((err as Error).name === 'AbortError') throw err;
-      throw new CliError(`cannot reach Sandbay at ${this.url} — is it running? (sandbay serve)`);
+      throw new CliError(unreachableMessage(this.connection));
     }
   }
 

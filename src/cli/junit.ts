@@ -5,18 +5,21 @@ const xml = (text: string) =>
   text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-/** The report as JUnit XML for CI: one testcase per case, failures with their cause and fix, blocked cases skipped with the reason. */
+/** The report as JUnit XML for CI: one testcase per case, failures with their cause and fix (the root cause's also lists the cases it blocks), blocked cases skipped naming the case that blocks them. */
 export function junitXml(report: CheckReport, links: (deliveryId: string) => string): string {
   const cases = report.cases.map((c) => {
     const got = c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status}`;
     const open = `    <testcase classname="sandbay.check" name="${xml(c.id)}" time="${seconds(c.got.ms)}"`;
     const deliveries = c.deliveryIds.map((id) => `delivery: ${links(id)}`).join('\n');
     if (c.status === 'blocked') {
-      const reason = `not scored: blocked by ${c.blockedBy}${report.rootCause ? ` (${report.rootCause.cause})` : ''}`;
+      // Short, naming the case to fix: the cause itself is written once, on that case's <failure>.
+      const reason = `not scored: blocked by ${c.blockedBy}, which failed (its failure has the cause and fix)`;
       return `${open}>\n      <skipped message="${xml(reason)}"/>\n    </testcase>`;
     }
     if (!c.ok) {
-      const detail = [`expected ${c.expected}, got ${got}`, `cause: ${c.cause}`, `fix: ${c.fix}`, deliveries].filter(Boolean).join('\n');
+      const blocks = report.rootCause?.caseId === c.id && report.rootCause.blocks.length > 0
+        ? `blocks: ${report.rootCause.blocks.join(', ')} (not scored until ${c.id} passes)` : '';
+      const detail = [`expected ${c.expected}, got ${got}`, `cause: ${c.cause}`, `fix: ${c.fix}`, blocks, deliveries].filter(Boolean).join('\n');
       return `${open}>\n      <failure message="${xml(c.cause)}" type="expected ${xml(c.expected)}">${xml(detail)}</failure>\n    </testcase>`;
     }
     if (c.warning) return `${open}>\n      <system-out>${xml(`warning: answered in ${c.got.ms} ms (expected ${c.expected})`)}</system-out>\n    </testcase>`;

@@ -1,5 +1,5 @@
 import { EventSource } from 'eventsource';
-import { describeFailure, type Client } from './client.ts';
+import { describeFailure, unreachableMessage, type Client } from './client.ts';
 import { CliError } from './errors.ts';
 
 /** One message of GET /api/v1/events/stream (SPEC §5.7). */
@@ -64,7 +64,7 @@ export function openLiveFeed(client: Client, onMessage: (m: FeedMessage) => void
     } else if (!refusal) {
       // Never connected: report it the way every other command does, rather than retry silently.
       clearTimeout(openTimer);
-      fail(new CliError(`cannot reach Sandbay at ${client.url} — is it running? (sandbay serve)`));
+      fail(new CliError(unreachableMessage(client.connection)));
     }
   };
   for (const event of events) {

@@ -32,7 +32,7 @@ function serverOptions(cmd: Command): Command {
     .addOption(new Option('--allow-receivers <cidrs>', 'shared server: address blocks receivers may be in besides public ones, e.g. 10.20.0.0/16,fd00::/8').env('SANDBAY_ALLOW_RECEIVERS'))
     // Not .env(): commander would read SANDBAY_OPEN_SANDBOX_CREATION=0 as on; serve reads the variable itself.
     .option('--open-sandbox-creation', 'shared server: let anyone create a sandbox (SANDBAY_OPEN_SANDBOX_CREATION=1; default: the admin key only)')
-    .option('--data-dir <dir>', 'data directory (default: the platform data dir)')
+    .addOption(new Option('--data-dir <dir>', 'data directory (default: the platform data dir)').env('SANDBAY_DATA_DIR'))
     .option('--memory', 'keep no files (tests and demos)')
     .option('--quiet', 'do not log each request');
 }

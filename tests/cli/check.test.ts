@@ -112,7 +112,7 @@ test('a receiver that refuses every request: the root cause once with its fix, t
   assert.match(lines.at(-2)!, /^Score: 0\/15 passed, 1 failed, 14 not scored, 0 warnings in/);
 });
 
-test('--junit: the cases a failed valid blocks are skipped with the reason', async () => {
+test('--junit: the cases a failed valid blocks are skipped with a short message naming valid; the cause is written once, on valid', async () => {
   const sb = await createSandbox(engine.url);
   const r = await receiver('strips-prefix');
   const file = join(dir, 'blocked.xml');
@@ -125,8 +125,15 @@ test('--junit: the cases a failed valid blocks are skipped with the reason', asy
   const cases = Array.from({ length: doc.getElementsByTagName('testcase').length }, (_, i) => doc.getElementsByTagName('testcase')[i]);
   const skipped = cases.filter((c: any) => c.getElementsByTagName('skipped').length > 0);
   assert.equal(skipped.length, 14);
-  assert.match(skipped[0].getElementsByTagName('skipped')[0].getAttribute('message'), /^not scored: blocked by valid \(Your receiver rejects .* without its whsec_ prefix/);
-  assert.equal(cases.filter((c: any) => c.getElementsByTagName('failure').length > 0).map((c: any) => c.getAttribute('name')).join(), 'valid');
+  for (const c of skipped) {
+    assert.equal(c.getElementsByTagName('skipped')[0].getAttribute('message'), 'not scored: blocked by valid, which failed (its failure has the cause and fix)');
+  }
+  const failed = cases.filter((c: any) => c.getElementsByTagName('failure').length > 0);
+  assert.equal(failed.map((c: any) => c.getAttribute('name')).join(), 'valid');
+  // The root cause once, on valid, with the cases it blocks: not repeated in every skipped case.
+  assert.match(failed[0].getElementsByTagName('failure')[0].getAttribute('message'), /^Your receiver rejects .* without its whsec_ prefix/);
+  assert.match(failed[0].textContent, /\nblocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)\n/);
+  assert.equal(readFileSync(file, 'utf8').split('without its whsec_ prefix').length - 1, 2, 'the cause appears in the failure message and its text, and nowhere else');
 });
 
 test('--endpoint uses the endpoint\'s URL and secret; a wrong use of the flags is a one-line error', async () => {

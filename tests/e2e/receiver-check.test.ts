@@ -51,6 +51,27 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
   await card.locator('tr[data-case="stale-timestamp"]').getByRole('link', { name: 'delivery' }).click();
   await expect(page.getByText('check · stale-timestamp')).visible();
   assert.match(page.url(), new RegExp(`/sandboxes/${sandboxId}/deliveries/dlv_\\w+$`));
+  // In the list, the check's probes are marked as such, so they are not taken for real events.
+  const probe = page.locator(`[data-delivery-id="${page.url().split('/').at(-1)}"]`);
+  await expect(probe.getByTestId('check-tag')).text('check');
+  assert.equal(await probe.getAttribute('title'), null);
+  assert.equal(await probe.locator('.c-topic').getAttribute('title'), 'Sent by the receiver check, case stale-timestamp');
+  assert.deepEqual(page.errors, []);
+});
+
+test("a built-in catcher's card says the check is for your own receiver (a catcher answers what you chose, whatever the signature)", async () => {
+  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
+  const sandboxId = created.body.sandbox.id;
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const catcher = (await admin('/api/v1/catchers/demo', { method: 'PUT', body: {} })).body;
+  const caught = (await admin('/api/v1/webhooks/endpoints', { body: { url: catcher.url, topics: ['*'] } })).body;
+  const own = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['*'] } })).body;
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await expect(page.locator(`li[data-endpoint-id="${caught.id}"]`).getByTestId('check-catcher-note')).text(/built-in catcher: it answers what you chose/);
+  await expect(page.locator(`li[data-endpoint-id="${own.id}"]`).getByRole('button', { name: /^Check receiver/ })).visible();
+  await expect(page.locator(`li[data-endpoint-id="${own.id}"]`).getByTestId('check-catcher-note')).count(0);
   assert.deepEqual(page.errors, []);
 });
 
@@ -72,6 +93,12 @@ test('chaos is set on the endpoint form and shown on the card', async () => {
   assert.deepEqual(list.body.data[0].chaos, { duplicateRate: 0.2, reorderWindowMs: 5000, delayMs: 0, seed: 7 });
   const chaos = page.locator('li.endpoint').getByTestId('chaos');
   await chaos.locator('summary').click();
+  // A percentage is judged as one, in the form's own words (not the API's 0–1 rate); the endpoint keeps its chaos.
+  await chaos.getByLabel('Duplicate %').fill('250');
+  await expect(chaos.locator('.field-error')).text('A percentage from 0 to 100.');
+  await chaos.getByRole('button', { name: 'Save chaos' }).click();
+  await expect(page.locator('li.endpoint').getByText('on (seed 7)')).visible();
+  await chaos.getByLabel('Duplicate %').fill('20');
   await chaos.getByRole('button', { name: 'Turn off' }).click();
   await expect(chaos.locator('summary')).text('Chaos: off');
   assert.deepEqual(page.errors, []);

@@ -129,7 +129,7 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   receiver.behaviour = { kind: 'status', status: 200 };
 });
 
-test('the test webhook form sends your own data; data that breaks the topic schema is refused, naming the path', async () => {
+test('the test webhook form sends your own data; data that breaks the topic schema is refused under the data field, naming the path', async () => {
   await open(`/sandboxes/${sb.id}/endpoints`);
   const form = page.locator('form[aria-labelledby="test-title"]');
   await form.getByLabel('Endpoint id or URL').fill(endpoint.id);

@@ -42,3 +42,22 @@ export function outcomeText(status: number | null, error: string | null): string
 /** "100 products · 3 approval requests" from a counts object (camelCase keys become words). */
 export const countsText = (counts: Record<string, number>) =>
   Object.entries(counts).map(([k, v]) => `${v} ${k.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`).join(' · ');
+
+/** "1 delivery", "2 deliveries": a count with its noun agreeing. */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// The few words of each error the sender records, for places with room for a word or two (the retry timeline).
+const shortErrors: [RegExp, string][] = [
+  [/^connection refused/, 'refused'], [/^connection reset/, 'reset'], [/^host not found/, 'no such host'],
+  [/^host unreachable/, 'unreachable'], [/^timeout/, 'timeout'], [/^TLS certificate/, 'TLS rejected'],
+];
+
+/** An attempt's outcome in a word or two: the status, or the error cut to its gist (the full text goes in a tooltip). */
+export function shortOutcomeText(status: number | null, error: string | null): string {
+  if (status !== null) return String(status);
+  if (!error) return '—';
+  const known = shortErrors.find(([pattern]) => pattern.test(error));
+  if (known) return known[1];
+  const gist = error.split(/[:;(]/)[0].trim();
+  return gist.length > 20 ? `${gist.slice(0, 19)}…` : gist || error.slice(0, 19);
+}

@@ -66,7 +66,10 @@ const Row = memo(function Row({ row, index, selected, compact, onOpen, rowAction
       data-delivery-id={row.id}
     >
       <span role="gridcell" className="c-status"><StatusBadge status={row.status} /></span>
-      <span role="gridcell" className="c-topic">{row.topic}</span>
+      <span role="gridcell" className="c-topic" title={row.check ? `Sent by the receiver check, case ${row.check.case}` : undefined}>
+        {/* A check's probes sit among real deliveries: mark them so "x.unknown" or a tampered body is not taken for a real event. */}
+        {row.check && <span className="tag" data-testid="check-tag">check</span>} {row.topic}
+      </span>
       <span role="gridcell" className="c-id mono">{row.id}</span>
       {!compact && <span role="gridcell" className="c-endpoint mono" title={row.url ?? ''}>{endpointText(row.url)}</span>}
       <span role="gridcell" className="c-attempts">{row.attemptCount}</span>

@@ -6,11 +6,13 @@ import { Modal } from '../components/Dialog.tsx';
 import { navigate, pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { rememberToken } from '../store/tokens.ts';
+import { counted } from '../util/format.ts';
 
 /** What an import says in a toast: the new sandbox, and whether its endpoints sign with new secrets. */
 const importedText = (name: string, report: ImportReport) =>
-  `Imported "${name}": ${report.rows.deliveries ?? 0} deliveries, ${report.rows.orders ?? 0} orders.` +
-  (report.newSecrets.length > 0 ? ` ${report.newSecrets.length} endpoint(s) sign with new secrets (the file had none).` : '');
+  `Imported "${name}": ${counted(report.rows.deliveries ?? 0, 'delivery', 'deliveries')}, ${counted(report.rows.orders ?? 0, 'order')}.` +
+  (report.newSecrets.length > 0
+    ? ` ${counted(report.newSecrets.length, 'endpoint')} ${report.newSecrets.length === 1 ? 'signs' : 'sign'} with a new secret (the file had none).` : '');
 
 /** The sandbox menu: export the current sandbox as one file, or import one as a new sandbox. */
 export function SandboxMenu({ canImport }: { canImport: boolean }) {
@@ -54,7 +56,8 @@ export function SandboxMenu({ canImport }: { canImport: boolean }) {
   return (
     <>
       <details className="menu" ref={menu}>
-        <summary className="button small" aria-label="Sandbox menu">Sandbox ▾</summary>
+        {/* Named for what it does: beside the sandbox switcher, a second "Sandbox" read as the same control. */}
+        <summary className="button small" aria-label={`Sandbox menu: ${canImport ? 'export or import' : 'export'}`}>{canImport ? 'Export / import' : 'Export'} ▾</summary>
         <div className="menu-items" role="menu">
           <button type="button" role="menuitem" disabled={!sandboxId} onClick={() => { close(); setExporting(true); }}>Export…</button>
           {canImport && <button type="button" role="menuitem" onClick={() => { close(); picker.current?.click(); }}>Import…</button>}

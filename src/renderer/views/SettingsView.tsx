@@ -7,7 +7,7 @@ import { useAction, useNow } from '../components/hooks.ts';
 import { InlineError } from '../components/Misc.tsx';
 import { useApp } from '../store/app.ts';
 import { reloadSandboxData } from '../store/live.ts';
-import { countsText, formatDateTime, formatDuration } from '../util/format.ts';
+import { countsText, formatDateTime, counted, formatDuration } from '../util/format.ts';
 import { rememberToken } from '../store/tokens.ts';
 import { useCan } from '../store/signin.ts';
 
@@ -22,7 +22,7 @@ function ClockPanel() {
   const [unit, setUnit] = useState<keyof typeof units>('minutes');
   const advance = useAction(async (seconds: number) => {
     const clock = await useApp.getState().advanceClock(seconds);
-    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun} due job(s) ran.`, undefined, 'clock');
+    useApp.getState().toast('info', `Advanced ${formatDuration(seconds * 1000)}; ${counted(clock.jobsRun, 'due job')} ran.`, undefined, 'clock');
   });
   const canAdvance = useCan('sandbox:write');
   const seconds = Number(amount) * units[unit];

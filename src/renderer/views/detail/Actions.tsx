@@ -5,7 +5,7 @@ import { InlineError } from '../../components/Misc.tsx';
 import { sandboxNow, useApp } from '../../store/app.ts';
 import { useDetail } from '../../store/detail.ts';
 import { useCan } from '../../store/signin.ts';
-import { formatDuration } from '../../util/format.ts';
+import { counted, formatDuration } from '../../util/format.ts';
 import { CurlButton } from './CurlDialog.tsx';
 
 const attemptNow = (id: string, verb: 'retry' | 'replay') => api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/${verb}`);
@@ -24,7 +24,7 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
     const seconds = Math.max(1, Math.ceil((due - sandboxNow()) / 1000));
     const clock = await useApp.getState().advanceClock(seconds);
     await useDetail.getState().refresh();
-    toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${clock.jobsRun} due job(s) ran.`, undefined, 'clock');
+    toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${counted(clock.jobsRun, 'due job')} ran.`, undefined, 'clock');
   });
   // A shared server's session may hold a narrower token: show only what it can do.
   const canAttempt = useCan('webhooks:write');

@@ -2,14 +2,13 @@ import { maxAttempts, retryDelaysSeconds } from '../../../shared/retry-schedule.
 import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { useApp } from '../../store/app.ts';
-import { formatCountdown, formatDuration, formatTime, outcomeText } from '../../util/format.ts';
+import { formatCountdown, formatDuration, formatTime, outcomeText, shortOutcomeText } from '../../util/format.ts';
 
 type SlotState = 'succeeded' | 'failed' | 'scheduled' | 'unused' | 'waiting';
 
-const delayLabels = ['immediately', ...retryDelaysSeconds.map((s) => `+${formatDuration(s * 1000)}`)];
-// Cumulative seconds from the first attempt, placed on a log axis so 30 s and 1 h both read.
-const cumulative = [0, ...retryDelaysSeconds.map((_, i) => retryDelaysSeconds.slice(0, i + 1).reduce((a, b) => a + b, 0))];
-const position = (seconds: number) => Math.log10(1 + seconds) / Math.log10(1 + cumulative[cumulative.length - 1]);
+// Each slot says its delay; the slots share the width equally, so an outcome ("connection refused",
+// a Retry-After note) wraps inside its own column and never runs into the next one.
+const delayLabels = ['at once', ...retryDelaysSeconds.map((s) => `+${formatDuration(s * 1000).replace(/ /g, '\u00a0')}`)];
 
 const ok = (a: Attempt) => a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 && !a.error;
 
@@ -45,8 +44,8 @@ const stateText: Record<SlotState, string> = {
 };
 
 /**
- * The five attempts of the retry cycle on a time axis (0, then 30 s, 2 min, 10 min and 1 h
- * after each failure), what each returned, the next one's countdown, and the dead-letter point.
+ * The five attempts of the retry cycle in order (0, then 30 s, 2 min, 10 min and 1 h after each
+ * failure), what each returned and when, the next one's countdown, and the dead-letter point.
  */
 export function RetryTimeline({ delivery }: { delivery: Delivery }) {
   const now = useNow();
@@ -63,14 +62,14 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
       <h3 id="timeline-title">Retry timeline</h3>
       <ol className="timeline-track" aria-label="Attempts of the retry cycle">
         {slots.map((slot, i) => (
-          <li key={slot.number} className={`slot ${slot.state}`} style={{ left: `${position(cumulative[i]) * 78}%` }} data-testid={`slot-${slot.number}`} data-state={slot.state}>
+          <li key={slot.number} className={`slot ${slot.state}`} data-testid={`slot-${slot.number}`} data-state={slot.state}>
             <span className="slot-dot" aria-hidden="true">{slot.state === 'succeeded' ? '✓' : slot.state === 'failed' ? '✕' : slot.number}</span>
             <span className="slot-label">
               <strong>#{slot.number}</strong> <span className="faint">{delayLabels[i]}</span>
               <span className="visually-hidden">: {stateText[slot.state]}</span>
             </span>
             <span className="slot-outcome">
-              {slot.attempt && <>{outcomeText(slot.attempt.responseStatus, slot.attempt.error)} · {formatTime(slot.attempt.startedAt)}</>}
+              {slot.attempt && <><span className="slot-result" title={outcomeText(slot.attempt.responseStatus, slot.attempt.error)}>{shortOutcomeText(slot.attempt.responseStatus, slot.attempt.error)}</span> <span className="slot-time">{formatTime(slot.attempt.startedAt)}</span></>}
               {slot.state === 'scheduled' && delivery.nextAttemptAt && (
                 <span data-testid="next-attempt">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}</span>
               )}
@@ -85,7 +84,7 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
         </li>
       </ol>
       {notes.length > 0 && (
-        // Below the track, one line per answer: under the slots they overlapped (30 s and 2 min sit close on the axis).
+        // Below the track, one line per answer: a note is longer than its slot's column is wide.
         <ul className="schedule-notes" aria-label="What the receiver's answers did to the schedule">
           {notes.map(({ number, note }) => (
             <li key={number}><span className="faint">After #{number}:</span> <span className="schedule-note" data-testid="schedule-note">{note}</span></li>

@@ -5,33 +5,13 @@ import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { useEndpoints } from '../../store/endpoints.ts';
+import { chaosOf, chaosProblems, draftOf, type ChaosDraft } from './chaos-draft.ts';
 
-/** The chaos fields as typed: percent, ms, ms and an optional seed. */
-export interface ChaosDraft {
-  duplicatePercent: string;
-  reorderMs: string;
-  delayMs: string;
-  seed: string;
-}
-
-export const draftOf = (chaos: EndpointChaos | null): ChaosDraft => ({
-  duplicatePercent: chaos ? String(Math.round(chaos.duplicateRate * 1000) / 10) : '0',
-  reorderMs: String(chaos?.reorderWindowMs ?? 0), delayMs: String(chaos?.delayMs ?? 0), seed: chaos ? String(chaos.seed) : '',
-});
-
-/** The API's chaos object from a draft: all-zero faults turn chaos off. */
-export function chaosOf(d: ChaosDraft): Partial<EndpointChaos> | null {
-  const chaos = {
-    duplicateRate: Number(d.duplicatePercent || 0) / 100, reorderWindowMs: Number(d.reorderMs || 0), delayMs: Number(d.delayMs || 0),
-    ...(d.seed.trim() ? { seed: Number(d.seed) } : {}),
-  };
-  return chaos.duplicateRate || chaos.reorderWindowMs || chaos.delayMs ? chaos : null;
-}
-
-/** Duplicate rate, reorder window, added delay and seed, with the server's messages beside each. */
+/** Duplicate rate, reorder window, added delay and seed, with what is wrong beside each (checked as typed, else the server's message). */
 export function ChaosFields({ draft, onChange, problem }: { draft: ChaosDraft; onChange: (d: ChaosDraft) => void; problem?: ApiProblem | null }) {
+  const typed = chaosProblems(draft);
   const field = (key: keyof ChaosDraft, label: string, hint: string, pointer: string) => (
-    <Field label={label} hint={hint} error={problem?.fieldError(`/chaos/${pointer}`)}>
+    <Field label={label} hint={hint} error={typed[key] ?? problem?.fieldError(`/chaos/${pointer}`)}>
       <input className="mono" inputMode="numeric" value={draft[key]} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
     </Field>
   );
@@ -56,7 +36,10 @@ export function ChaosEditor({ endpoint, canEdit }: { endpoint: Endpoint; canEdit
   return (
     <details className="chaos" data-testid="chaos">
       <summary>{state}</summary>
-      <form className="stack tight" onSubmit={(e) => { e.preventDefault(); void save.run(chaosOf(draft)).then((ep) => ep && setDraft(draftOf(ep.chaos))); }}>
+      <form className="stack tight" onSubmit={(e) => {
+        e.preventDefault();
+        if (Object.keys(chaosProblems(draft)).length === 0) void save.run(chaosOf(draft)).then((ep) => ep && setDraft(draftOf(ep.chaos)));
+      }}>
         <p className="field-hint">Real senders deliver twice, out of order and late. Each injected fault is marked on its attempt in the delivery log.</p>
         <ChaosFields draft={draft} onChange={setDraft} problem={problem} />
         <div className="row">

@@ -5,7 +5,8 @@ import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
 import type { SchemeName } from '../../../shared/schemes.ts';
-import { ChaosFields, chaosOf, draftOf } from './ChaosEditor.tsx';
+import { ChaosFields } from './ChaosEditor.tsx';
+import { chaosOf, chaosProblems, draftOf } from './chaos-draft.ts';
 import { SchemePicker } from './SchemePicker.tsx';
 import { patternsOf, TopicPicker } from './TopicPicker.tsx';
 import { urlProblem } from './validate.ts';
@@ -30,7 +31,7 @@ export function EndpointForm({ initialUrl = '', onCreated, onCancel }: { initial
   const other = create.error && !server?.fieldError('/url') && !server?.fieldError('/topics') && !server?.fieldError('/chaos') ? create.error.message : null;
   const submit = () => {
     setTouched(true);
-    if (urlProblem(url) || picked.size === 0) return;
+    if (urlProblem(url) || picked.size === 0 || Object.keys(chaosProblems(chaos)).length > 0) return;
     void create.run();
   };
   return (

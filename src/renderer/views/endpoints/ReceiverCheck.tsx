@@ -2,10 +2,20 @@ import { useEffect, useState } from 'react';
 import type { CheckCaseInfo, Endpoint } from '../../../shared/api-types.ts';
 import type { CheckCaseResult, CheckRun } from '../../../shared/check-report.ts';
 import { useAction } from '../../components/hooks.ts';
+import { Field } from '../../components/Field.tsx';
 import { InlineError, Link } from '../../components/Misc.tsx';
 import { pathOf } from '../../router.ts';
 import { useChecks } from '../../store/checks.ts';
 import { formatDateTime } from '../../util/format.ts';
+
+/** Whether a URL is one of this sandbox's built-in catchers (…/catch/<sandboxId>/<name>), on whatever host serves it. */
+export const isCatcherUrl = (url: string, sandboxId: string) => {
+  try {
+    return new RegExp(`^/catch/${sandboxId}/[^/]+$`).test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+};
 
 const got = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} · ${c.got.ms} ms`);
 
@@ -85,15 +95,24 @@ export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpo
   const start = useAction(async () => setShown((await useChecks.getState().start(endpoint.id, effectsUrl.trim() || undefined)).id));
   useEffect(() => void load.run(), [endpoint.id]);
   const run = runs?.find((r) => r.id === shown) ?? runs?.[0];
+  const catcher = isCatcherUrl(endpoint.url, sandboxId);
   const busy = start.busy || runs?.[0]?.status === 'running';
   return (
     <section className="stack tight receiver-check" aria-label={`Receiver check of ${endpoint.url}`}>
       {canRun && (
-        <form className="row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
-          <button type="submit" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
-          <input className="mono grow" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="effects URL (optional): GET → count of processed events"
-            aria-label="Effects URL" />
+        <form className="form-row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
+          <Field label="Effects URL (optional)" className="grow"
+            hint="A GET on your receiver answering how many events it has processed (a number or {&quot;count&quot;: n}): the duplicate case then checks a delivery sent twice was acted on once.">
+            <input className="mono" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="http://localhost:3000/processed-count" />
+          </Field>
+          <button type="submit" className="align-end" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
         </form>
+      )}
+      {canRun && catcher && (
+        <p className="field-hint" data-testid="check-catcher-note">
+          This is a built-in catcher: it answers what you chose under Built-in catchers, whatever the signature, so the
+          cases that expect a refusal fail here. Run the check against your own receiver.
+        </p>
       )}
       <InlineError error={start.error ?? load.error} />
       {run && <RunTable run={run} cases={cases} sandboxId={sandboxId} />}
