@@ -81,10 +81,9 @@ export class Invalidations {
     return this.drops;
   }
 
-  /** Applies the change on this engine once `tx` commits (at once for a plain Db: autocommitted). */
-  dropAfterCommit(tx: Tx | Db, message: Invalidation): void {
-    if ('afterCommit' in tx) tx.afterCommit(() => this.apply(message));
-    else this.apply(message);
+  /** Applies the change on this engine once `tx` commits (the database announces it to every engine too). */
+  dropAfterCommit(tx: Tx, message: Invalidation): void {
+    tx.afterCommit(() => this.apply(message));
   }
 
   /** Tells the other engines of a reset or delete, at COMMIT; the writer runs its own hooks itself. */

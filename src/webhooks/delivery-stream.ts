@@ -35,9 +35,10 @@ interface Feed {
 /**
  * What a client may leave unread: past it, nothing more is written to it until it has read down to
  * half (it then catches up from the table, not from engine memory), and one that stays past it for
- * `stallMs` is dropped, to resume with its Last-Event-ID.
+ * `stallMs` is dropped, to resume with its Last-Event-ID. Small, since falling behind loses nothing:
+ * ~1,000 messages, seconds of a busy sandbox.
  */
-export const maxUnsentBytesPerClient = 1024 * 1024;
+export const maxUnsentBytesPerClient = 256 * 1024;
 export const defaultStallMs = 30_000;
 
 export interface Subscription {
@@ -57,8 +58,10 @@ const pruneEveryMs = 60_000;
 const renewEveryMs = 60_000;
 /** A client further behind than this many messages of its sandbox starts afresh (`reset`). */
 const maxBacklog = 10_000;
-/** Rows per read: the live reader's per sandbox, and a catching-up client's page. */
+/** Rows per read of the live reader, per sandbox. */
 const readBatch = 500;
+/** Rows per page sent to a client catching up: written only below the cap, so the cap plus one page bounds it. */
+const catchUpPage = 200;
 const drainPollMs = 50;
 
 const parseId = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) : undefined);
@@ -197,7 +200,7 @@ export class DeliveryStream {
         if (sub.unsentBytes() > maxUnsentBytesPerClient && !(await this.drained(sub))) return this.cut(feed, sub);
         const rows = await this.db.query<Row>(
           'select tenant_id, seq, event, data from stream_messages where tenant_id = $1 and seq > $2 order by seq limit $3',
-          [sub.tenantId, sub.sent, readBatch],
+          [sub.tenantId, sub.sent, catchUpPage],
         );
         if (sub.closed) return;
         const whole = rows.findIndex((row, i) => row.seq !== sub.sent + 1 + i);
@@ -211,7 +214,7 @@ export class DeliveryStream {
           sub.send([resetMessage(sub.sent)]);
         }
         // Caught up with the reader: what it reads next reaches this client live.
-        if (rows.length < readBatch && feed.position <= sub.sent) break;
+        if (rows.length < catchUpPage && feed.position <= sub.sent) break;
       }
     } catch (err) {
       if (!sub.closed) this.onError(`stream catch-up failed: ${(err as Error).message}`);
