@@ -89,5 +89,6 @@ export const processState: Record<string, string> = {
   'src/webhooks/dlq-replay.ts local': 'DLQ replay jobs running on this engine',
   'src/webhooks/check/runner.ts running': 'receiver checks running now',
   'src/webhooks/pruner.ts pruning': 'prunes running now',
+  'src/webhooks/outbound/shares.ts checks': 'sandboxes with receiver checks running now (dropped with their last)',
   'src/webhooks/delivery-stream.ts feeds': 'sandboxes with a stream client on this engine (dropped with their last)',
 };
