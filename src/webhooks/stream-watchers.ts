@@ -12,13 +12,14 @@ export class StreamWatchers {
    * Starts or renews the watch of these sandboxes; returns, per sandbox, the number its unbroken watch
    * began at. A watch that starts (again) takes the sandbox's next stream number for itself, so every
    * number after it is a message written while watched, and one before it may have missed messages.
+   * (A sandbox deleted meanwhile gets no counter: its messages are dropped as they are written.)
    */
   async watch(tenantIds: string[]): Promise<Map<string, number>> {
     const rows = await this.db.query<{ tenant_id: string; since_seq: number }>(
       `with live as (select tenant_id from stream_watchers where tenant_id = any($1::text[]) and watched_until > now()),
             started as (
               insert into stream_counters as c (tenant_id, seq)
-                select t, 1 from unnest($1::text[]) as t where t not in (select tenant_id from live) order by t
+                select t.id, 1 from tenants t where t.id = any($1::text[]) and t.id not in (select tenant_id from live) order by t.id
               on conflict (tenant_id) do update set seq = c.seq + 1
               returning tenant_id, seq)
        insert into stream_watchers as w (tenant_id, watched_until, since_seq)
