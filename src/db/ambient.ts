@@ -112,6 +112,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     driver: db.driver,
     listen: (channel, handler) => db.listen(channel, handler),
     onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
+    onNotificationsLost: (fn) => db.onNotificationsLost(fn),
     withAdvisoryLock: (key, fn, options) => db.withAdvisoryLock(key, fn, options),
     close: () => db.close(),
     detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),

@@ -44,6 +44,11 @@ export interface Db extends Queryable {
    * whatever a process caches on the strength of notifications should be dropped then.
    */
   onNotificationsMissed(fn: () => void): () => void;
+  /**
+   * Calls fn when the notification connection is lost (before it is back): caches kept true by
+   * notifications must not be trusted until onNotificationsMissed says it is back.
+   */
+  onNotificationsLost(fn: () => void): () => void;
   /** Sends a notification now (PostgreSQL NOTIFY outside a transaction). */
   notify(channel: string, payload: string): Promise<void>;
   /**

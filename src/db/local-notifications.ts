@@ -19,17 +19,18 @@ export class LocalNotifications {
   }
 
   notify(channel: string, payload: string): void {
-    const handlers = this.channels.get(channel);
-    if (!handlers?.size) return;
-    setImmediate(() => {
-      for (const handler of handlers) {
-        try {
-          handler(payload);
-        } catch (err) {
-          this.onError(err);
-        }
+    if (this.channels.get(channel)?.size) setImmediate(() => this.deliver(channel, payload));
+  }
+
+  /** Hands a notification to the channel's handlers now. */
+  deliver(channel: string, payload: string): void {
+    for (const handler of this.channels.get(channel) ?? []) {
+      try {
+        handler(payload);
+      } catch (err) {
+        this.onError(err);
       }
-    });
+    }
   }
 }
 

@@ -7,12 +7,14 @@ const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
 /**
  * One dedicated LISTEN connection per engine (pg-listen): it reconnects after a drop (a restarted server,
  * pg_terminate_backend, a network cut) and LISTENs again on every channel. Notifications sent while it
- * was away are lost — PostgreSQL keeps none — so `onGap` subscribers are told to resynchronise.
+ * was away are lost — PostgreSQL keeps none — so `onLost` subscribers hear of the loss at once and
+ * `onGap` subscribers, once it is back, resynchronise.
  */
 export class PgListener {
   private readonly subscriber: Subscriber;
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private readonly gapHandlers = new Set<() => void>();
+  private readonly lostHandlers = new Set<() => void>();
   private connecting?: Promise<void>;
 
   constructor(connectionString: string, private readonly log: (message: string) => void) {
@@ -23,8 +25,11 @@ export class PgListener {
       { parse: (s: string) => s, serialize: (s: string) => s, retryInterval: retryDelay, retryLimit: Infinity, retryTimeout: 0, paranoidChecking: 10_000 },
     );
     this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
+    // pg-listen announces its first reconnection attempt as soon as it finds the connection gone.
     this.subscriber.events.on('reconnect', (attempt) => {
-      if (attempt === 1) this.log('database listen connection lost; reconnecting');
+      if (attempt !== 1) return;
+      this.log('database listen connection lost; reconnecting');
+      for (const fn of this.lostHandlers) this.call(fn);
     });
     this.subscriber.events.on('notification', ({ channel, payload }) => {
       for (const handler of this.handlers.get(channel) ?? []) this.call(() => handler(String(payload ?? '')));
@@ -57,6 +62,12 @@ export class PgListener {
   onGap(fn: () => void): () => void {
     this.gapHandlers.add(fn);
     return () => void this.gapHandlers.delete(fn);
+  }
+
+  /** Calls fn when the connection is lost (notifications from now until it is back are gone). */
+  onLost(fn: () => void): () => void {
+    this.lostHandlers.add(fn);
+    return () => void this.lostHandlers.delete(fn);
   }
 
   async close(): Promise<void> {

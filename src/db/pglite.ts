@@ -28,6 +28,12 @@ export function wrapPglite(
   const plain = rowsOf(pg);
   const stopMaintenance = maintainPglite(pg, options.onError ?? ((err) => console.error('sandbay: PGlite vacuum/analyze failed:', err)));
   const prepared = preparedStatements(pg);
+  // Notifications the database raises itself (the cache triggers' pg_notify) arrive through PGlite's own
+  // LISTEN, at the COMMIT that sent them and before that commit's caller resumes; the code's own
+  // notify() stays in process. Both reach the same handlers.
+  const listening = new Map<string, Promise<unknown>>();
+  const listenNatively = (channel: string) =>
+    listening.get(channel) ?? listening.set(channel, pg.listen(channel, (payload) => notifications.deliver(channel, payload))).get(channel)!;
   return {
     driver: 'pglite',
     query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared.outside<T>(sql, params ?? []) : plain<T>(sql, params)),
@@ -48,10 +54,14 @@ export function wrapPglite(
       runAfterCommit(after, onError);
       return result;
     },
-    listen: async (channel, handler) => notifications.listen(channel, handler),
+    async listen(channel, handler) {
+      await listenNatively(channel);
+      return notifications.listen(channel, handler);
+    },
     notify: async (channel, payload) => notifications.notify(channel, payload),
     // In-process delivery cannot miss a notification.
     onNotificationsMissed: () => () => undefined,
+    onNotificationsLost: () => () => undefined,
     // One process owns a PGlite dir, so an in-process lock excludes every other holder.
     withAdvisoryLock: (key, fn) => locks.withLock(key, fn),
     async close() {

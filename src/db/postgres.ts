@@ -171,6 +171,7 @@ export function openPostgres(options: PostgresOptions): Db {
     },
     listen: (channel, handler) => listenerOf().listen(channel, handler),
     onNotificationsMissed: (fn) => listenerOf().onGap(fn),
+    onNotificationsLost: (fn) => listenerOf().onLost(fn),
     async notify(channel, payload) {
       await typedFaults(() => pool.query('select pg_notify($1, $2)', [channel, payload]));
     },

@@ -7,8 +7,8 @@ import { ApiError } from '../shared/problem.ts';
  * The sandbox clock: each sandbox runs at real time plus its own offset (SPEC §5.5).
  * Offsets live in tenants.clock_offset_ms and are mirrored here so `now()` stays synchronous.
  * A clock advance saves each step as it goes (`stepTo`); a reset writes 0 in its own
- * transaction and then calls `setOffset`. Every save is announced, so the other engines on the
- * database read the same time (they set the offset in memory when the announcement arrives).
+ * transaction and then calls `setOffset`. The database announces every save (src/db/cache-registry.ts),
+ * so every engine on it reads the same time (each sets the offset in memory when the announcement arrives).
  */
 /** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
 const advancingMarkMs = 60_000;
@@ -24,15 +24,17 @@ export const notAdvancingSql = (alias: string) => `(${alias}.advancing_until is 
 
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
-  private store?: { db: Db; invalidations: Invalidations };
+  private store?: { db: Db };
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
   /** Loads every non-zero offset and keeps `db` to save later steps to; call once at start. */
   async load(db: Db, invalidations: Invalidations): Promise<void> {
-    this.store = { db, invalidations };
+    this.store = { db };
     invalidations.on('clock', {
-      drop: (message) => this.setOffset(String(message.tenantId), Number(message.offsetMs)),
+      // Offsets only move forward but for a reset, which the sandbox's lifecycle applies (forget): an
+      // announcement arriving after a later step of an advance on this engine must not set it back.
+      drop: (message) => this.setOffset(String(message.tenantId), Math.max(this.offsetMs(String(message.tenantId)), Number(message.offsetMs))),
       // A gap in notifications: read them all again (the old ones serve until the new ones are in).
       dropAll: () => void this.reload(db).catch(() => {}),
     });
@@ -88,14 +90,11 @@ export class SandboxClock {
     await this.persist(tenantId);
   }
 
-  /** Saves the tenant's offset and tells the other engines. */
+  /** Saves the tenant's offset (the database tells every engine). */
   async persist(tenantId: string): Promise<void> {
     if (!this.store) return;
     const offsetMs = Math.round(this.offsetMs(tenantId));
-    await this.store.db.transaction(async (tx) => {
-      await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
-      await this.store!.invalidations.announce(tx, { cache: 'clock', tenantId, offsetMs });
-    });
+    await this.store.db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
   }
 
   /**

@@ -11,14 +11,14 @@ export const listQuery = z.object({
   cursor: z.string().optional().describe('Opaque; from the previous page\'s nextCursor.'),
 });
 
-/** Where a page ended: the sort key (a timestamp, a sequence number, `<xid>.<seq>` or a name) and the id. */
+/** Where a page ended: the sort key (a timestamp, a sequence number, `<position>.<seq>` or a name) and the id. */
 export interface CursorPosition {
   key: string | number;
   id: string;
 }
 
 /** What a list sorts by, so a cursor's key is checked before it reaches SQL. */
-export type CursorKey = 'time' | 'seq' | 'xact' | 'name';
+export type CursorKey = 'time' | 'seq' | 'commit' | 'name';
 
 /** The list a cursor pages: the path that issued it and the sandbox that asked (null: the admin alone). */
 export interface ListScope {
@@ -36,7 +36,7 @@ type Payload = [typeof version, string, string | null, CursorKey, string | numbe
 const keyIsValid: Record<CursorKey, (key: unknown) => boolean> = {
   time: (key) => typeof key === 'string' && !Number.isNaN(Date.parse(key)),
   seq: (key) => Number.isSafeInteger(key),
-  xact: (key) => typeof key === 'string' && /^\d{1,20}\.\d{1,16}$/.test(key) && Number.isSafeInteger(Number(key.split('.')[1])),
+  commit: (key) => typeof key === 'string' && /^\d{1,16}\.\d{1,16}$/.test(key) && key.split('.').every((n) => Number.isSafeInteger(Number(n))),
   name: (key) => typeof key === 'string',
 };
 
@@ -111,12 +111,12 @@ export class ListCursors {
     return this.decode(cursor)?.key as number | undefined;
   }
 
-  /** The (transaction, sequence) position an `xact` list's previous page ended at (src/db/horizon.ts). */
-  afterXact(cursor: string | undefined): { xid: string; seq: number } | undefined {
+  /** The (commit position, sequence) a `commit` list's previous page ended at. */
+  afterCommit(cursor: string | undefined): { position: number; seq: number } | undefined {
     const key = this.decode(cursor)?.key as string | undefined;
     if (key === undefined) return undefined;
-    const [xid, seq] = key.split('.');
-    return { xid, seq: Number(seq) };
+    const [position, seq] = key.split('.').map(Number);
+    return { position, seq };
   }
 
   /**

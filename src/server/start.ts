@@ -113,6 +113,8 @@ export interface SandboxOptions {
   outboundLookup?: HostLookup;
   /** On a shared server, let anyone create a sandbox (POST /api/v1/sandboxes without the admin key). */
   openSandboxCreation?: boolean;
+  /** A live-stream client that leaves its buffer full this long is dropped (default 30 s; tests shorten it). */
+  streamStallMs?: number;
 }
 
 export interface RunningSandbox {
@@ -203,7 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs, aliveMs: options.engineAliveMs,
       attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
       maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
-      invalidations, policy,
+      invalidations, policy, streamStallMs: options.streamStallMs,
     });
     cleanups.push(() => webhooks.close());
     await webhooks.stream.start();

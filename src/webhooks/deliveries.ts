@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/database.ts';
-import { awaitHorizon, belowHorizon } from '../db/horizon.ts';
 import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
 
@@ -19,15 +18,16 @@ export interface DeliveryFilter {
 interface Row {
   id: string; event_id: string; topic: string; endpoint_id: string | null; url: string | null; status: DeliverySummary['status'];
   attempt_count: number; next_attempt_at: Date | null; last_status: number | null; last_error: string | null; test: boolean;
-  created_at: Date; updated_at: Date; seq: number; xid: string; body?: string; check_id: string | null; check_case: string | null;
+  created_at: Date; updated_at: Date; seq: number; position: number; body?: string; check_id: string | null; check_case: string | null;
   endpoint_enabled: boolean | null; disabled_reason: string | null; disabled_at: Date | null;
 }
 
 const summarySelect = `
   select d.id, d.event_id, d.topic, d.endpoint_id, coalesce(w.url, d.target_url) as url, d.status, d.attempt_count,
-         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq, d.xid::text as xid, d.check_id, d.check_case,
+         d.next_attempt_at, d.last_status, d.last_error, e.test, d.created_at, d.updated_at, d.seq, c.position, d.check_id, d.check_case,
          w.enabled as endpoint_enabled, w.disabled_reason, coalesce(w.disabled_at, w.updated_at) as disabled_at
     from deliveries d
+    join list_commits c on c.tenant_id = d.tenant_id and c.xid = d.xid
     join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
     left join webhook_endpoints w on w.tenant_id = d.tenant_id and w.id = d.endpoint_id`;
 
@@ -42,33 +42,35 @@ const toSummary = (r: Row): DeliverySummary & ListPosition => ({
   id: r.id, eventId: r.event_id, topic: r.topic, endpointId: r.endpoint_id, url: r.url, status: r.status, attemptCount: r.attempt_count,
   nextAttemptAt: r.next_attempt_at?.toISOString() ?? null, lastStatus: r.last_status, lastError: r.last_error, test: r.test,
   check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null, paused: pausedOf(r),
-  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq, xid: r.xid,
+  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq, position: r.position,
 });
 
-/** Where a row stands in a list: its inserting transaction, then its sequence (src/db/horizon.ts). */
+/**
+ * Where a row stands in a list: the commit position its transaction took in its sandbox, then its
+ * insertion sequence (migration 075: positions are handed out in commit order, per sandbox).
+ */
 export interface ListPosition {
-  xid: string;
+  position: number;
   seq: number;
 }
 
 /**
- * Deliveries newest first (by inserting transaction, then insertion order), filtered, after `after`;
- * only those below the commit horizon, so a forward poll never skips one that committed late.
+ * Deliveries newest first (by commit, then insertion order), filtered, after `after`. A delivery that
+ * commits later always lands above what was listed: a forward poll never skips one, and never waits.
  */
 export async function listDeliveries(
   q: Queryable, tenantId: string, filter: DeliveryFilter, limit: number, after?: ListPosition,
 ): Promise<(DeliverySummary & ListPosition)[]> {
-  await awaitHorizon(q, 'deliveries', tenantId);
   const rows = await q.query<Row>(
     `${summarySelect}
-      where d.tenant_id = $1 and ${belowHorizon('d')} and ($3::bigint is null or (d.xid, d.seq) < ($10::xid8, $3::bigint))
+      where d.tenant_id = $1 and ($3::bigint is null or (c.position, d.seq) < ($10::bigint, $3::bigint))
         and ($4::text is null or d.status = $4) and ($5::text is null or d.topic = $5)
         and ($6::text is null or d.endpoint_id = $6) and ($7::text is null or d.event_id = $7)
         and ($8::text is null or d.id = $8 or d.event_id = $8 or e.data->>'orderId' = $8)
         and (not $9::boolean or d.check_id is null)
-      order by d.xid desc, d.seq desc limit $2`,
+      order by c.position desc, d.seq desc limit $2`,
     [tenantId, limit, after?.seq ?? null, filter.status ?? null, filter.topic ?? null, filter.endpointId ?? null, filter.eventId ?? null, filter.search ?? null,
-      filter.excludeChecks ?? false, after?.xid ?? null],
+      filter.excludeChecks ?? false, after?.position ?? null],
   );
   return rows.map(toSummary);
 }
@@ -90,7 +92,7 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
     [tenantId, id],
   );
   if (!row) throw notFound('delivery');
-  const { seq: _seq, xid: _xid, ...summary } = toSummary(row);
+  const { seq: _seq, position: _position, ...summary } = toSummary(row);
   // An attempt before Retry-After was read has no note: null, not undefined.
   for (const a of row.attempts) a.retryAfter ??= null;
   return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };

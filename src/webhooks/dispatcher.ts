@@ -10,7 +10,7 @@ import { attemptChaos, type Chaos, type ChaosDraw } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import type { Endpoints } from './endpoints.ts';
 import {
-  maxInFlightPerEndpoint, notLeasedFor, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
+  maxInFlightPerEndpoint, notLeasedFor, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
 } from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
 import { ClaimLoop, dueChannel } from './claim-loop.ts';
@@ -25,8 +25,12 @@ export const attemptJob = 'webhook.attempt';
 export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
   attemptCount: number;
   cycleAttempts: number;
-  /** The sandbox's epoch when this was queued; a reset since then makes the job stale. */
-  epoch?: number;
+}
+
+/** A sandbox's attempts in flight on this engine; a reset or delete moves `epoch`, so they change nothing. */
+interface Flight {
+  epoch: number;
+  attempts: number;
 }
 
 export type Trigger = AttemptRecord['attempt']['trigger'];
@@ -90,8 +94,11 @@ export class Dispatcher implements JobHandler {
   private readonly limiter = new KeyedLimiter(maxInFlightPerEndpoint);
   /** Deliveries this engine is attempting now (from the lease until the outcome is recorded). */
   private readonly attempting = new Set<string>();
-  /** Bumped by a reset or delete, so attempts that were in flight then change nothing. */
-  private readonly epochs = new Map<string, number>();
+  /**
+   * Sandboxes with attempts in flight here, each dropped with its last attempt: a reset or delete
+   * bumps the epoch of those in flight, so they change nothing (queued jobs it cancels outright).
+   */
+  private readonly epochs = new Map<string, Flight>();
   /** Claims asked for in this turn of the event loop, per target: sent together. */
   private readonly claims: ClaimBatcher;
   /** Real-time claims of due work (NOTIFY, the poll, a target with more due work than room). */
@@ -177,7 +184,6 @@ export class Dispatcher implements JobHandler {
   /** A scheduled attempt (the local timer, or an advance's step): claims its slot, or finds it taken. */
   async run(job: DueJob, asOf: number): Promise<void> {
     const queued = job.data as DeliveryState | undefined;
-    if (queued && queued.epoch !== this.epochOf(job.tenantId)) return;
     const state = queued ?? (await this.loadState(job.tenantId, job.id));
     if (!state) return;
     await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf, {
@@ -235,8 +241,19 @@ export class Dispatcher implements JobHandler {
   }
 
   private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
+    const flight = this.board(state.tenantId);
+    try {
+      return await this.attemptIn(flight, state, trigger, asOf, claim);
+    } finally {
+      this.alight(state.tenantId, flight);
+    }
+  }
+
+  private async attemptIn(
+    flight: Flight, state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery,
+  ): Promise<AttemptResult> {
     const { tenantId, id } = state;
-    const epoch = this.epochOf(tenantId);
+    const epoch = flight.epoch;
     const given = 'slot' in claim ? claim : undefined;
     const target = await resolveTarget(this.deps, state, asOf);
     if ('skipped' in target) {
@@ -249,6 +266,7 @@ export class Dispatcher implements JobHandler {
     const chaos = trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
     if (chaos?.holdUntil) {
       if (given) await this.deps.leases.release(tenantId, id, given.slot);
+      if (flight.epoch !== epoch) return { status: 'pending', skipped: 'stale' };
       this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
       this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'pending', nextAttemptAt: new Date(chaos.holdUntil).toISOString(), chaos: attemptChaos(chaos.draw, false) });
       return { status: 'pending' };
@@ -261,7 +279,7 @@ export class Dispatcher implements JobHandler {
     this.attempting.add(key);
     const lane = targetOf(state);
     this.loop.queued(lane);
-    const releaseTarget = await this.limiter.acquire(state.endpointId ?? target.url);
+    const releaseTarget = await this.limiter.acquire(targetKey(lane));
     // The sandbox's turn too (shared mode), before the lease is looked at: a long wait renews it below.
     const releaseShare = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
     const release = () => {
@@ -284,7 +302,7 @@ export class Dispatcher implements JobHandler {
     }
     let result: AttemptResult;
     try {
-      result = await this.recordOutcome(leased, trigger, asOf, epoch, { url: target.url, schemes: target.signing.schemes, signed }, outcome, chaos?.draw ?? null);
+      result = await this.recordOutcome(leased, trigger, asOf, flight, epoch, { url: target.url, schemes: target.signing.schemes, signed }, outcome, chaos?.draw ?? null);
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
@@ -292,13 +310,13 @@ export class Dispatcher implements JobHandler {
     }
     if (outcome.ok && !result.skipped && chaos?.draw.duplicate) {
       const delivered = { ...leased, attemptCount: leased.slot, cycleAttempts: leased.cycleAttempts + 1 };
-      await this.attemptOnce(delivered, 'duplicate', asOf + outcome.durationMs, { statuses: ['succeeded'], attemptCount: leased.slot });
+      await this.attemptIn(flight, delivered, 'duplicate', asOf + outcome.durationMs, { statuses: ['succeeded'], attemptCount: leased.slot });
     }
     return result;
   }
 
   private async recordOutcome(
-    leased: LeasedDelivery, trigger: Trigger, asOf: number, epoch: number, sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
+    leased: LeasedDelivery, trigger: Trigger, asOf: number, flight: Flight, epoch: number, sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
     outcome: Awaited<ReturnType<Sender['send']>>, chaos: ChaosDraw | null,
   ): Promise<AttemptResult> {
     const { tenantId, id } = leased;
@@ -311,7 +329,7 @@ export class Dispatcher implements JobHandler {
     });
     const next: DeliveryState = { ...leased, attemptCount: leased.slot, cycleAttempts };
     // Off first, so that no engine starts another attempt to a receiver that said it is gone.
-    if (disableEndpoint && this.epochOf(tenantId) === epoch) await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
+    if (disableEndpoint && flight.epoch === epoch) await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
     const record: AttemptRecord = {
       tenantId, deliveryId: id, lease: { owner: this.deps.leases.owner, slot: leased.slot },
       attempt: {
@@ -325,13 +343,13 @@ export class Dispatcher implements JobHandler {
         updatedAt: new Date(finishedAt),
       },
     };
-    if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
+    if (flight.epoch !== epoch) return { status, skipped: 'stale' };
     if (!(await this.deps.recorder.record(record))) {
       // The lease ran out and another engine took the slot (or a reset removed the delivery): its attempt stands.
-      if (this.epochOf(tenantId) === epoch) this.deps.onError(`delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`);
+      if (flight.epoch === epoch) this.deps.onError(`delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`);
       return { status, skipped: 'lost_lease' };
     }
-    if (this.epochOf(tenantId) !== epoch) return { status, skipped: 'stale' };
+    if (flight.epoch !== epoch) return { status, skipped: 'stale' };
     if (nextAttemptAt !== null) this.deps.scheduler.schedule(this.job(next, nextAttemptAt));
     this.deps.stream.publish(tenantId, 'attempt.finished', {
       id, number: leased.slot, trigger, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
@@ -367,16 +385,31 @@ export class Dispatcher implements JobHandler {
    * seed owes no jobs (docs/decisions.md); a deleted sandbox owes nothing at all.
    */
   forgetTenant(tenantId: string): void {
-    this.epochs.set(tenantId, this.epochOf(tenantId) + 1);
+    const flight = this.epochs.get(tenantId);
+    if (flight) flight.epoch++;
     this.deps.scheduler.cancelTenant(tenantId);
   }
 
-  private epochOf(tenantId: string): number {
-    return this.epochs.get(tenantId) ?? 0;
+  /** An attempt of the sandbox starts: it counts among those a reset makes stale. */
+  private board(tenantId: string): Flight {
+    let flight = this.epochs.get(tenantId);
+    if (!flight) this.epochs.set(tenantId, (flight = { epoch: 0, attempts: 0 }));
+    flight.attempts++;
+    return flight;
+  }
+
+  /** It ended: the sandbox's entry goes with its last attempt, so the map holds only sandboxes at work. */
+  private alight(tenantId: string, flight: Flight): void {
+    if (--flight.attempts === 0 && this.epochs.get(tenantId) === flight) this.epochs.delete(tenantId);
+  }
+
+  /** How many sandboxes have attempts in flight on this engine (each holds one entry while it has). */
+  get sandboxesInFlight(): number {
+    return this.epochs.size;
   }
 
   private job(state: DeliveryState, dueAt: number): DueJob<DeliveryState> {
-    return { kind: attemptJob, tenantId: state.tenantId, id: state.id, dueAt, data: { ...state, epoch: this.epochOf(state.tenantId) } };
+    return { kind: attemptJob, tenantId: state.tenantId, id: state.id, dueAt, data: state };
   }
 
   /**

@@ -1,7 +1,8 @@
-import type { Db, Queryable } from '../db/database.ts';
+import type { Db, Queryable, Tx } from '../db/database.ts';
 import type { Invalidations } from '../db/invalidations.ts';
 import type { Endpoint, EndpointDisabled, LiveSecret } from '../shared/api-types.ts';
 import { newId } from '../shared/ids.ts';
+import { LruMap } from '../shared/lru-map.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { maskSecret } from '../shared/mask-secret.ts';
 import { didYouMean, suggestPatterns } from '../shared/suggest.ts';
@@ -15,6 +16,9 @@ export { newWebhookSecret } from './endpoint-keys.ts';
 
 /** After a rotation the old secret keeps signing for 24 h of sandbox time (SPEC §5.1). */
 export const rotationOverlapMs = 24 * 3600_000;
+
+/** Endpoint targets kept in memory: the dispatcher's working set, not every endpoint ever attempted. */
+export const maxCachedEndpoints = 10_000;
 
 export interface EndpointInput {
   url: string;
@@ -111,15 +115,21 @@ export function checkTopics(topics: string[]): void {
 
 /** Endpoint registration (SPEC §5.1); secrets are shown in full only on create and rotate. */
 export class Endpoints {
-  // Promises, so a burst of attempts to one endpoint shares a single lookup. Changes are announced,
-  // so every engine on the database drops its copy.
-  private readonly cache = new Map<string, Promise<EndpointTarget | null>>();
+  // Promises, so a burst of attempts to one endpoint shares a single lookup (a drop removes a pending one
+  // too, so a lookup that began before a change is not kept). The database announces every change to an
+  // endpoint or its secrets, so every engine on it drops its copy (src/db/cache-registry.ts).
+  private readonly cache = new LruMap<string, Promise<EndpointTarget | null>>(maxCachedEndpoints);
 
   constructor(private readonly db: Db, private readonly clock: SandboxClock, private readonly invalidations: Invalidations) {
     invalidations.on('endpoints', {
       drop: (message) => this.forget(String(message.tenantId), message.id === undefined ? undefined : String(message.id)),
       dropAll: () => this.cache.clear(),
     });
+  }
+
+  /** This engine reads its own change at once: its copy goes as the change commits. */
+  private changed(tx: Tx, tenantId: string, id: string): void {
+    this.invalidations.dropAfterCommit(tx, { cache: 'endpoints', tenantId, id });
   }
 
   async create(tenantId: string, input: EndpointInput): Promise<Endpoint> {
@@ -137,7 +147,7 @@ export class Endpoints {
           chaosJson(input.chaos), schemes, enabled ? null : 'user', enabled ? null : now],
       );
       await insertGeneration(tx, tenantId, id, schemes, now);
-      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      this.changed(tx, tenantId, id);
     });
     return this.get(this.db, tenantId, id, true);
   }
@@ -184,11 +194,10 @@ export class Endpoints {
           patch.chaos !== undefined, chaosJson(patch.chaos), patch.signature ? schemesOf(patch.signature) : null],
       );
       if (patch.signature) await this.keyCurrentGeneration(tx, tenantId, id);
-      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      this.changed(tx, tenantId, id);
       const after = await this.get(tx, tenantId, id);
       return { endpoint: after, enabledNow: !before.enabled && after.enabled };
     });
-    this.forget(tenantId, id);
     return { endpoint, enabledNow };
   }
 
@@ -215,10 +224,9 @@ export class Endpoints {
           where tenant_id = $1 and id = $2 and enabled returning id`,
         [tenantId, id, at, deliveryId],
       );
-      if (rows.length > 0) await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      if (rows.length > 0) this.changed(tx, tenantId, id);
       return rows.length > 0;
     });
-    this.forget(tenantId, id);
     return changed;
   }
 
@@ -228,9 +236,8 @@ export class Endpoints {
       const rows = await tx.query('delete from webhook_endpoints where tenant_id = $1 and id = $2 returning id', [tenantId, id]);
       if (rows.length === 0) throw notFound('webhook endpoint');
       await tx.query('delete from webhook_secrets where tenant_id = $1 and endpoint_id = $2', [tenantId, id]);
-      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      this.changed(tx, tenantId, id);
     });
-    this.forget(tenantId, id);
   }
 
   /** A new key generation (secret and ed25519 key); the old one signs alongside it until 24 h of sandbox time have passed. */
@@ -244,9 +251,8 @@ export class Endpoints {
         [tenantId, id, new Date(now.getTime() + rotationOverlapMs)],
       );
       await insertGeneration(tx, tenantId, id, exists.signature, now);
-      await this.invalidations.announce(tx, { cache: 'endpoints', tenantId, id });
+      this.changed(tx, tenantId, id);
     });
-    this.forget(tenantId, id);
     return this.get(this.db, tenantId, id, true);
   }
 
@@ -265,12 +271,15 @@ export class Endpoints {
 
   /** The dispatcher's view of an endpoint (cached; null once deleted). */
   target(tenantId: string, id: string): Promise<EndpointTarget | null> {
+    // Not kept while announcements could be missed (the notification connection is down).
+    if (!this.invalidations.trusted) return this.loadTarget(tenantId, id);
     const key = `${tenantId}\u0000${id}`;
     let cached = this.cache.get(key);
     if (!cached) {
-      cached = this.loadTarget(tenantId, id);
-      this.cache.set(key, cached);
-      cached.catch(() => this.cache.delete(key));
+      const loading = this.loadTarget(tenantId, id);
+      cached = loading;
+      this.cache.set(key, loading);
+      loading.catch(() => this.cache.get(key) === loading && this.cache.delete(key));
     }
     return cached;
   }
@@ -305,6 +314,6 @@ export class Endpoints {
 
   forget(tenantId: string, id?: string): void {
     if (id) return void this.cache.delete(`${tenantId}\u0000${id}`);
-    for (const key of this.cache.keys()) if (key.startsWith(`${tenantId}\u0000`)) this.cache.delete(key);
+    for (const [key] of this.cache) if (key.startsWith(`${tenantId}\u0000`)) this.cache.delete(key);
   }
 }

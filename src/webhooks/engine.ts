@@ -14,13 +14,14 @@ import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
 import { DeliveryLeases } from './leases.ts';
 import { EngineLiveness, type DatabaseState } from './liveness.ts';
-import { Outbox, type QueuedDelivery } from './outbox.ts';
+import { Outbox, type Committed } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { OutboundPolicy } from './outbound/policy.ts';
 import { TenantShares } from './outbound/shares.ts';
 import { WebhookService } from './service.ts';
 import { Pruner } from './pruner.ts';
 import { Resigner } from './signed-request.ts';
+import { TestSecrets } from './test-secrets.ts';
 
 export interface WebhookEngineOptions {
   db: Db;
@@ -47,6 +48,8 @@ export interface WebhookEngineOptions {
    * a crashed engine's leases are taken over this long after its last beat, plus a poll.
    */
   aliveMs?: number;
+  /** A live-stream client that leaves its buffer full this long is dropped. Default 30 s. */
+  streamStallMs?: number;
 }
 
 export interface WebhookEngine {
@@ -83,7 +86,7 @@ export const defaultAliveMs = 20_000;
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
   const { db, clock, scheduler } = options;
-  const stream = new DeliveryStream(db, options.onError);
+  const stream = new DeliveryStream(db, options.onError, options.streamStallMs);
   const policy = options.policy ?? new OutboundPolicy({ shared: false });
   const shares = new TenantShares(policy.shared);
   const sender = new Sender(options.attemptTimeoutMs, policy);
@@ -95,16 +98,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     exclusive: db.driver === 'pglite', onError: options.onError,
   });
   const leases = new DeliveryLeases(db, liveness, options.leaseMs ?? defaultLeaseMs, options.attemptTimeoutMs);
-  const testSecrets = new Map<string, string>();
-  const testSecret = async (tenantId: string) => {
-    let secret = testSecrets.get(tenantId);
-    if (!secret) {
-      const [row] = await db.query<{ webhook_test_secret: string }>('select webhook_test_secret from tenants where id = $1', [tenantId]);
-      secret = row?.webhook_test_secret ?? '';
-      testSecrets.set(tenantId, secret);
-    }
-    return secret;
-  };
+  const testSecrets = new TestSecrets(db, options.invalidations);
+  const testSecret = (tenantId: string) => testSecrets.of(tenantId);
   const dispatcher = new Dispatcher({
     db, clock, scheduler, endpoints, sender, recorder, stream, leases, chaos: new Chaos(db), realNow: options.realNow ?? Date.now,
     pollMs: options.pollMs ?? defaultPollMs, onError: options.onError, testSecret, shares,
@@ -115,9 +110,9 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   scheduler.register(attemptJob, dispatcher);
 
   const pruner = new Pruner(db, options.maxDeliveriesPerSandbox, options.onError);
-  const outbox = new Outbox((deliveries: QueuedDelivery[]) => {
+  const outbox = new Outbox(({ deliveries, unpruned }: Committed) => {
     dispatcher.enqueue(deliveries);
-    pruner.created(deliveries[0].tenantId, deliveries.length);
+    pruner.created(deliveries[0].tenantId, deliveries.length, unpruned);
   }, leases);
   const service = new WebhookService(db, clock, scheduler, endpoints, dispatcher, outbox);
   const replays = new DlqReplays(db, clock, dispatcher, options.onError);
@@ -130,7 +125,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     after: (tenantId, change) => {
       dispatcher.forgetTenant(tenantId);
       if (change.all) endpoints.forget(tenantId);
-      testSecrets.delete(tenantId);
+      testSecrets.forget(tenantId);
       // Once, by the engine that reset it: the stream reaches every engine's clients.
       if (change.reset && !change.elsewhere) stream.publish(tenantId, 'reset', { reason: 'sandbox_reset' });
     },

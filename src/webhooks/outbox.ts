@@ -6,6 +6,12 @@ import { buildEnvelope } from './envelope.ts';
 import { dueChannel } from './claim-loop.ts';
 import type { DeliveryLeases } from './leases.ts';
 
+/** What one emit committed, for the pruner: its deliveries, and the sandbox's count since its last prune before them. */
+export interface Committed {
+  deliveries: QueuedDelivery[];
+  unpruned: number;
+}
+
 /** A delivery as committed, with what the dispatcher needs to send it without a read. */
 export interface QueuedDelivery {
   tenantId: string;
@@ -42,14 +48,17 @@ export interface EmitOptions {
  * so nothing is sent for a change that rolled back and nothing committed is lost.
  */
 export class Outbox {
-  constructor(private readonly onCommitted: (deliveries: QueuedDelivery[]) => void, private readonly leases?: DeliveryLeases) {}
+  constructor(private readonly onCommitted: (committed: Committed) => void, private readonly leases?: DeliveryLeases) {}
 
   async emit(tx: Tx, tenantId: string, topic: Topic, data: unknown, options: EmitOptions): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
     const eventId = newId('evt');
     const occurredAt = options.occurredAt;
-    await tx.query('insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, $6)', [
-      tenantId, eventId, topic, occurredAt, JSON.stringify(data), Boolean(options.target),
-    ]);
+    // The pruner's count comes along (one index probe in the same statement): deliveries since the last prune.
+    const [{ unpruned }] = await tx.query<{ unpruned: number | null }>(
+      `insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, $6)
+       returning (select deliveries - pruned_at from list_counters where tenant_id = $1)::int as unpruned`,
+      [tenantId, eventId, topic, occurredAt, JSON.stringify(data), Boolean(options.target)],
+    );
     const targets = options.target ? [options.target] : await subscribedEndpoints(tx, tenantId, topic);
     const disabled = new Set(targets.filter((t) => t.enabled === false).map((t) => t.endpointId));
     const deliveries = targets.map((target): QueuedDelivery => {
@@ -75,7 +84,7 @@ export class Outbox {
       await this.leaseFirstAttempts(tx, tenantId, open);
       // Deliveries no lease was taken on (their endpoint was full) are claimed by whichever engine hears first.
       if (open.some((d) => d.leasedAt === null)) await tx.notify(dueChannel, JSON.stringify({ tenantId }));
-      tx.afterCommit(() => this.onCommitted(deliveries));
+      tx.afterCommit(() => this.onCommitted({ deliveries, unpruned: unpruned ?? 0 }));
     }
     return { eventId, deliveries };
   }

@@ -25,9 +25,9 @@ export async function sequentialLatency(count: number, run: () => Promise<unknow
 export function jsonClient(origin: string, headers: Record<string, string> = {}) {
   const pool = new Pool(origin, { connections: 16 });
   return {
-    async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    async request(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
       const res = await pool.request({
-        method: method as 'GET', path, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        method: method as 'GET', path, headers: { ...headers, ...extra, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       });
       const text = await res.body.text();

@@ -91,7 +91,7 @@ async function consumeOnce<T>(db: Db, tokens: TokenStore, table: 'oauth_codes' |
   if (won) return won;
   const [seen] = await db.query<{ family_id: string }>(`select family_id from ${table} where hash = $1 and client_id = $2 ${filter}`, [hash, clientId]);
   if (!seen) return 'unknown' as const;
-  await tokens.revokeFamily(db, seen.family_id);
+  await db.transaction((tx) => tokens.revokeFamily(tx, seen.family_id));
   return 'reused' as const;
 }
 

@@ -35,7 +35,8 @@ export type TokenCheck = { ok: true; grant: AccessGrant } | { ok: false; reason:
 /**
  * Opaque tokens, stored only as SHA-256 hashes. Access tokens are checked on every request,
  * so verified ones are cached in memory and dropped on revoke, reset and delete — on every engine
- * sharing the database (a revocation is announced). Token lifetimes use the real clock (SPEC §5.5).
+ * sharing the database (the database announces each revocation: src/db/cache-registry.ts). Token
+ * lifetimes use the real clock (SPEC §5.5).
  */
 export class TokenStore {
   private readonly cache: LruMap<string, AccessGrant>;
@@ -46,8 +47,7 @@ export class TokenStore {
   ) {
     this.cache = new LruMap(maxCached);
     invalidations.on('tokens', {
-      drop: (message) => this.forgetWhere((grant, hash) =>
-        hash === message.hash || grant.familyId === message.familyId || grant.tenantId === message.tenantId),
+      drop: (message) => this.forgetWhere((grant) => grant.familyId === message.familyId || grant.tenantId === message.tenantId),
       dropAll: () => this.cache.clear(),
     });
   }
@@ -82,8 +82,10 @@ export class TokenStore {
   /** Checks a bearer token: one map lookup when warm, one indexed query when cold. */
   async verifyAccess(token: string): Promise<TokenCheck> {
     const hash = hashToken(token);
-    let grant = this.cache.get(hash);
+    const trusted = this.invalidations.trusted;
+    let grant = trusted ? this.cache.get(hash) : undefined;
     if (!grant) {
+      const generation = this.invalidations.generation;
       const [row] = await this.db.query<{
         tenant_id: string; client_id: string; scope: string; family_id: string; expires_at: Date;
       }>(
@@ -96,22 +98,24 @@ export class TokenStore {
         tenantId: row.tenant_id, clientId: row.client_id, familyId: row.family_id,
         scopes: new Set(row.scope.split(' ').filter(Boolean)), expiresAtMs: row.expires_at.getTime(),
       };
-      this.cache.set(hash, grant);
+      // A read that a revocation overlapped may have seen the row before it: not kept.
+      if (trusted && this.invalidations.generation === generation) this.cache.set(hash, grant);
     }
     if (grant.expiresAtMs <= this.realNow()) return { ok: false, reason: 'token_expired' };
     return { ok: true, grant };
   }
 
-  async revokeFamily(q: Tx | Db, familyId: string): Promise<void> {
-    await q.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [familyId]);
-    this.forgetWhere((g) => g.familyId === familyId);
-    await this.invalidations.announce(q, { cache: 'tokens', familyId });
+  // Each revocation is announced by the database (every engine, at COMMIT); this engine also drops its
+  // copy as the revocation commits, so the next request here is refused whatever the announcement's lag.
+
+  async revokeFamily(tx: Tx, familyId: string): Promise<void> {
+    await tx.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [familyId]);
+    this.invalidations.dropAfterCommit(tx, { cache: 'tokens', familyId });
   }
 
-  async revokeTenant(q: Tx | Db, tenantId: string): Promise<void> {
-    await q.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
-    this.forgetTenant(tenantId);
-    await this.invalidations.announce(q, { cache: 'tokens', tenantId });
+  async revokeTenant(tx: Tx, tenantId: string): Promise<void> {
+    await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
+    this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId });
   }
 
   /**
@@ -125,10 +129,11 @@ export class TokenStore {
       'select kind, family_id from oauth_tokens where hash = $1 and client_id = $2 and revoked_at is null', [hash, clientId],
     );
     if (!row) return;
-    if (row.kind === 'refresh') return this.revokeFamily(this.db, row.family_id);
-    await this.db.query('update oauth_tokens set revoked_at = now() where hash = $1', [hash]);
-    this.cache.delete(hash);
-    await this.invalidations.announce(this.db, { cache: 'tokens', hash });
+    await this.db.transaction(async (tx) => {
+      if (row.kind === 'refresh') return this.revokeFamily(tx, row.family_id);
+      const [revoked] = await tx.query<{ tenant_id: string }>('update oauth_tokens set revoked_at = now() where hash = $1 returning tenant_id', [hash]);
+      if (revoked) this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId: revoked.tenant_id });
+    });
   }
 
   forgetTenant(tenantId: string): void {

@@ -20,7 +20,13 @@ export const countedTables: Record<string, string> = {
  * Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all), and who
  * streams it (its clients stay connected and must get the reset message).
  */
-export const keptOnReset = new Set(['tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes', 'stream_watchers']);
+export const keptOnReset = new Set([
+  'tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes',
+  // The stream's clients stay connected through a reset and resume after it: its messages and numbers stay.
+  'stream_watchers', 'stream_messages', 'stream_counters',
+  // Commit positions keep counting, so a list cursor from before a reset never lands among newer rows.
+  'list_counters',
+]);
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
 export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
@@ -44,17 +50,11 @@ export class Sandboxes {
     private readonly invalidations: Invalidations,
   ) {
     // A reset or delete on another engine: this one forgets what it kept of the sandbox, as that one did.
-    invalidations.on('tenant', {
-      drop: (message) => {
-        const id = String(message.tenantId);
-        const change = { reset: message.reset === true, all: message.all === true, elsewhere: true };
-        for (const hook of this.lifecycle) hook.before?.(id);
-        if (change.all) this.tokens.forgetTenant(id);
-        this.clock.forget(id); // a reset's offset is 0, a deleted sandbox has none: either way, no entry
-        for (const hook of this.lifecycle) hook.after(id, change);
-      },
-      // Per-sandbox state the other caches do not cover is only ever dropped for sandboxes that are gone.
-      dropAll: () => {},
+    invalidations.onTenantChange(({ tenantId: id, reset, all }) => {
+      for (const hook of this.lifecycle) hook.before?.(id);
+      if (all) this.tokens.forgetTenant(id);
+      this.clock.forget(id); // a reset's offset is 0, a deleted sandbox has none: either way, no entry
+      for (const hook of this.lifecycle) hook.after(id, { reset, all, elsewhere: true });
     });
   }
 
@@ -152,7 +152,7 @@ export class Sandboxes {
         await tx.query(`delete from ${table} where tenant_id = $1`, [id]);
       }
       await tx.query('update tenants set clock_offset_ms = 0 where id = $1', [id]);
-      await this.invalidations.announce(tx, { cache: 'tenant', tenantId: id, reset: true, all });
+      await this.invalidations.announceTenant(tx, { tenantId: id, reset: true, all });
       await seedTenant(tx, id);
       return all ? this.reissueCredentials(tx, id) : undefined;
     });
@@ -169,7 +169,7 @@ export class Sandboxes {
         for (const hook of this.lifecycle) hook.after(id, { reset: false, all: true });
       });
       await tx.query('delete from tenants where id = $1 and not is_template', [id]);
-      await this.invalidations.announce(tx, { cache: 'tenant', tenantId: id, reset: false, all: true });
+      await this.invalidations.announceTenant(tx, { tenantId: id, reset: false, all: true });
     });
   }
 

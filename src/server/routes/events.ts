@@ -1,4 +1,4 @@
-import { createSession } from 'better-sse';
+import { createEventBuffer, createSession } from 'better-sse';
 import { z } from 'zod';
 import { getEvent, listEvents } from '../../webhooks/events.ts';
 import { listDeliveries } from '../../webhooks/deliveries.ts';
@@ -10,7 +10,7 @@ import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import { DeliverySummary, Event } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { xactPage } from './paging.ts';
+import { commitPage } from './paging.ts';
 
 const tags = ['Events'];
 
@@ -23,9 +23,9 @@ export const eventRoutes = (s: Services) => [
     handler: async (input) => {
       const { query, principal } = input;
       if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic);
-      const cursors = s.cursors.of(input, 'xact');
-      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, after: cursors.afterXact(query.cursor), topic: query.topic });
-      return { body: xactPage(cursors, rows, query.limit) };
+      const cursors = s.cursors.of(input, 'commit');
+      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, after: cursors.afterCommit(query.cursor), topic: query.topic });
+      return { body: commitPage(cursors, rows, query.limit) };
     },
   }),
   route({
@@ -39,26 +39,20 @@ export const eventRoutes = (s: Services) => [
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
       const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
-      const { backlog, close, lastId } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
+      // What it missed (from the table, a page at a time) or a `reset`, then what is new: all through send.
+      const { close } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
         send: (messages) => {
           if (!session.isConnected) return;
-          void session.batch((buffer) => {
-            for (const m of messages) buffer.push(m.data, m.event, m.id);
-          }).catch(() => {});
+          const buffer = createEventBuffer();
+          for (const m of messages) buffer.push(m.data, m.event, m.id);
+          void session.batch(buffer).catch(() => {}); // written at once: unsentBytes counts it
         },
         // Node's own buffer plus the socket's: what a client that stopped reading leaves behind.
         unsentBytes: () => ctx.res.writableLength,
         drop: () => ctx.res.destroy(),
       });
       ctx.req.on('close', close);
-      if (ctx.req.destroyed) close(); // gone while its backlog was read
-      if (backlog === 'reset') {
-        session.push({ reason: 'cannot_resume' }, 'reset', lastId);
-      } else if (backlog.length > 0) {
-        await session.batch((buffer) => {
-          for (const m of backlog) buffer.push(m.data, m.event, m.id);
-        });
-      }
+      if (ctx.req.destroyed) close(); // gone while it subscribed
       return {};
     },
   }),
@@ -70,7 +64,7 @@ export const eventRoutes = (s: Services) => [
       const tenantId = tenantOf(principal);
       const event = await getEvent(s.db, tenantId, params.id);
       const deliveries = await listDeliveries(s.db, tenantId, { eventId: params.id }, 100);
-      return { body: { ...event, deliveries: deliveries.map(({ seq: _seq, xid: _xid, ...d }) => d) } };
+      return { body: { ...event, deliveries: deliveries.map(({ seq: _seq, position: _position, ...d }) => d) } };
     },
   }),
 ];

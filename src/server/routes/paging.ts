@@ -24,8 +24,8 @@ export function seqPage<T extends { id: string; seq: number }>(cursors: ListCurs
   return { data: page.data.map(({ seq: _seq, ...row }) => row), nextCursor: page.nextCursor };
 }
 
-/** A page of rows ordered by (inserting transaction, sequence) (src/db/horizon.ts); both stay internal. */
-export function xactPage<T extends { id: string; seq: number; xid: string }>(cursors: ListCursors, rows: T[], limit: number) {
-  const page = cursors.page(rows, limit, (row) => `${row.xid}.${row.seq}`);
-  return { data: page.data.map(({ seq: _seq, xid: _xid, ...row }) => row), nextCursor: page.nextCursor };
+/** A page of rows ordered by (commit position, sequence) (src/webhooks/deliveries.ts ListPosition); both stay internal. */
+export function commitPage<T extends { id: string; seq: number; position: number }>(cursors: ListCursors, rows: T[], limit: number) {
+  const page = cursors.page(rows, limit, (row) => `${row.position}.${row.seq}`);
+  return { data: page.data.map(({ seq: _seq, position: _position, ...row }) => row), nextCursor: page.nextCursor };
 }

@@ -11,7 +11,7 @@ import {
   TestWebhookRequest, TestWebhookResult,
 } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
-import { pageOf, xactPage } from './paging.ts';
+import { pageOf, commitPage } from './paging.ts';
 
 // service.assertAttemptable: why a delivery cannot be attempted right now.
 const notAttemptable = ['check_delivery', 'attempt_in_flight', 'endpoint_deleted', 'endpoint_disabled'];
@@ -80,9 +80,9 @@ export const webhookRoutes = (s: Services) => {
         const { query, principal } = input;
         if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic, '/topic');
         const { limit, cursor, ...filter } = query;
-        const cursors = s.cursors.of(input, 'xact');
-        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterXact(cursor));
-        return { body: xactPage(cursors, rows, limit) };
+        const cursors = s.cursors.of(input, 'commit');
+        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterCommit(cursor));
+        return { body: commitPage(cursors, rows, limit) };
       },
     }),
     route({
@@ -115,9 +115,9 @@ export const webhookRoutes = (s: Services) => {
       responses: { 200: listOf(DeliverySummary) },
       handler: async (input) => {
         const { limit, cursor, ...filter } = input.query;
-        const cursors = s.cursors.of(input, 'xact');
-        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead', excludeChecks: true }, limit + 1, cursors.afterXact(cursor));
-        return { body: xactPage(cursors, rows, limit) };
+        const cursors = s.cursors.of(input, 'commit');
+        const rows = await listDeliveries(s.db, tenantOf(input.principal), { ...filter, status: 'dead', excludeChecks: true }, limit + 1, cursors.afterCommit(cursor));
+        return { body: commitPage(cursors, rows, limit) };
       },
     }),
     route({

@@ -1,7 +1,9 @@
-// Two engines on one PostgreSQL database act as one: what one changes, the other's caches drop at once
-// (token revocations, clock advances, endpoint changes, resets and deletes are announced at COMMIT).
+// Two engines on one PostgreSQL database act as one: what one changes, the other's caches drop at once.
+// Changes to cached rows (tokens, endpoints and their secrets, clocks) are announced by the database's
+// triggers at COMMIT, whoever makes them (src/db/cache-registry.ts); resets and deletes by the engine.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
 import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
@@ -78,27 +80,67 @@ test("a clock advance on A is B's time too; a reset on A sets B's clock back and
   assert.equal((await call(b.url, '/api/v1/sandbox/clock', { token: fresh })).body.offsetSeconds, 0);
 });
 
-test('an endpoint changed on A is what B sends to: a new URL and a rotated secret', async () => {
+test('an endpoint changed on A is what B sends to: a rotated secret, then a new URL', async () => {
   const first = await new Receiver().start();
   const second = await new Receiver().start();
   try {
     const sandbox = await createSandbox(a.url);
     const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: first.url, topics: ['order.placed'] } });
     const test = () => call(b.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } });
+    const signatures = (r: Receiver, i: number) => String(r.received[i].headers['x-service-signature']).match(/v1=/g)?.length;
     assert.equal((await test()).status, 202);
     await first.waitFor(1);
-    await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}`, { method: 'PATCH', token: sandbox.token, body: { url: second.url } });
+    assert.equal(signatures(first, 0), 1, 'B has the endpoint and its one secret cached');
+    // The rotation alone: nothing else about the endpoint changes.
     const rotated = await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}/rotate-secret`, { token: sandbox.token, body: {} });
+    assert.ok(rotated.body.secret.startsWith('whsec_'));
+    await soon(async () => {
+      assert.equal((await test()).status, 202);
+      await first.waitFor(first.received.length + 1);
+      return signatures(first, first.received.length - 1);
+    }, (n) => n === 2);
+    assert.equal(signatures(first, first.received.length - 1), 2, `B signs with the new secret and the old one`);
+    const sentFirst = first.received.length;
+    await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}`, { method: 'PATCH', token: sandbox.token, body: { url: second.url } });
     await new Promise((r) => setTimeout(r, 50));
     assert.equal((await test()).status, 202);
     await second.waitFor(1);
-    assert.equal(first.received.length, 1, 'nothing more to the old URL');
-    const signature = String(second.received[0].headers['x-service-signature']);
-    assert.equal(signature.match(/v1=/g)?.length, 2, `signed with the new secret and the old one: ${signature}`);
-    assert.ok(rotated.body.secret.startsWith('whsec_'));
+    assert.equal(first.received.length, sentFirst, 'nothing more to the old URL');
+    assert.equal(signatures(second, 0), 2);
   } finally {
     await first.close();
     await second.close();
+  }
+});
+
+test('a change made outside Sandbay (a psql session) reaches both engines: a revoked token, an endpoint URL, a clock', async () => {
+  const receiver = await new Receiver().start();
+  const elsewhere = await new Receiver().start();
+  const psql = new pg.Client({ connectionString: database.url });
+  await psql.connect();
+  try {
+    const sandbox = await createSandbox(a.url);
+    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    for (const engine of [a, b]) {
+      assert.equal(await statusOn(engine, sandbox.token)(), 200);
+      assert.equal((await call(engine.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } })).status, 202);
+    }
+    await receiver.waitFor(2);
+    const clockOn = (engine: RunningSandbox) => async () => (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
+    await psql.query('update tenants set clock_offset_ms = 3600000 where id = $1', [sandbox.id]);
+    await psql.query('update webhook_endpoints set url = $3 where tenant_id = $1 and id = $2', [sandbox.id, endpoint.body.id, elsewhere.url]);
+    for (const engine of [a, b]) {
+      assert.equal(await soon(clockOn(engine), (o) => o === 3600), 3600);
+      assert.equal((await call(engine.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } })).status, 202);
+    }
+    await elsewhere.waitFor(2);
+    assert.equal(receiver.received.length, 2, 'both engines send to the new URL');
+    await psql.query('update oauth_tokens set revoked_at = now() where tenant_id = $1', [sandbox.id]);
+    for (const engine of [a, b]) assert.equal(await soon(statusOn(engine, sandbox.token), (s) => s === 401), 401);
+  } finally {
+    await psql.end();
+    await receiver.close();
+    await elsewhere.close();
   }
 });
 

@@ -115,8 +115,8 @@ export async function importSandboxFile(deps: ImportDeps, open: () => Readable, 
       }
       for (const t of portableTables) if (t.afterImport) await tx.query(t.afterImport, [id]);
       if (deps.baseUrl && file.sandbox.id) await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
+      // The database announces the new offset to every engine (src/db/cache-registry.ts).
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [id, offsetMs]);
-      await deps.invalidations.announce(tx, { cache: 'clock', tenantId: id, offsetMs });
       // Pending deliveries are due work every engine's claim loop should look at now.
       await tx.notify(dueChannel, '');
       tx.afterCommit(() => deps.clock.setOffset(id, offsetMs));

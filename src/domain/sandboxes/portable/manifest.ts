@@ -33,11 +33,16 @@ export interface PortableTable {
   portable?: Readonly<Record<string, { out: string; in?: string }>>;
   /** Export order, which is also insertion order on import (lists ordered by insertion keep their order). */
   order: readonly string[];
+  /** An SQL expression over the exported row `t` sorted by before `order` (a list's commit position). */
+  sortKey?: string;
   /** SQL run once every table's rows are in ($1 = the new sandbox id): fixes up `portable` columns. */
   afterImport?: string;
 }
 
 const sandboxTime = 'created_at';
+
+/** Where an event or delivery stands in its sandbox's lists: its transaction's commit position (migration 075). */
+const listPosition = '(select c.position from list_commits c where c.tenant_id = t.tenant_id and c.xid = t.xid)';
 
 /** Parents first, so that a reader sees what a row refers to before the row. */
 export const portableTables: readonly PortableTable[] = [
@@ -122,7 +127,7 @@ export const portableTables: readonly PortableTable[] = [
   },
   {
     table: 'events', columns: ['id', 'topic', 'occurred_at', 'data', 'test'],
-    local: { seq: 'list order: rows go in in list order', xid: 'list order: the importing transaction' }, order: ['xid', 'seq'],
+    local: { seq: 'list order: rows go in in list order', xid: 'list order: the importing transaction' }, sortKey: listPosition, order: ['seq'],
   },
   {
     table: 'deliveries',
@@ -132,7 +137,7 @@ export const portableTables: readonly PortableTable[] = [
       lease_owner: 'an engine of the exporting database held it for one attempt; the importing engines claim afresh',
       lease_until: 'see lease_owner', lease_slot: 'see lease_owner',
     },
-    order: ['xid', 'seq'],
+    sortKey: listPosition, order: ['seq'],
   },
   {
     table: 'attempts',
@@ -158,6 +163,9 @@ export const notExported: Readonly<Record<string, string>> = {
   idempotency_keys: "keys protect retries of one client's requests to the original sandbox for 24 h",
   stream_messages: "the live stream's buffer of the last few minutes",
   stream_watchers: 'who is streaming the original sandbox right now',
+  stream_counters: "the numbers of the original sandbox's stream messages",
+  list_counters: "the original sandbox's commit positions and delivery count: the import's own transaction takes the next ones",
+  list_commits: 'the commit position of each transaction of the original database (the import is one transaction)',
 };
 
 /** The tenants row: what of it the file's header carries, and what the importing side sets. */

@@ -29,7 +29,7 @@ export function exportSelect(t: PortableTable, tenantId: string, includeSecrets:
     ...Object.keys(t.secrets ?? {}).map((c) => (includeSecrets ? `t."${c}"` : `null::text as "${c}"`)),
     ...Object.entries(t.portable ?? {}).map(([c, p]) => `${p.out} as "${c}"`),
   ];
-  const order = t.order.map((c) => `t."${c}"`).join(', ');
+  const order = [...(t.sortKey ? [t.sortKey] : []), ...t.order.map((c) => `t."${c}"`)].join(', ');
   return `select ${columns.join(', ')} from ${t.table} t where t.tenant_id = ${literal(tenantId)} order by ${order}`;
 }
 

@@ -1,18 +1,25 @@
-// Sequence order is not commit order: a row inserted first (lower sequence) can commit after a later one.
+// Insertion order is not commit order: a row inserted first (lower sequence) can commit after a later one.
 // A client polling a newest-first list for what is new (reading until the first row it has seen) must
-// still get it: lists order by inserting transaction and show only rows below the commit horizon
-// (src/db/horizon.ts; docs/decisions.md, Team mode).
+// still get it, and must not wait for it: lists order rows by the position their transaction took in
+// its sandbox at COMMIT (migration 075; docs/decisions.md, "Commit order per sandbox"). The transactions
+// held open here run on a server of the file's own.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
-import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
-import { Receiver } from '../../helpers/receiver.ts';
-import { useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
-import { placeOrder, registerEndpoint } from '../../helpers/webhooks.ts';
+import type { RunningSandbox } from '../../src/server/start.ts';
+import { createSandbox, type TestSandbox } from '../helpers/engine.ts';
+import { Receiver } from '../helpers/receiver.ts';
+import { withOpenTransaction } from '../helpers/team.ts';
+import { placeOrder, registerEndpoint } from '../helpers/webhooks.ts';
+import { useOwnServer } from './own-server.ts';
 
-const team = useTeamEngines(1);
+const own = useOwnServer();
 const receiver = new Receiver();
-before(() => receiver.start());
+let engine: RunningSandbox;
+before(async () => {
+  await receiver.start();
+  engine = await own.start();
+});
 after(() => receiver.close());
 
 /** A client polling a newest-first list: reads pages until it meets a row it has seen; returns the new ids. */
@@ -45,7 +52,7 @@ async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: strin
 }
 
 test('a row that commits after a later one is not skipped by a client polling the events and deliveries lists', async () => {
-  const sandbox = await createSandbox(team.engines[0].url);
+  const sandbox = await createSandbox(engine.url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
   await placeOrder(sandbox);
   const seenEvents = new Set<string>();
@@ -53,14 +60,16 @@ test('a row that commits after a later one is not skipped by a client polling th
   assert.equal((await pollNew(sandbox, '/api/v1/events', seenEvents)).length, 1);
   assert.equal((await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries)).length, 1);
 
-  const held = await withOpenTransaction(team.databaseUrl, async (slow) => {
+  const held = await withOpenTransaction(await own.url(), async (slow) => {
     const rows = await insertHeld(slow, sandbox, '1');
     await placeOrder(sandbox); // a higher sequence number, committed first
-    // Polled while the first transaction is still open: the order's rows are not below the horizon
-    // yet, so they wait (at most a moment) rather than let the held rows land behind them.
+    // Polled while the first transaction is still open: the order's rows are listed at once; the held
+    // ones, uncommitted, are not, and will take a later position when they commit.
     const whileHeldEvents = await pollNew(sandbox, '/api/v1/events', seenEvents);
     const whileHeldDeliveries = await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries);
     assert.ok(!whileHeldEvents.includes(rows.eventId) && !whileHeldDeliveries.includes(rows.deliveryId), 'uncommitted rows are not listed');
+    assert.equal(whileHeldEvents.length, 1, 'the order committed first is listed without waiting for the open transaction');
+    assert.equal(whileHeldDeliveries.length, 1);
     await slow.query('commit');
     return rows;
   });
@@ -77,14 +86,13 @@ test('a row that commits after a later one is not skipped by a client polling th
 });
 
 test('what committed before a list request is listed (read-your-writes), even while another transaction is open', async () => {
-  const sandbox = await createSandbox(team.engines[0].url);
+  const sandbox = await createSandbox(engine.url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
-  await withOpenTransaction(team.databaseUrl, async (other) => {
-    await other.query('select pg_current_xact_id()'); // holds the horizon back for 300 ms
-    const committed = new Promise((r) => setTimeout(r, 300)).then(() => other.query('commit'));
+  await withOpenTransaction(await own.url(), async (other) => {
+    await other.query('select pg_current_xact_id()'); // the oldest transaction running: the old design's horizon
     const order = await placeOrder(sandbox);
     const events = (await sandbox.api('/api/v1/events?limit=1')).body.data;
     assert.equal(events[0]?.data.orderId, order.id);
-    await committed;
+    await other.query('commit');
   });
 });
