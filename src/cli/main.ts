@@ -67,6 +67,12 @@ addGuides(program);
 
 /** Runs the command line; every failure ends the process with one line and exit code 1. */
 export async function run(argv: string[] = process.argv): Promise<void> {
+  // A reader that stops early (`sandbay deliveries --json | head -1`) is not a failure: end quietly, as
+  // git and grep do, instead of crashing on the write that found the pipe closed.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   try {
     await program.parseAsync(argv);
   } catch (err) {
