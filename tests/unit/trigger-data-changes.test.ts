@@ -38,3 +38,10 @@ test('patch operations: add appends with -, inserts at an index; the sample give
   assert.deepEqual(JSON.parse(JSON.stringify(odd)).__proto__, { polluted: 1 }, 'a key named __proto__ is just a key');
   assert.throws(() => customiseSample('product.created', sample, { patch: [{ op: 'add', path: 'name', value: 1 }] }), /not a JSON Pointer/);
 });
+
+test('money in your own data has at most 2 decimals, as everywhere in the API (SPEC §2)', () => {
+  const sample = { orderId: 'ord_1', total: 10, currency: 'TRY', customerId: 'cus_0001' };
+  assert.deepEqual(customiseSample('order.placed', sample, { data: { total: 10.05 } }), { ...sample, total: 10.05 });
+  assert.throws(() => customiseSample('order.placed', sample, { data: { total: 10.005 } }), (err: Error & { status?: number }) =>
+    err.status === 422 && /\/data\/total: at most 2 decimals/.test(err.message));
+});

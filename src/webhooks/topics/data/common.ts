@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { toMinor } from '../../../shared/money.ts';
 
-export const money = z.number().describe('Amount with at most 2 decimals, computed exactly in minor units');
+// Refined, so a test webhook's own data (`trigger --override total=10.005`) is held to SPEC §2 like the API.
+export const money = z.number().refine((v) => toMinor(v) !== null, 'at most 2 decimals (money is exact, SPEC §2)').describe('Amount with at most 2 decimals, computed exactly in minor units');
 export const currency = z.string().describe('ISO 4217, default TRY');
 export const timestamp = z.string().describe('RFC 3339 UTC timestamp ending in Z');
 
