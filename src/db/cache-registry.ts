@@ -78,7 +78,7 @@ export const processState: Record<string, string> = {
   'src/schedule/scheduler.ts running': 'sandboxes with jobs running now',
   'src/schedule/scheduler.ts advancing': 'clock advances running now',
   'src/webhooks/dispatcher.ts attempting': 'attempts in flight',
-  'src/webhooks/dispatcher.ts epochs': 'sandboxes with attempts in flight (dropped with their last)',
+  'src/webhooks/flights.ts flights': 'sandboxes with attempts in flight (dropped with their last)',
   'src/webhooks/limiter.ts active': 'targets with attempts in flight',
   'src/webhooks/limiter.ts waiting': 'targets with attempts waiting for a turn',
   'src/webhooks/claim-batcher.ts batches': 'claims asked for in this turn of the event loop',

@@ -18,6 +18,7 @@ import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
 import type { TenantShares } from './outbound/shares.ts';
+import { SandboxFlights, type Flight } from './flights.ts';
 
 export const attemptJob = 'webhook.attempt';
 
@@ -25,12 +26,6 @@ export const attemptJob = 'webhook.attempt';
 export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
   attemptCount: number;
   cycleAttempts: number;
-}
-
-/** A sandbox's attempts in flight on this engine; a reset or delete moves `epoch`, so they change nothing. */
-interface Flight {
-  epoch: number;
-  attempts: number;
 }
 
 export type Trigger = AttemptRecord['attempt']['trigger'];
@@ -94,11 +89,8 @@ export class Dispatcher implements JobHandler {
   private readonly limiter = new KeyedLimiter(maxInFlightPerEndpoint);
   /** Deliveries this engine is attempting now (from the lease until the outcome is recorded). */
   private readonly attempting = new Set<string>();
-  /**
-   * Sandboxes with attempts in flight here, each dropped with its last attempt: a reset or delete
-   * bumps the epoch of those in flight, so they change nothing (queued jobs it cancels outright).
-   */
-  private readonly epochs = new Map<string, Flight>();
+  /** Sandboxes with attempts in flight here, and their epochs (./flights.ts). */
+  private readonly flights = new SandboxFlights();
   /** Claims asked for in this turn of the event loop, per target: sent together. */
   private readonly claims: ClaimBatcher;
   /** Real-time claims of due work (NOTIFY, the poll, a target with more due work than room). */
@@ -241,11 +233,11 @@ export class Dispatcher implements JobHandler {
   }
 
   private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
-    const flight = this.board(state.tenantId);
+    const flight = this.flights.board(state.tenantId);
     try {
       return await this.attemptIn(flight, state, trigger, asOf, claim);
     } finally {
-      this.alight(state.tenantId, flight);
+      this.flights.alight(state.tenantId, flight);
     }
   }
 
@@ -385,27 +377,13 @@ export class Dispatcher implements JobHandler {
    * seed owes no jobs (docs/decisions.md); a deleted sandbox owes nothing at all.
    */
   forgetTenant(tenantId: string): void {
-    const flight = this.epochs.get(tenantId);
-    if (flight) flight.epoch++;
+    this.flights.bump(tenantId);
     this.deps.scheduler.cancelTenant(tenantId);
-  }
-
-  /** An attempt of the sandbox starts: it counts among those a reset makes stale. */
-  private board(tenantId: string): Flight {
-    let flight = this.epochs.get(tenantId);
-    if (!flight) this.epochs.set(tenantId, (flight = { epoch: 0, attempts: 0 }));
-    flight.attempts++;
-    return flight;
-  }
-
-  /** It ended: the sandbox's entry goes with its last attempt, so the map holds only sandboxes at work. */
-  private alight(tenantId: string, flight: Flight): void {
-    if (--flight.attempts === 0 && this.epochs.get(tenantId) === flight) this.epochs.delete(tenantId);
   }
 
   /** How many sandboxes have attempts in flight on this engine (each holds one entry while it has). */
   get sandboxesInFlight(): number {
-    return this.epochs.size;
+    return this.flights.size;
   }
 
   private job(state: DeliveryState, dueAt: number): DueJob<DeliveryState> {
