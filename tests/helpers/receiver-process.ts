@@ -31,7 +31,7 @@ async function listening(port: number, child: ChildProcess, output: () => string
 }
 
 /** Spawns receivers and kills them when the test file ends. */
-export function useReceiverProcesses(): (cwd: string, port: number, command: [string, string[]], env: NodeJS.ProcessEnv) => Promise<{ url: string; output: () => string }> {
+export function useReceiverProcesses(): (cwd: string, port: number, command: [string, string[]], env: NodeJS.ProcessEnv) => Promise<{ url: string; output: () => string; stop: () => void }> {
   const children: ChildProcess[] = [];
   after(() => {
     for (const c of children) c.kill('SIGKILL');
@@ -43,6 +43,6 @@ export function useReceiverProcesses(): (cwd: string, port: number, command: [st
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
     await listening(port, child, () => output);
-    return { url: `http://127.0.0.1:${port}/hook`, output: () => output };
+    return { url: `http://127.0.0.1:${port}/hook`, output: () => output, stop: () => child.kill('SIGKILL') };
   };
 }

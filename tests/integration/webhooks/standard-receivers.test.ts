@@ -1,9 +1,8 @@
 // docs/receivers.md's Standard Webhooks receivers (Node, Python, Go, PHP), run verbatim as servers and sent
 // real deliveries: signed ones are accepted (a replay too, processed once), a tampered one is refused.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -11,38 +10,14 @@ import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { buildPackages } from '../../helpers/packages.ts';
 import { receiverBlocks } from '../../helpers/docs.ts';
+import { freePort, useReceiverProcesses } from '../../helpers/receiver-process.ts';
 import { requireTool, tools } from '../../helpers/tools.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 
 const engine = useEngine();
 const dir = mkdtempSync(join(tmpdir(), 'sandbay-standard-servers-'));
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) c.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function listening(port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      socket.unref();
-      setTimeout(() => socket.destroy(), 500);
-    });
-    if (up) return;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the receiver did not listen on ${port}:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const startReceiver = useReceiverProcesses();
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * Registers an endpoint with `signature` at a free port, starts the docs' receiver there with the
@@ -55,21 +30,14 @@ async function exercise(name: string, signature: string[], files: (folder: strin
   const port = await freePort();
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, `http://127.0.0.1:${port}/hook`, ['order.placed'], { signature });
-  const [cmd, args] = command(port);
-  const child = spawn(cmd, args, {
-    cwd: folder, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), SANDBAY_WEBHOOK_SECRET: endpoint.secret, SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '' },
+  const { output, stop } = await startReceiver(folder, port, command(port), {
+    ...process.env, SANDBAY_WEBHOOK_SECRET: endpoint.secret, SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '',
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (c) => (output += c));
-  child.stderr!.on('data', (c) => (output += c));
-  await listening(port, child, () => output);
 
   await placeOrder(sb);
   const [{ id }] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
   const delivered = await waitForDelivery(sb, id, (d) => d.status !== 'pending' || d.attemptCount > 0);
-  assert.equal(delivered.attempts[0].responseStatus, 200, `${name}: ${delivered.attempts[0].responseBody} ${output}`);
+  assert.equal(delivered.attempts[0].responseStatus, 200, `${name}: ${delivered.attempts[0].responseBody} ${output()}`);
   const replayed = (await sb.api(`/api/v1/webhooks/deliveries/${id}/replay`, { body: {} })).body;
   assert.equal(replayed.attempts[1].responseStatus, 200, 'a delivery seen before is acknowledged');
 
@@ -78,7 +46,7 @@ async function exercise(name: string, signature: string[], files: (folder: strin
   assert.deepEqual([tampered.status, (await tampered.text()).trim()], [400, 'no_matching_signature']);
   const unsigned = await fetch(signed.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signed.body });
   assert.equal(unsigned.status, 400);
-  child.kill('SIGKILL');
+  stop();
 }
 
 test('the documented Node Standard Webhooks receiver (the kit reads the scheme off the headers): v1, v1a, and both', async () => {
