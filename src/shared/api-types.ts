@@ -76,7 +76,7 @@ export type CaughtRequest = z.infer<typeof catchers.CaughtRequest>;
 /** One case of the receiver check's battery, as GET /api/v1/webhooks/check-cases describes it. */
 export type CheckCaseInfo = z.infer<typeof checks.CheckCaseInfo>;
 
-export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'reset';
+export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'clock.advanced' | 'reset';
 
 /** What the live stream says about a delivery (SPEC §5.7); the stream is SSE, outside the OpenAPI document. */
 export interface StreamMessage {
@@ -95,6 +95,9 @@ export interface StreamMessage {
     durationMs?: number;
     /** On `reset`: why the client must reload. */
     reason?: string;
+    /** On `clock.advanced`: the sandbox clock after an advance (from any client: the CLI, a script, another tab). */
+    offsetSeconds?: number;
+    now?: string;
     /** On `delivery.updated` when the receiver's 410 Gone has just disabled the delivery's endpoint. */
     endpointDisabled?: boolean;
     /** On `delivery.updated` when chaos holds a first attempt back. */

@@ -52,6 +52,16 @@ test('one SSE connection serves every view of a tab', async (t) => {
   await subscribers(1);
 });
 
+test('a clock advanced elsewhere (the CLI, a script) moves the open inspector\'s clock at once', async (t) => {
+  const sb = await createSandbox(engine.url);
+  const page = await openDeliveries(sb.id);
+  t.after(() => page.context().close());
+  const clock = page.getByRole('link', { name: 'Sandbox clock: open clock and reset' });
+  await expect(clock).text(/^Sandbox time\s*\d\d:\d\d:\d\d$/);
+  await sb.api('/api/v1/sandbox/clock/advance', { body: { seconds: 7200 } });
+  await expect(clock).text(/\+2 h$/);
+});
+
 test('a lost stream reconnects and fills the gap', async (t) => {
   const proxy = new CuttingProxy(engine.running.port);
   const base = await proxy.start();

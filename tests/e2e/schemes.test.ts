@@ -116,7 +116,7 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   await open(`/sandboxes/${sb.id}/deliveries/${latest.id}`);
   await expect(page.getByTestId('schedule-note')).text('Retry-After 600 s → next attempt 10 min later');
   await expect(page.getByTestId('slot-2')).attribute('data-state', 'scheduled');
-  // A second answer's note sits beside the first, readable: 30 s and 2 min are close on the axis.
+  // A second answer's note has a line of its own below the track, readable beside the first.
   receiver.behaviour = { kind: 'status', status: 503, headers: { 'retry-after': '7200' } };
   await advance(sb, 600);
   await waitForDelivery(sb, latest.id, (d) => d.attemptCount === 2);
@@ -126,6 +126,7 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   const [a, b] = [await notes.nth(0).boundingBox(), await notes.nth(1).boundingBox()];
   const overlap = a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height;
   assert.equal(overlap, false, `the notes overlap: ${JSON.stringify([a, b])}`);
+  await screenshot(page, 'timeline-retry-after');
   receiver.behaviour = { kind: 'status', status: 200 };
 });
 

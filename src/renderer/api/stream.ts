@@ -2,7 +2,7 @@ import type { StreamMessage } from '../../shared/api-types.ts';
 
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
 
-const events: StreamMessage['event'][] = ['delivery.created', 'delivery.updated', 'attempt.finished', 'check.updated', 'reset'];
+const events: StreamMessage['event'][] = ['delivery.created', 'delivery.updated', 'attempt.finished', 'check.updated', 'clock.advanced', 'reset'];
 const coalesceMs = 16;
 const maxRetryMs = 15_000;
 

@@ -38,6 +38,8 @@ interface AppState {
   /** The last sandbox created in this tab and its client secret, which the portal shows this once (memory only). */
   createdSecret: { sandboxId: string; clientSecret: string } | null;
   refreshClock(): Promise<void>;
+  /** The clock moved elsewhere (a `clock.advanced` message): the header and every countdown follow. */
+  setClockOffset(offsetMs: number): void;
   advanceClock(seconds: number): Promise<AdvancedClock>;
   setConnection(status: StreamStatus): void;
   /** Shows a toast; one of the same `group` (default: the same text) still showing is replaced and counted instead. */
@@ -103,6 +105,10 @@ export const useApp = create<AppState>()((set, get) => ({
     rememberToken(created.sandbox.id, created.credentials.accessToken, created.credentials.expiresIn);
     set({ sandboxes: [created.sandbox, ...get().sandboxes], createdSecret: { sandboxId: created.sandbox.id, clientSecret: created.credentials.clientSecret } });
     return created;
+  },
+
+  setClockOffset(offsetMs) {
+    set({ clockOffsetMs: offsetMs });
   },
 
   async refreshClock() {

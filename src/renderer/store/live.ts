@@ -48,6 +48,8 @@ export async function startLive(): Promise<LiveStream> {
     useDetail.getState().applyLive(messages);
     useChecks.getState().applyLive(messages);
     if (messages.some((m) => m.event === 'attempt.finished')) useCatchers.getState().refreshLogs();
+    const clock = messages.findLast((m) => m.event === 'clock.advanced' && m.data.offsetSeconds !== undefined);
+    if (clock) useApp.getState().setClockOffset(clock.data.offsetSeconds! * 1000);
     // A 410 Gone turned an endpoint off: the endpoints view shows why, and offers to turn it back on.
     if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded) void useEndpoints.getState().load();
   });

@@ -26,7 +26,10 @@ export const clockRoutes = (s: Services) => {
         // One advance of a sandbox at a time across engines, by its advancing mark (no connection held
         // while it runs or while a second one waits); the clock itself is shared (announced to every engine).
         const { jobsRun } = await s.scheduler.advance(tenantId, body.seconds * 1000);
-        return { body: { ...read(tenantId), jobsRun } };
+        const clock = read(tenantId);
+        // Inspectors open on the sandbox move their clocks too, whoever advanced it (the CLI, a script).
+        s.webhooks.stream.publish(tenantId, 'clock.advanced', clock);
+        return { body: { ...clock, jobsRun } };
       },
     }),
   ];

@@ -80,6 +80,22 @@ test('a sandbox reset tells stream clients to refetch', async () => {
   }
 });
 
+test('a clock advance, whoever makes it, tells stream clients the new clock (clock.advanced)', async () => {
+  const sb = await createSandbox(engine.url);
+  const other = await createSandbox(engine.url);
+  const sse = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}` });
+  await sse.open();
+  try {
+    await other.api('/api/v1/sandbox/clock/advance', { body: { seconds: 120 } });
+    const advanced = (await sb.api('/api/v1/sandbox/clock/advance', { body: { seconds: 90 } })).body;
+    const message = await sse.waitFor((m) => m.event === 'clock.advanced');
+    assert.deepEqual(message.data, { now: advanced.now, offsetSeconds: 90 });
+    assert.equal(sse.messages.filter((m) => m.event === 'clock.advanced').length, 1, "another sandbox's advance is not this stream's");
+  } finally {
+    sse.close();
+  }
+});
+
 test('the stream needs webhooks:read; the admin cookie with ?sandbox= works for EventSource', async () => {
   const sb = await createSandbox(engine.url);
   problem(await call(engine.url, '/api/v1/events/stream'), 401, 'missing_token');
