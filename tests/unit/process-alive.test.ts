@@ -6,12 +6,15 @@ import { test } from 'node:test';
 import { makeScratchDir, scratchBase } from '../../src/db/template.ts';
 import { processAlive, processStatus, type StatusSource } from '../../src/shared/node/process-alive.ts';
 
-/** A zombie: `sh` backgrounds a child that exits at once, then becomes `sleep`, which never reaps it. */
+/**
+ * A zombie: `sh` backgrounds a child, then becomes `sleep`, which never reaps it. The child exits a moment
+ * later, not at once: one that ended before the `exec` could be reaped by `sh` itself (then no pid is left).
+ */
 async function withZombie(use: (pid: number) => void | Promise<void>): Promise<void> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
-    for (let i = 0; i < 100 && processStatus(pid).running; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 250 && processStatus(pid).running; i++) await new Promise((r) => setTimeout(r, 20));
     await use(pid);
   } finally {
     parent.kill('SIGKILL');
