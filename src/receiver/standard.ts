@@ -3,7 +3,7 @@ import { constantTimeEqual } from '../shared/hmac.ts';
 import { formatStandardSignature, keyPrefixes, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
 import { privateKeyOf, publicKeyOf } from './ed25519-keys.ts';
 import { headerOf } from './headers.ts';
-import type { SignatureScheme, SignInput, SignedRequest } from './schemes.ts';
+import type { SignatureScheme, SignInput, SignedRequest } from './scheme-types.ts';
 
 // Decoded keys as KeyObjects, made once per secret: an HMAC keyed with raw bytes costs several times one
 // keyed with a KeyObject in node:crypto (npm run bench: signing one attempt).
