@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { stopOrphanedServer } from './orphaned-postgres.ts';
 import { embeddedBinDir, isRoot, postgresUser, reachableBinDir, unreachableFolder, type RunAs } from './postgres-binaries.ts';
 import { initCluster, startCluster, type ClusterPlace } from './postgres-process.ts';
+import { freePort } from '../shared/node/free-port.ts';
 
 /** A PostgreSQL server Sandbay runs itself (`serve --postgres`), in a directory of its own. */
 export interface ManagedPostgres {
@@ -95,18 +95,6 @@ function tryKill(pid: number): void {
   } catch {
     // already gone
   }
-}
-
-/** A free loopback TCP port (the OS picks; the tiny window before PostgreSQL binds it is accepted). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** As root the server runs as `postgres`, which must be able to reach dir (a data dir under /root is not). */

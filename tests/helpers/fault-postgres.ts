@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { embeddedBinDir, isRoot, postgresUser, type RunAs } from '../../src/db/postgres-binaries.ts';
 import { initCluster } from '../../src/db/postgres-process.ts';
+import { freePort } from '../../src/shared/node/free-port.ts';
 
 const debianBin = '/usr/lib/postgresql/15/bin';
 
@@ -133,14 +133,3 @@ export async function startFaultServer(): Promise<FaultServer> {
   return server;
 }
 
-/** A free loopback port (the OS picks one; the moment before the server binds it is accepted). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

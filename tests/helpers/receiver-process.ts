@@ -1,6 +1,6 @@
 // Receivers in other languages, run as real servers on a free loopback port for the receiver check tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -8,13 +8,7 @@ import { after } from 'node:test';
 /** Go needs a build cache; a CI shell may have no $HOME to put it under. */
 export const receiverEnv = (secret: string) => ({ ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), SANDBAY_WEBHOOK_SECRET: secret });
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../../src/shared/node/free-port.ts';
 
 async function listening(port: number, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;

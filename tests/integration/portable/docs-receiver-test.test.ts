@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
+import { freePort } from '../../../src/shared/node/free-port.ts';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { receiverBlocks } from '../../helpers/docs.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
@@ -48,10 +48,7 @@ test("the Node receiver's documented test passes: a delivery it caused answered 
   writeFileSync(join(dir, 'fixtures.json'), JSON.stringify(fixtures.body));
   // As a user runs it: not as a child of this test runner (which would change the reporter's protocol).
   const { NODE_TEST_CONTEXT: _child, ...env } = process.env;
-  const free = createServer();
-  await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
-  const port = String((free.address() as { port: number }).port);
-  await new Promise((resolve) => free.close(resolve));
+  const port = String(await freePort());
   const run = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', 'receiver.test.mjs'], { cwd: dir, env: { ...env, PORT: port } }).catch((err) => err);
   assert.match(run.stdout, /# pass 2\n# fail 0/, `${run.stdout}\n${run.stderr}`);
 });
