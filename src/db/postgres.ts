@@ -7,6 +7,7 @@ import { sandbayTypes } from './pg-types.ts';
 import { describeLockHolder } from './lock-holder.ts';
 import { logOrphanClientErrors } from './orphan-client-errors.ts';
 import { defaultPostgresTimeouts, type PostgresTimeouts } from './timeouts.ts';
+import { throttled } from '../shared/throttled-log.ts';
 
 /** A prepared statement's name: the same for the same SQL (and plan generation) on every connection. */
 const statementName = (sql: string, generation: number) => `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}_${generation}`;
@@ -40,19 +41,6 @@ async function onLiveConnection<T>(attempts: number, fn: () => Promise<T>): Prom
       if (attempt >= attempts || !isDeadConnection(err)) throw asDatabaseFault(err);
     }
   }
-}
-
-/** Says the same thing at most once per interval: an outage ends every connection at once. */
-function throttled(log: (message: string) => void, intervalMs: number): (message: string) => void {
-  let last = 0;
-  let quiet = 0;
-  return (message) => {
-    const now = Date.now();
-    if (now - last < intervalMs) return void quiet++;
-    log(quiet > 0 ? `${message} (and ${quiet} more since)` : message);
-    last = now;
-    quiet = 0;
-  };
 }
 
 const tryLockSql = 'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked';

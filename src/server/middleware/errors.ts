@@ -1,12 +1,13 @@
 import type { Middleware } from 'koa';
 import { faultOf } from '../../db/errors.ts';
 import { ApiError, problemBody } from '../../shared/problem.ts';
+import { throttled } from '../../shared/throttled-log.ts';
 import { OAuthError } from '../../domain/oauth/oauth-error.ts';
 import type { Logger } from '../log.ts';
 
 /** Renders every failure as problem+json (or RFC 6749 JSON on /oauth/token); never a stack trace. */
 export function errorHandler(logger: Logger): Middleware {
-  const faultLog = throttled((message) => logger.warn(message), 5_000);
+  const faultLog = throttled((message) => logger.warn(message), 5_000, 'more such answers since');
   return async (ctx, next) => {
     try {
       await next();
@@ -46,18 +47,6 @@ export function databaseFaultError(caught: unknown): ApiError | undefined {
       { headers: { 'Retry-After': '30' } });
   }
   return undefined;
-}
-
-/** Says the same thing at most once per interval (counting what it held back). */
-function throttled(log: (message: string) => void, intervalMs: number): (message: string) => void {
-  let last = 0;
-  let held = 0;
-  return (message) => {
-    if (Date.now() - last < intervalMs) return void held++;
-    log(held > 0 ? `${message} (and ${held} more such answers since)` : message);
-    last = Date.now();
-    held = 0;
-  };
 }
 
 function toApiError(caught: unknown): ApiError {
