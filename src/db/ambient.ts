@@ -113,7 +113,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     listen: (channel, handler) => db.listen(channel, handler),
     onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
     onNotificationsLost: (fn) => db.onNotificationsLost(fn),
-    withAdvisoryLock: (key, fn, options) => db.withAdvisoryLock(key, fn, options),
+    withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
     close: () => db.close(),
     detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),
     async ambient(work, finish) {

@@ -56,9 +56,9 @@ export interface Db extends Queryable {
    * engine on this database. fn uses the Db as usual (its queries run on other connections). For
    * start-up work only (migrations, seed): it holds a connection while fn runs, so nothing that awaits
    * the network may run under it. The lock is tried rather than waited for on a connection; after
-   * `waitMs` (default: the start-up lock wait, src/db/timeouts.ts) it fails naming the session holding it.
+   * the start-up lock wait (`sessionLockWaitMs`, src/db/timeouts.ts) it fails naming the session holding it.
    */
-  withAdvisoryLock<T>(key: string, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
+  withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -163,10 +163,10 @@ export function openPostgres(options: PostgresOptions): Db {
     async notify(channel, payload) {
       await typedFaults(() => pool.query('select pg_notify($1, $2)', [channel, payload]));
     },
-    async withAdvisoryLock(key, fn, lockOptions) {
+    async withAdvisoryLock(key, fn) {
       // Tried, not waited for: no client is held while another session has the lock, and a holder that
-      // never lets go (a stopped process whose connection stays open) is named after waitMs, not waited on for ever.
-      const deadline = Date.now() + (lockOptions?.waitMs ?? timeouts.sessionLockWaitMs);
+      // never lets go (a stopped process whose connection stays open) is named after sessionLockWaitMs, not waited on for ever.
+      const deadline = Date.now() + timeouts.sessionLockWaitMs;
       let client: pg.PoolClient | undefined;
       for (let delay = 25; !(client = await tryLock(key)); delay = Math.min(delay * 2, 500)) {
         if (Date.now() >= deadline) throw new Error(await describeLockHolder((sql, params) => rowsOf(pool)(sql, params), key));

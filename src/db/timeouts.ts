@@ -27,6 +27,3 @@ export const defaultPostgresTimeouts: PostgresTimeouts = {
   idleInTransactionMs: 30_000,
   sessionLockWaitMs: 120_000,
 };
-
-/** The longest a request waits on an unreachable or stalled database before it answers 503. */
-export const requestTimeoutMs = (t: PostgresTimeouts) => Math.max(t.connectMs, t.statementMs > 0 ? t.statementMs + 2_000 : 0);

@@ -13,7 +13,7 @@ import { ApiError } from '../shared/problem.ts';
 /** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
 const advancingMarkMs = 60_000;
 /** How long a second advance of a sandbox waits for the first to end before answering 409 advance_in_progress. */
-export const advanceQueueMs = 15_000;
+const advanceQueueMs = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -24,13 +24,13 @@ export const notAdvancingSql = (alias: string) => `(${alias}.advancing_until is 
 
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
-  private store?: { db: Db };
+  private db?: Db;
 
   constructor(private readonly realNow: () => number = Date.now) {}
 
   /** Loads every non-zero offset and keeps `db` to save later steps to; call once at start. */
   async load(db: Db, invalidations: Invalidations): Promise<void> {
-    this.store = { db };
+    this.db = db;
     invalidations.on('clock', {
       // Offsets only move forward but for a reset, which the sandbox's lifecycle applies (forget): an
       // announcement arriving after a later step of an advance on this engine must not set it back.
@@ -51,8 +51,8 @@ export class SandboxClock {
 
   /** Reads one sandbox's offset from the database (before an advance: another engine's may not have been heard yet). */
   async refresh(tenantId: string): Promise<void> {
-    if (!this.store) return;
-    const [row] = await this.store.db.query<{ clock_offset_ms: number }>('select clock_offset_ms from tenants where id = $1', [tenantId]);
+    if (!this.db) return;
+    const [row] = await this.db.query<{ clock_offset_ms: number }>('select clock_offset_ms from tenants where id = $1', [tenantId]);
     if (row) this.setOffset(tenantId, row.clock_offset_ms);
   }
 
@@ -91,10 +91,10 @@ export class SandboxClock {
   }
 
   /** Saves the tenant's offset (the database tells every engine). */
-  async persist(tenantId: string): Promise<void> {
-    if (!this.store) return;
+  private async persist(tenantId: string): Promise<void> {
+    if (!this.db) return;
     const offsetMs = Math.round(this.offsetMs(tenantId));
-    await this.store.db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
+    await this.db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
   }
 
   /**
@@ -103,10 +103,10 @@ export class SandboxClock {
    * already under way (they hold the tenant row), so none of theirs slips past the advance's wait.
    * The mark is also the advance's turn (docs/decisions.md, Faults): it is taken only when free, so a
    * second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
-   * and after `waitMs` answers 409 advance_in_progress.
+   * and after `advanceQueueMs` answers 409 advance_in_progress.
    */
-  async whileAdvancing<T>(tenantId: string, work: () => Promise<T>, waitMs = advanceQueueMs): Promise<T> {
-    const db = this.store?.db;
+  async whileAdvancing<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    const db = this.db;
     if (!db) return work();
     const token = randomUUID();
     const until = `clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`;
@@ -114,7 +114,7 @@ export class SandboxClock {
       `update tenants set advancing_until = ${until}, advancing_owner = $2
         where id = $1 and (advancing_until is null or advancing_until < now()) returning id`, [tenantId, token],
     )).length === 1;
-    const deadline = Date.now() + waitMs;
+    const deadline = Date.now() + advanceQueueMs;
     for (let delay = 20; !(await take()); delay = Math.min(delay * 2, 250)) {
       if (Date.now() + delay > deadline) {
         throw new ApiError(409, 'advance_in_progress', 'Another clock advance of this sandbox is still running; try again when it has finished.',

@@ -82,20 +82,22 @@ test('a checked-out client whose connection is killed (a session lock held) is l
   await own.close();
 });
 
-test('a session lock held elsewhere is given up on after waitMs, naming the session that holds it', async () => {
+test('a session lock held elsewhere is given up on after sessionLockWaitMs, naming the session that holds it', async () => {
+  const impatient = openPostgres({ connectionString: database.url, timeouts: { sessionLockWaitMs: 300 } });
   const holder = new pg.Client({ connectionString: database.url, application_name: 'stuck-engine' });
   await holder.connect();
   try {
     await holder.query(`select pg_advisory_lock(hashtextextended('sandbay:test:stuck', 0))`);
     const [{ pid }] = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
     const started = Date.now();
-    await assert.rejects(db.withAdvisoryLock('sandbay:test:stuck', async () => 'ran', { waitMs: 300 }),
+    await assert.rejects(impatient.withAdvisoryLock('sandbay:test:stuck', async () => 'ran'),
       (err: Error) => err.message.includes(`backend pid ${pid}`) && err.message.includes('stuck-engine'));
     assert.ok(Date.now() - started < 5_000);
     const [{ n }] = (await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'sandbay' and state = 'active'`)).rows;
     assert.equal(n, 0, 'no connection of ours was left waiting on the lock');
   } finally {
     await holder.end();
+    await impatient.close();
   }
 });
 
