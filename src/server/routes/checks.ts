@@ -19,13 +19,11 @@ const answersAtOnce = 'Answers 202 with the run at once; follow it with GET (rep
 export const checkRoutes = (s: Services) => {
   const { checks, checkRuns, sender } = s.webhooks;
   const { policy, shares } = s.webhooks.outbound;
-  /** Starts a check in one of the sandbox's check slots (shared mode: 429 past ten at once). */
+  /** Starts a check in one of the sandbox's check slots (shared mode: 429 past ten at once); the run frees it. */
   const started = async (tenantId: string, start: (release: () => void) => Promise<StartedCheck>) => {
     const release = shares.startCheck(tenantId);
     try {
-      const { run, done } = await start(release);
-      void done.finally(release);
-      return run;
+      return (await start(release)).run;
     } catch (err) {
       release();
       throw err;

@@ -66,7 +66,7 @@ export class CheckRunner {
   /**
    * Stores a new run and starts it; `done` resolves with the finished run. `release` (the sandbox's check
    * slot) is called once its last case has run, before the run is stored as finished: a client that sees
-   * it finished may start the next at once.
+   * it finished may start the next at once; and, whatever happens, once the run has ended.
    */
   async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter, release: () => void = () => {}): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
@@ -76,14 +76,16 @@ export class CheckRunner {
     });
     this.announce(tenantId, run.id, target.endpointId, 0, 'running');
     const done = this.execute(tenantId, run, target, data, effects, release).catch(async (err) => {
-      release();
       // A run that is gone (its sandbox reset or deleted, or pruned by newer runs) simply ends.
       const gone = err instanceof ApiError && err.status === 404;
       if (!this.stopped && !gone) this.deps.onError(`check ${run.id} failed: ${(err as Error)?.stack ?? err}`);
       return this.deps.store.get(this.deps.db, tenantId, run.id).catch(() => run);
     });
     this.running.add(done);
-    void done.finally(() => this.running.delete(done));
+    void done.finally(() => {
+      this.running.delete(done);
+      release();
+    });
     return { run, done };
   }
 
