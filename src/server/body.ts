@@ -27,7 +27,8 @@ export async function readRawBody(req: IncomingMessage, limit = maxBodyBytes): P
   return Buffer.concat(chunks);
 }
 
-function mediaType(req: IncomingMessage): string {
+/** A request's media type, lower case, without parameters ('' when it names none). */
+export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 

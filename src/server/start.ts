@@ -231,7 +231,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const routes: RouteDef[] = [];
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth!, openSandboxCreation: creation.open }),
-      ...sandboxRoutes(services, () => creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes, creation: () => creation }),
+      ...sandboxRoutes(services, creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes, creation }),
       ...oauthClientRoutes(services, new OAuthClients(db, tokens)), ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }), ...orderRoutes(services), ...clockRoutes(services),
       ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion(), database: () => webhooks.databaseState() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),

@@ -5,11 +5,12 @@ import { ApiError } from '../../shared/problem.ts';
 import { scopeAreas } from '../../shared/scopes.ts';
 import { sandboxFileMediaType } from '../../shared/sandbox-file.ts';
 import { can, tenantOf } from '../auth/principal.ts';
+import { mediaType } from '../body.ts';
 import { route } from '../route.ts';
 import { ExportQuery, ImportedSandbox, ImportQuery } from '../schemas/portable.ts';
 import type { Services } from '../services.ts';
 import { spoolBody } from '../upload.ts';
-import { creationClosed, type SandboxCreation } from './sandboxes.ts';
+import { assertMayCreate, type SandboxCreation } from './sandboxes.ts';
 
 const tags = ['Sandboxes'];
 /** What an upload may be sent as: our own type, gzip, or bytes of no particular kind. */
@@ -19,7 +20,7 @@ const fileName = (name: string, at: Date) =>
   `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'sandbox'}-${at.toISOString().slice(0, 10)}.sandbay`;
 
 /** `creation` says who may make sandboxes (an import makes one): on a shared server, the operator unless opened. */
-export const portableRoutes = (s: Services, options: { maxImportBytes: number; creation: () => SandboxCreation }) => [
+export const portableRoutes = (s: Services, options: { maxImportBytes: number; creation: SandboxCreation }) => [
   route({
     method: 'get', path: '/api/v1/sandbox/export', operationId: 'exportSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
     summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock. It holds every area, so it needs every :read scope (and webhooks:write for secrets).',
@@ -58,9 +59,8 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
     errors: { 400: ['upload_incomplete'], 403: ['sandbox_creation_closed'], ...importErrorCodes },
     responses: { 201: ImportedSandbox },
     handler: async ({ ctx, query }) => {
-      const { open, isAdmin } = options.creation();
-      if (!open && !isAdmin(ctx)) throw creationClosed();
-      const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+      assertMayCreate(options.creation, ctx);
+      const type = mediaType(ctx.req);
       if (!uploadTypes.includes(type)) {
         throw new ApiError(415, 'unsupported_media_type', `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`);
       }

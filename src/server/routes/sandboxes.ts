@@ -16,19 +16,21 @@ export interface SandboxCreation {
   isAdmin: (ctx: Context) => boolean;
 }
 
-export const creationClosed = () =>
-  new ApiError(403, 'sandbox_creation_closed',
+/** A request that may not make a sandbox here (a shared server kept to its operator) is 403 sandbox_creation_closed. */
+export function assertMayCreate(creation: SandboxCreation, ctx: Context): void {
+  if (creation.open || creation.isAdmin(ctx)) return;
+  throw new ApiError(403, 'sandbox_creation_closed',
     "On this shared server sandboxes are created by its operator (POST /api/v1/sandboxes with the admin key, or `sandbay token --new`). Ask them for your sandbox's client ID and secret, and sign in with those.");
+}
 
-export const sandboxRoutes = (s: Services, creation: () => SandboxCreation) => [
+export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
   route({
     method: 'post', path: '/api/v1/sandboxes', operationId: 'createSandbox', tags, access: 'none',
     summary: "Create and seed a sandbox (no token, no signup); returns its credentials. A shared server's operator may keep this to the admin key.",
     body: CreateSandboxRequest, idempotent: false, errors: { 403: ['sandbox_creation_closed'] },
     responses: { 201: CreatedSandbox },
     handler: async ({ body, ctx }) => {
-      const { open, isAdmin } = creation();
-      if (!open && !isAdmin(ctx)) throw creationClosed();
+      assertMayCreate(creation, ctx);
       return { status: 201, body: await s.sandboxes.create(body.name) };
     },
   }),
