@@ -32,9 +32,7 @@ export class SandboxClock {
   async load(db: Db, invalidations: Invalidations): Promise<void> {
     this.db = db;
     invalidations.on('clock', {
-      // Offsets only move forward but for a reset, which the sandbox's lifecycle applies (forget): an
-      // announcement arriving after a later step of an advance on this engine must not set it back.
-      drop: (message) => this.setOffset(String(message.tenantId), Math.max(this.offsetMs(String(message.tenantId)), Number(message.offsetMs))),
+      drop: (message) => this.heard(String(message.tenantId), Number(message.offsetMs)),
       // A gap in notifications: read them all again (the old ones serve until the new ones are in).
       dropAll: () => void this.reload(db).catch(() => {}),
     });
@@ -71,6 +69,17 @@ export class SandboxClock {
 
   now(tenantId: string): Date {
     return new Date(this.nowMs(tenantId));
+  }
+
+  /**
+   * An offset the database announced. Offsets only move forward but for a reset, which the sandbox's
+   * lifecycle applies (forget): an announcement arriving after a later step of an advance on this engine
+   * must not set a known offset back. A sandbox this engine holds no offset for takes the announced one as
+   * it is, below zero too: an imported sandbox resumes its file's clock, which may be behind real time.
+   */
+  heard(tenantId: string, offsetMs: number): void {
+    const known = this.offsets.get(tenantId);
+    this.setOffset(tenantId, known === undefined ? offsetMs : Math.max(known, offsetMs));
   }
 
   /** Sets the offset in memory only: the caller has written it to tenants already (a reset). */
