@@ -75,10 +75,7 @@ export class OAuthClients {
     const client = await this.get(tenantId, clientId);
     if (client.sandboxClient) throw new ApiError(409, 'sandbox_client', "The sandbox's own client cannot be deleted; rotate its secret instead.");
     await this.db.transaction(async (tx) => {
-      const families = await tx.query<{ family_id: string }>(
-        'select distinct family_id from oauth_tokens where tenant_id = $1 and client_id = $2 and revoked_at is null', [tenantId, clientId],
-      );
-      for (const { family_id } of families) await this.tokens.revokeFamily(tx, family_id);
+      await this.tokens.revokeClient(tx, tenantId, clientId);
       await tx.query('delete from oauth_codes where tenant_id = $1 and client_id = $2', [tenantId, clientId]);
       await tx.query('delete from oauth_clients where tenant_id = $1 and client_id = $2', [tenantId, clientId]);
     });

@@ -113,6 +113,12 @@ export class TokenStore {
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', familyId });
   }
 
+  /** Every token a client was issued (a grant's family never spans clients: a refresh token is spent only by its own). */
+  async revokeClient(tx: Tx, tenantId: string, clientId: string): Promise<void> {
+    await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and client_id = $2 and revoked_at is null', [tenantId, clientId]);
+    this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId });
+  }
+
   async revokeTenant(tx: Tx, tenantId: string): Promise<void> {
     await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId });
