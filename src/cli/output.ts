@@ -8,6 +8,9 @@ export function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** ", signed standard-webhooks + …" after a line about a target that does not sign in Sandbay's scheme alone; '' when it does. */
+export const signedWith = (schemes: readonly string[]) => (schemes.join() === 'sandbay' ? '' : `, signed ${schemes.join(' + ')}`);
+
 /** Left-aligned columns, two spaces apart, headed by upper-case titles (as the Stripe CLI prints lists). */
 export function table(headers: string[], rows: string[][]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));

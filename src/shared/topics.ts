@@ -34,5 +34,12 @@ export function patternMatches(pattern: string, topic: Topic): boolean {
   return categoryOf(topic) === prefix || topic.startsWith(`${prefix}.`);
 }
 
+/** Is a topic covered by any of the patterns? No patterns covers every topic (a filter not given). */
+export const matchesAnyPattern = (patterns: readonly string[], topic: string): boolean =>
+  patterns.length === 0 || (isTopic(topic) && patterns.some((p) => patternMatches(p, topic)));
+
+/** Patterns as a comma-separated list gives them (`order.*, payment.captured`). */
+export const patternList = (list: string | undefined): string[] => list?.split(',').map((t) => t.trim()).filter(Boolean) ?? [];
+
 /** A pattern is valid when it names a topic or covers at least one. */
 export const isValidPattern = (pattern: string) => topics.some((t) => patternMatches(pattern, t));

@@ -1,5 +1,5 @@
 import type { Delivery, DeliveryStatus, DeliverySummary } from '../shared/api-types.ts';
-import { isTopic, patternMatches } from '../shared/topics.ts';
+import { matchesAnyPattern } from '../shared/topics.ts';
 import { defaultDataDir } from '../server/data-dir.ts';
 import { readDiscovery } from '../server/instance-lock.ts';
 
@@ -52,7 +52,7 @@ async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
 
 // A receiver check's probes are not deliveries the code under test caused: they never match.
 const matches = (d: DeliverySummary, f: DeliveryFilter) =>
-  !d.check && (!f.topic || (f.topic.includes('*') ? isTopic(d.topic) && patternMatches(f.topic, d.topic) : d.topic === f.topic)) &&
+  !d.check && (!f.topic || matchesAnyPattern([f.topic], d.topic)) &&
   (f.responseStatus === undefined || d.lastStatus === f.responseStatus) &&
   (f.since === undefined || Date.parse(d.createdAt) >= new Date(f.since).getTime());
 

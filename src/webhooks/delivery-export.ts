@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { isTopic, patternMatches } from '../shared/topics.ts';
+import { matchesAnyPattern } from '../shared/topics.ts';
 import { getDelivery, listDeliveries, type DeliveryDetail, type DeliveryFilter, type ListPosition } from './deliveries.ts';
 
 export interface ExportFilter extends DeliveryFilter {
@@ -17,7 +17,7 @@ const pageSize = 500;
  */
 export async function* exportedDeliveries(q: Queryable, tenantId: string, filter: ExportFilter): AsyncGenerator<DeliveryDetail> {
   const { topics, limit, ...list } = filter;
-  const wanted = (topic: string) => !topics?.length || (isTopic(topic) && topics.some((p) => patternMatches(p, topic)));
+  const wanted = (topic: string) => matchesAnyPattern(topics ?? [], topic);
   const ids: string[] = [];
   let after: ListPosition | undefined;
   while (ids.length < limit) {

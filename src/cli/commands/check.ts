@@ -6,7 +6,7 @@ import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { CliError } from '../errors.ts';
 import { junitXml } from '../junit.ts';
 import { apiCommand, withScheme } from '../options.ts';
-import { printJson, say } from '../output.ts';
+import { printJson, say, signedWith } from '../output.ts';
 
 interface CheckFlags extends ConnectionFlags {
   secret?: string;
@@ -49,7 +49,7 @@ async function check(url: string | undefined, flags: CheckFlags): Promise<void> 
     client.request<{ id: string }>('GET', '/api/v1/sandbox'),
   ]);
   const link = (deliveryId: string) => `${client.url}/sandboxes/${sandbox.id}/deliveries/${deliveryId}`;
-  const signed = started.signature.join() === 'sandbay' ? '' : `, signed ${started.signature.join(' + ')}`;
+  const signed = signedWith(started.signature);
   if (!flags.json) say(`Checking ${started.url}${flags.endpoint ? ` (endpoint ${flags.endpoint})` : ''}${signed} with ${started.total} cases…`);
   const run = await follow(client, started, (c) => flags.json || printCase(c, cases.data, link));
   if (flags.junit) writeJunit(flags.junit, junitXml(run.report, link));

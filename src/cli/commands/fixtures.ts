@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Delivery, DeliverySummary, Page } from '../../shared/api-types.ts';
 import { fixtureOf, fixturesFormatVersion, type Fixture, type FixturesFile } from '../../shared/fixtures.ts';
 import { replayFixtures, replaySchemes, type ReplayResult, type ReplayScheme } from '../../receiver/fixtures-replay.ts';
-import { isTopic, patternMatches } from '../../shared/topics.ts';
+import { matchesAnyPattern, patternList } from '../../shared/topics.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { longRequest, saveBody } from '../download.ts';
 import { CliError } from '../errors.ts';
@@ -22,8 +22,8 @@ interface RecordFlags extends ConnectionFlags {
 }
 
 const topicFilter = (topics?: string) => {
-  const patterns = topics?.split(',').map((t) => t.trim()).filter(Boolean) ?? [];
-  return (topic: string) => patterns.length === 0 || (isTopic(topic) && patterns.some((p) => patternMatches(p, topic)));
+  const patterns = patternList(topics);
+  return (topic: string) => matchesAnyPattern(patterns, topic);
 };
 
 /** Records deliveries made from now on, until --count of them, --for seconds, or Ctrl-C. */

@@ -9,6 +9,7 @@ import { describeChaos, parseChaos } from '../chaos-flag.ts';
 import { CliError } from '../errors.ts';
 import { ListenPrinter } from '../listen-printer.ts';
 import { openLiveFeed } from '../live-feed.ts';
+import { signedWith } from '../output.ts';
 
 interface ListenFlags extends ConnectionFlags {
   forwardTo?: string;
@@ -46,7 +47,6 @@ function schemesOf(value: string): SchemeName[] {
 }
 
 /** ", signed standard-webhooks + …" when the endpoint does not use Sandbay's scheme alone. */
-const signedWith = (endpoint: Endpoint) => (endpoint.signature.join() === 'sandbay' ? '' : `, signed ${endpoint.signature.join(' + ')}`);
 
 /** What the receiver verifies with, as the ready line says it: the secret, the public key, or both. */
 function keysLine(endpoint: Endpoint): string {
@@ -89,7 +89,7 @@ async function listen(flags: ListenFlags): Promise<void> {
     if (endpoint?.chaos) printer.note(`> Chaos: ${describeChaos(endpoint.chaos)}; each fault is marked on its attempt in the inspector.`, { event: 'chaos', chaos: endpoint.chaos });
     printer.note(
       endpoint
-        ? `> Ready! Forwarding deliveries${filter} to ${endpoint.url} (temporary endpoint ${endpoint.id}${signedWith(endpoint)}). ${keysLine(endpoint)} (^C to quit)`
+        ? `> Ready! Forwarding deliveries${filter} to ${endpoint.url} (temporary endpoint ${endpoint.id}${signedWith(endpoint.signature)}). ${keysLine(endpoint)} (^C to quit)`
         : `> Ready! Listening to deliveries${sandbox}${filter} (^C to quit)`,
       { event: 'ready', sandbox: client.connection.sandbox ?? null, endpoint: endpoint ?? null },
     );

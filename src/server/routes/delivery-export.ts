@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { exportedDeliveries } from '../../webhooks/delivery-export.ts';
 import { fixturesText, harText } from '../../webhooks/har.ts';
 import { unknownTopic } from '../../webhooks/service.ts';
-import { isTopic, isValidPattern } from '../../shared/topics.ts';
+import { isTopic, isValidPattern, patternList } from '../../shared/topics.ts';
 import { packageVersion } from '../../shared/node/package-root.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { route } from '../route.ts';
@@ -35,8 +35,8 @@ export const deliveryExportRoutes = (s: Services) => [
       const tenantId = tenantOf(principal);
       const { format, topics: topicList, limit, ...filter } = query;
       if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic, '/topic');
-      const topics = topicList?.split(',').map((t) => t.trim()).filter(Boolean);
-      for (const t of topics ?? []) if (!isValidPattern(t)) throw unknownTopic(t, '/topics');
+      const topics = patternList(topicList);
+      for (const t of topics) if (!isValidPattern(t)) throw unknownTopic(t, '/topics');
       // A receiver check's probes (tampered bodies, 1 MiB bodies, byte forms) are no fixtures: only a HAR logs them.
       const deliveries = exportedDeliveries(s.db, tenantId, { ...filter, topics, limit, excludeChecks: format === 'fixtures' });
       const stamp = new Date(s.clock.nowMs(tenantId)).toISOString().replace(/[:.]/g, '-').slice(0, 19);
