@@ -66,8 +66,10 @@ function listQuery(f: DeliveryFilter, limit: number): string {
 
 /** The newest deliveries (up to `limit`, default 100) of the sandbox that match a filter, newest first. */
 export async function deliveries(filter: DeliveryFilter = {}, options: SandbayConnection & { limit?: number } = {}): Promise<DeliverySummary[]> {
-  const c = connect(options);
-  const limit = options.limit ?? 100;
+  return listMatching(connect(options), filter, options.limit ?? 100);
+}
+
+async function listMatching(c: ReturnType<typeof connect>, filter: DeliveryFilter, limit: number): Promise<DeliverySummary[]> {
   const out: DeliverySummary[] = [];
   for (let cursor = ''; out.length < limit;) {
     const page = await get<{ data: DeliverySummary[]; nextCursor: string | null }>(c, `/api/v1/webhooks/deliveries?${listQuery(filter, 100)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
@@ -89,7 +91,7 @@ export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptio
   const deadline = Date.now() + timeout;
   let seen: DeliverySummary[] = [];
   for (;;) {
-    seen = await deliveries({ ...filter, topic: undefined, responseStatus: undefined, since: undefined, status: undefined }, { ...options, limit: 200 });
+    seen = await listMatching(c, { ...filter, topic: undefined, responseStatus: undefined, since: undefined, status: undefined }, 200);
     const hit = seen.filter((d) => matches(d, filter) && d.attemptCount > 0 && (!filter.status || d.status === filter.status)).at(-1);
     if (hit) return get<Delivery>(c, `/api/v1/webhooks/deliveries/${encodeURIComponent(hit.id)}`);
     if (Date.now() >= deadline) break;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { OAuthClientView } from '../../shared/api-types.ts';
 import { ApiError, notFound } from '../../shared/problem.ts';
 import { clientColumns, newClientId, newClientSecret, toClient, type ClientRow, type OAuthClient } from './clients.ts';
 import type { TokenStore } from './token-store.ts';
@@ -12,19 +13,7 @@ export interface ClientInput {
   redirectUris?: string[];
 }
 
-/** A client as the API shows it; `clientSecret` only in the answer to its creation or rotation. */
-export interface ClientView {
-  clientId: string;
-  name: string | null;
-  public: boolean;
-  sandboxClient: boolean;
-  redirectUris: string[];
-  clientSecretHint: string | null;
-  createdAt: string;
-  clientSecret?: string;
-}
-
-const view = (c: OAuthClient, clientSecret?: string): ClientView => ({
+const view = (c: OAuthClient, clientSecret?: string): OAuthClientView => ({
   clientId: c.clientId, name: c.name, public: c.public, sandboxClient: c.sandboxClient, redirectUris: c.redirectUris,
   clientSecretHint: c.secretHint, createdAt: c.createdAt.toISOString(), ...(clientSecret ? { clientSecret } : {}),
 });
@@ -37,14 +26,14 @@ const view = (c: OAuthClient, clientSecret?: string): ClientView => ({
 export class OAuthClients {
   constructor(private readonly db: Db, private readonly tokens: TokenStore) {}
 
-  async list(tenantId: string): Promise<ClientView[]> {
+  async list(tenantId: string): Promise<OAuthClientView[]> {
     const rows = await this.db.query<ClientRow>(
       `select ${clientColumns} from oauth_clients where tenant_id = $1 order by sandbox_client desc, created_at, client_id`, [tenantId],
     );
     return rows.map((r) => view(toClient(r)));
   }
 
-  async create(tenantId: string, input: ClientInput): Promise<ClientView> {
+  async create(tenantId: string, input: ClientInput): Promise<OAuthClientView> {
     const secret = input.public ? undefined : newClientSecret();
     const rows = await this.db.query<ClientRow>(
       `insert into oauth_clients (client_id, tenant_id, public, name, redirect_uris, secret_hash, secret_hint)
@@ -58,7 +47,7 @@ export class OAuthClients {
   }
 
   /** A new secret for a confidential client (its own included): shown in full this once, the old one refused at once. */
-  async rotateSecret(tenantId: string, clientId: string): Promise<ClientView> {
+  async rotateSecret(tenantId: string, clientId: string): Promise<OAuthClientView> {
     const client = await this.get(tenantId, clientId);
     if (client.public) throw new ApiError(409, 'public_client', 'A public client has no secret to rotate.');
     const secret = newClientSecret();
