@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fixturesFormatVersion, type Fixture, type FixturesFile } from '../shared/fixtures.ts';
-import { isSchemeName, keyPrefixes, schemeNames, standardHmacKey, type SchemeName } from '../shared/schemes.ts';
+import { isSchemeName, isSigningKey, schemeNames, standardHmacKey, type SchemeName } from '../shared/schemes.ts';
 import { signTestHeaders } from './testing.ts';
 
 /**
@@ -56,7 +56,6 @@ export async function loadFixtures(file: string | FixturesFile): Promise<Fixture
 }
 
 const keysOf = (secret: ReplayOptions['secret']) => (typeof secret === 'string' ? [secret] : [...secret]);
-const isSigningKey = (key: string) => key.startsWith(keyPrefixes.signingKey);
 
 /**
  * The schemes a replay signs in, checked against the keys it was given: each scheme needs a key of its

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, sign as ed25519Sign, type KeyObject } from 'node:crypto';
 import { constantTimeEqual } from '../shared/hmac.ts';
-import { formatStandardSignature, keyPrefixes, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
+import { formatStandardSignature, isHmacSecret, isPublicKey, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
 import { ed25519Verifies, privateKeyOf } from './ed25519-keys.ts';
 import { headerOf } from './headers.ts';
 import type { SignatureScheme, SignInput, SignedRequest } from './scheme-types.ts';
@@ -69,7 +69,7 @@ export const standardScheme: SignatureScheme = {
   format,
   sign: signWith('v1', (i) => i.secrets, (secret, i) => standardV1(secret, i.id, i.timestamp, i.payload)),
   read: (headers) => read('v1', headers),
-  verifiesWith: (key) => !key.startsWith(keyPrefixes.publicKey) && !key.startsWith(keyPrefixes.signingKey),
+  verifiesWith: isHmacSecret,
   matches: (signed, payload, keys) => keys.some((secret) => {
     if (!hmacKeyOf(secret)) return false;
     const expected = standardV1(secret, signed.id!, signed.timestamp, payload);
@@ -84,7 +84,7 @@ export const standardEd25519Scheme: SignatureScheme = {
   format,
   sign: signWith('v1a', (i) => i.signingKeys ?? [], (key, i) => standardV1a(key, i.id, i.timestamp, i.payload)),
   read: (headers) => read('v1a', headers),
-  verifiesWith: (key) => key.startsWith(keyPrefixes.publicKey),
+  verifiesWith: isPublicKey,
   matches: (signed, payload, keys) => {
     const content = contentOf(signed.id!, signed.timestamp, payload);
     return keys.some((text) => signed.signatures.some((signature) => ed25519Verifies(text, signature, content)));

@@ -20,6 +20,13 @@ export const standardHeaders = { id: 'webhook-id', timestamp: 'webhook-timestamp
 /** HMAC secrets (both HMAC schemes), ed25519 secret keys (kept by the endpoint) and public keys (given to receivers). */
 export const keyPrefixes = { secret: 'whsec_', signingKey: 'whsk_', publicKey: 'whpk_' } as const;
 
+/** A whpk_ public key (it checks v1a). */
+export const isPublicKey = (key: string) => key.startsWith(keyPrefixes.publicKey);
+/** A whsk_ ed25519 private key (it signs v1a). */
+export const isSigningKey = (key: string) => key.startsWith(keyPrefixes.signingKey);
+/** An HMAC secret: any key that is neither a public key nor a signing key. */
+export const isHmacSecret = (key: string) => !isPublicKey(key) && !isSigningKey(key);
+
 /** The signature versions of Standard Webhooks: v1 HMAC-SHA256, v1a ed25519. */
 export type StandardVersion = 'v1' | 'v1a';
 export const versionOf: Record<Exclude<SchemeName, 'sandbay'>, StandardVersion> = { 'standard-webhooks': 'v1', 'standard-webhooks-ed25519': 'v1a' };
