@@ -7,7 +7,7 @@ import { Secret } from '../../components/Secret.tsx';
 import { maskSecret } from '../../../shared/mask-secret.ts';
 import { formatAge, formatDateTime } from '../../util/format.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
-import { secretValues } from './secrets.ts';
+import { liveSecrets, secretValues } from './secrets.ts';
 
 function SignedString({ timestamp, body, bytes }: { timestamp: number; body: string; bytes: { timestamp: number; body: number; total: number } }) {
   return (
@@ -47,7 +47,7 @@ export function SandbayBreakdown({ delivery, header, signing }: { delivery: Deli
   if ('error' in result) return <div className="callout bad" role="alert">{result.error}</div>;
   if (!result.ok) return <div className="callout bad" role="alert">This attempt&apos;s header cannot be parsed ({result.reason}).</div>;
   const b = result.breakdown;
-  const live = signing && !(signing instanceof ApiProblem) ? signing.secrets : [];
+  const live = liveSecrets(signing);
   return (
     <div className="stack signature">
       <div className="stack tight">
