@@ -5,7 +5,7 @@ import type { Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { Secret } from '../../components/Secret.tsx';
 import { maskSecret } from '../../../shared/mask-secret.ts';
-import { formatAge, formatDateTime } from '../../util/format.ts';
+import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
 import { liveSecrets, secretValues } from './secrets.ts';
 
@@ -60,7 +60,7 @@ export function SandbayBreakdown({ delivery, header, signing }: { delivery: Deli
               <td className="mono" data-testid="sig-timestamp">{b.timestamp}</td>
               <td>{formatDateTime(b.timestamp * 1000)} (real clock) · {formatAge(b.ageSeconds)}{' '}
                 <span className={b.standing === 'within_tolerance' ? 'ok' : 'bad'} data-testid="tolerance">
-                  {b.standing === 'within_tolerance' ? `within the ${b.toleranceSeconds / 60}-minute tolerance` : b.standing === 'stale' ? `older than the ${b.toleranceSeconds / 60}-minute tolerance` : 'ahead of the tolerance'}
+                  {toleranceText(b.standing, b.toleranceSeconds)}
                 </span>
               </td>
             </tr>

@@ -5,15 +5,12 @@ import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import type { ApiProblem } from '../../api/client.ts';
 import { useNow } from '../../components/hooks.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
-import { formatAge, formatDateTime } from '../../util/format.ts';
+import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
 import { maskSecret } from '../../../shared/mask-secret.ts';
 import { liveSecrets, publicKeyValues } from './secrets.ts';
 
 /** A public key is no secret: its start is enough to tell it apart from the others (and from the endpoint card's). */
 const shortKey = (key: string) => (key.length > 16 ? `${key.slice(0, 14)}…` : key);
-
-const toleranceText = (standing: string, seconds: number) =>
-  standing === 'within_tolerance' ? `within the ${seconds / 60}-minute tolerance` : standing === 'stale' ? `older than the ${seconds / 60}-minute tolerance` : 'ahead of the tolerance';
 
 /**
  * A Standard Webhooks signature taken apart (SPEC §11): webhook-id, webhook-timestamp and each
