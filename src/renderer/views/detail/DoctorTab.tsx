@@ -5,6 +5,7 @@ import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { detectStack, fixForFinding, type ReceiverStack } from '../../../shared/receiver-fixes.ts';
+import { standardHeaders } from '../../../shared/schemes.ts';
 import { echoHeaderName } from '../../../shared/signature.ts';
 import { EchoDiagnosis, echoedAttempt } from './EchoDiagnosis.tsx';
 import { publicKeyValues, secretValues, useSigningSecrets } from './secrets.ts';
@@ -67,7 +68,7 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const fill = () => {
     setBody(delivery.rawBody);
     setHeader(standard
-      ? ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => `${name}: ${last?.signatureHeaders[name] ?? ''}`).join('\n')
+      ? Object.values(standardHeaders).map((name) => `${name}: ${last?.signatureHeaders[name] ?? ''}`).join('\n')
       : (last?.signatureHeader ?? ''));
     setResult(null);
   };
