@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { keyPrefixes } from '../shared/schemes.ts';
 
 /**
@@ -39,6 +39,13 @@ export function publicKeyOf(text: string): KeyObject | undefined {
   if (cached) return cached;
   const raw = rawOf(text, keyPrefixes.publicKey);
   return raw && remember(publicKeys, text, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' }));
+}
+
+/** Whether a base64 ed25519 signature of `content` verifies with a whpk_ public key (false when either is not one). */
+export function ed25519Verifies(publicKeyText: string, signatureBase64: string, content: string | Uint8Array): boolean {
+  const key = publicKeyOf(publicKeyText);
+  const signature = Buffer.from(signatureBase64, 'base64');
+  return key !== undefined && signature.length === 64 && verify(null, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, key, signature);
 }
 
 /** The whpk_ text of a whsk_ key's public half. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fixturesFormatVersion, type Fixture, type FixturesFile } from '../shared/fixtures.ts';
-import { isSchemeName, keyPrefixes, schemeNames, standardHmacKey, type SchemeName } from '../shared/schemes.ts';
+import { isSchemeName, isSigningKey, schemeNames, standardHmacKey, type SchemeName } from '../shared/schemes.ts';
 import { signTestHeaders } from './testing.ts';
 
 /**
@@ -56,15 +56,13 @@ export async function loadFixtures(file: string | FixturesFile): Promise<Fixture
 }
 
 const keysOf = (secret: ReplayOptions['secret']) => (typeof secret === 'string' ? [secret] : [...secret]);
-const isSigningKey = (key: string) => key.startsWith(keyPrefixes.signingKey);
 
 /**
  * The schemes a replay signs in, checked against the keys it was given: each scheme needs a key of its
  * kind (a whsec_ secret for the HMAC schemes, base64 after the prefix for Standard Webhooks'; a whsk_
  * key for ed25519). Throws an Error saying what is missing before anything is sent.
  */
-export function replaySchemesFor(scheme: ReplayOptions['scheme'], secret: ReplayOptions['secret']): SchemeName[] {
-  const keys = keysOf(secret);
+function replaySchemesFor(scheme: ReplayOptions['scheme'], keys: readonly string[]): SchemeName[] {
   const secrets = keys.filter((k) => !isSigningKey(k));
   const asked = scheme === undefined ? [secrets.length === 0 && keys.length > 0 ? 'standard-webhooks-ed25519' as const : 'sandbay' as const]
     : typeof scheme === 'string' ? [scheme] : [...scheme];
@@ -83,18 +81,15 @@ export function replaySchemesFor(scheme: ReplayOptions['scheme'], secret: Replay
   return asked;
 }
 
-/** The signing headers of one request, in the schemes asked for, by lowercase name (webhook-id is the fixture's delivery id). */
-export function replaySignature(schemes: readonly SchemeName[], secrets: readonly string[], fixture: Fixture, timestamp: number): Record<string, string> {
-  return signTestHeaders({ payload: fixture.body, secret: secrets, scheme: schemes, id: fixture.deliveryId, timestamp });
-}
-
 const excerpt = (text: string) => (Buffer.byteLength(text) > 4096 ? Buffer.from(text).subarray(0, 4096).toString('utf8') : text);
 
-/** Sends one fixture, re-signed with a fresh timestamp; a failed request never throws (it is in the result), options that cannot sign do. */
-export async function replayOne(fixture: Fixture, options: ReplayOptions): Promise<ReplayResult> {
-  const schemes = replaySchemesFor(options.scheme, options.secret);
+/**
+ * Sends one fixture, re-signed with a fresh timestamp in the schemes already checked (webhook-id is the
+ * fixture's delivery id); a failed request never throws (it is in the result).
+ */
+async function sendOne(fixture: Fixture, schemes: readonly SchemeName[], keys: readonly string[], options: ReplayOptions): Promise<ReplayResult> {
   const timestamp = options.timestamp?.() ?? Math.floor(Date.now() / 1000);
-  const signature = replaySignature(schemes, keysOf(options.secret), fixture, timestamp);
+  const signature = signTestHeaders({ payload: fixture.body, secret: keys, scheme: schemes, id: fixture.deliveryId, timestamp });
   const started = performance.now();
   const base = { name: fixture.name, topic: fixture.topic, deliveryId: fixture.deliveryId };
   try {
@@ -113,8 +108,9 @@ export async function replayOne(fixture: Fixture, options: ReplayOptions): Promi
 
 /** Sends every fixture in order, one after another (the receiver sees them as Sandbay sent them). */
 export async function replayFixtures(file: string | FixturesFile, options: ReplayOptions): Promise<ReplayResult[]> {
-  replaySchemesFor(options.scheme, options.secret); // refuse keys that cannot sign before sending anything
+  const keys = keysOf(options.secret);
+  const schemes = replaySchemesFor(options.scheme, keys); // refuse keys that cannot sign before sending anything
   const results: ReplayResult[] = [];
-  for (const fixture of await loadFixtures(file)) results.push(await replayOne(fixture, options));
+  for (const fixture of await loadFixtures(file)) results.push(await sendOne(fixture, schemes, keys, options));
   return results;
 }

@@ -1,24 +1,12 @@
 import { nodeFixes } from '../shared/fixes/node.ts';
 import type { FindingCode } from '../shared/doctor-codes.ts';
-import { createHmac, verify } from 'node:crypto';
 import { diagnoseSync, type Finding, type SyncSigners } from '../shared/receiver-doctor.ts';
-import { standardHmacKey } from '../shared/schemes.ts';
-import { publicKeyOf } from './ed25519-keys.ts';
+import { ed25519Verifies } from './ed25519-keys.ts';
 import { v1Signature } from './sign.ts';
+import { standardV1Content } from './standard.ts';
 
 /** The doctor's computations with node:crypto, for every scheme (SPEC §11). */
-const nodeSigners: SyncSigners = {
-  v1: v1Signature,
-  standardV1: (secret, message) => {
-    const key = standardHmacKey(secret);
-    return key && key.length > 0 ? createHmac('sha256', key).update(message, 'utf8').digest('base64') : undefined;
-  },
-  ed25519: (publicKey, signature, message) => {
-    const key = publicKeyOf(publicKey);
-    const sig = Buffer.from(signature, 'base64');
-    return key !== undefined && sig.length === 64 && verify(null, Buffer.from(message, 'utf8'), key, sig);
-  },
-};
+const nodeSigners: SyncSigners = { v1: v1Signature, standardV1: standardV1Content, ed25519: ed25519Verifies };
 
 // Findings that describe the input rather than explain the failure.
 const notACause = new Set<FindingCode>(['header_name_included', 'signature_ok', 'masked_secret', 'no_matching_signature']);

@@ -1,4 +1,4 @@
-import { keyPrefixes, type SchemeName } from '../shared/schemes.ts';
+import { isHmacSecret, type SchemeName } from '../shared/schemes.ts';
 import { formatSignatureHeader, parseSignatureHeader, signatureHeaderName } from '../shared/signature.ts';
 import { constantTimeEqual } from '../shared/hmac.ts';
 import { headerOf } from './headers.ts';
@@ -8,8 +8,6 @@ import { standardEd25519Scheme, standardScheme } from './standard.ts';
 
 export { headerOf, type HeaderSource } from './headers.ts';
 export type { SignatureScheme, SignedRequest, SignInput } from './scheme-types.ts';
-
-const isHmacSecret = (key: string) => !key.startsWith(keyPrefixes.publicKey) && !key.startsWith(keyPrefixes.signingKey);
 
 /** Sandbay's own scheme (SPEC §5.2): X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with the whole secret. */
 export const sandbayScheme: SignatureScheme = {

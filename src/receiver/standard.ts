@@ -1,7 +1,7 @@
-import { createHmac, createSecretKey, sign as ed25519Sign, verify as ed25519Verify, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, sign as ed25519Sign, type KeyObject } from 'node:crypto';
 import { constantTimeEqual } from '../shared/hmac.ts';
-import { formatStandardSignature, keyPrefixes, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
-import { privateKeyOf, publicKeyOf } from './ed25519-keys.ts';
+import { formatStandardSignature, isHmacSecret, isPublicKey, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
+import { ed25519Verifies, privateKeyOf } from './ed25519-keys.ts';
 import { headerOf } from './headers.ts';
 import type { SignatureScheme, SignInput, SignedRequest } from './scheme-types.ts';
 
@@ -23,6 +23,12 @@ function hmacKeyOf(secret: string): KeyObject | undefined {
 
 const contentOf = (id: string, timestamp: number, body: string | Uint8Array) =>
   Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+
+/** Base64 HMAC-SHA256 of already-assembled signed content ("id.timestamp.body"), as v1 signs it; undefined when the secret is not whsec_ + base64. */
+export function standardV1Content(secret: string, content: string): string | undefined {
+  const key = hmacKeyOf(secret);
+  return key && createHmac('sha256', key).update(content, 'utf8').digest('base64');
+}
 
 /** v1 of Standard Webhooks: base64 HMAC-SHA256 of "id.timestamp.body", keyed by the secret's base64-decoded bytes. */
 export function standardV1(secret: string, id: string, timestamp: number, body: string | Uint8Array): string {
@@ -63,7 +69,7 @@ export const standardScheme: SignatureScheme = {
   format,
   sign: signWith('v1', (i) => i.secrets, (secret, i) => standardV1(secret, i.id, i.timestamp, i.payload)),
   read: (headers) => read('v1', headers),
-  verifiesWith: (key) => !key.startsWith(keyPrefixes.publicKey) && !key.startsWith(keyPrefixes.signingKey),
+  verifiesWith: isHmacSecret,
   matches: (signed, payload, keys) => keys.some((secret) => {
     if (!hmacKeyOf(secret)) return false;
     const expected = standardV1(secret, signed.id!, signed.timestamp, payload);
@@ -78,13 +84,9 @@ export const standardEd25519Scheme: SignatureScheme = {
   format,
   sign: signWith('v1a', (i) => i.signingKeys ?? [], (key, i) => standardV1a(key, i.id, i.timestamp, i.payload)),
   read: (headers) => read('v1a', headers),
-  verifiesWith: (key) => key.startsWith(keyPrefixes.publicKey),
+  verifiesWith: isPublicKey,
   matches: (signed, payload, keys) => {
     const content = contentOf(signed.id!, signed.timestamp, payload);
-    const signatures = signed.signatures.map((s) => Buffer.from(s, 'base64')).filter((s) => s.length === 64);
-    return keys.some((text) => {
-      const key = publicKeyOf(text);
-      return key !== undefined && signatures.some((signature) => ed25519Verify(null, content, key, signature));
-    });
+    return keys.some((text) => signed.signatures.some((signature) => ed25519Verifies(text, signature, content)));
   },
 };

@@ -1,4 +1,4 @@
-import type { SchemeName } from '../shared/schemes.ts';
+import { isSigningKey, type SchemeName } from '../shared/schemes.ts';
 import { sandbayScheme, signRequest } from './schemes.ts';
 
 /**
@@ -30,6 +30,6 @@ export function signTestHeaders(options: {
   const ids = options.scheme === undefined ? ['sandbay' as const] : typeof options.scheme === 'string' ? [options.scheme as SchemeName] : options.scheme;
   return signRequest(ids, {
     id: options.id ?? `dlv_test${Date.now().toString(36)}`, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000), payload: options.payload,
-    secrets: keys.filter((k) => !k.startsWith('whsk_')), signingKeys: keys.filter((k) => k.startsWith('whsk_')),
+    secrets: keys.filter((k) => !isSigningKey(k)), signingKeys: keys.filter(isSigningKey),
   });
 }

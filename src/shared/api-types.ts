@@ -48,8 +48,6 @@ export type LiveSecret = z.infer<typeof webhooks.LiveSecrets>['data'][number];
 export type EndpointDisabled = NonNullable<Endpoint['disabled']>;
 /** A Retry-After on a 429, 502, 503 or 504, and what it did to the next attempt (SPEC §5.3). */
 export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
-/** The body of a delivery: Sandbay's envelope, Standard Webhooks' ({ type, timestamp, data }), or both at once during a migration. */
-export type DeliveryEnvelope = Delivery['envelope'];
 /** GET …/deliveries/{id}/signed-request: the delivery's request, signed afresh now. */
 export type SignedRequest = z.infer<typeof webhooks.SignedRequest>;
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */

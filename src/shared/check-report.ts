@@ -5,8 +5,6 @@ import type * as schemas from './schemas/checks.ts';
 export type CheckCaseResult = z.infer<typeof schemas.CheckCaseResult>;
 /** The scored battery: `sandbay check --json` prints exactly this. */
 export type CheckReport = z.infer<typeof schemas.CheckReport>;
-/** The failure every blocked case waits on, when `valid` failed (the fix is the valid case's). */
-export type CheckRootCause = NonNullable<CheckReport['rootCause']>;
 /** A stored run of the battery against an endpoint (or a bare URL). */
 export type CheckRun = z.infer<typeof schemas.CheckRun>;
 

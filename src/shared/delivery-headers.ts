@@ -20,7 +20,7 @@ export function deliveryHeaders(topic: string, deliveryId: string, signatureHead
  * id headers when its scheme was among the attempt's, and every signing header it carried.
  */
 export function attemptHeaders(topic: string, deliveryId: string, attempt: { signature: readonly string[]; signatureHeaders: Record<string, string> }): Record<string, string> {
-  const { 'x-service-signature': _signature, ...sandbay } = deliveryHeaders(topic, deliveryId, null);
+  const sandbay = deliveryHeaders(topic, deliveryId, null);
   const base = attempt.signature.includes('sandbay') ? sandbay : { 'content-type': sandbay['content-type'], 'user-agent': sandbay['user-agent'] };
   return { ...base, ...attempt.signatureHeaders };
 }

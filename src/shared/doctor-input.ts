@@ -1,4 +1,4 @@
-import { keyPrefixes, parseStandardHeaders, standardHeaders, standardSignedContent, type ParsedStandardHeaders } from './schemes.ts';
+import { isPublicKey, parseStandardHeaders, standardHeaders, standardSignedContent, type ParsedStandardHeaders } from './schemes.ts';
 import { parseSignatureHeader, signatureHeaderName, signedPayload, type ParsedSignature } from './signature.ts';
 
 /**
@@ -33,9 +33,6 @@ export function readHeader(text: string): ReadHeader {
   const parsed = parseSignatureHeader(value);
   return parsed ? { scheme: 'sandbay', parsed, nameIncluded } : { error: 'malformed_header', scheme: 'sandbay', nameIncluded };
 }
-
-/** A whpk_ public key (it checks v1a), as opposed to an HMAC secret. */
-export const isPublicKey = (key: string) => key.startsWith(keyPrefixes.publicKey);
 
 /**
  * The computations a diagnosis asks for, answered by its driver (WebCrypto in the browser, node:crypto

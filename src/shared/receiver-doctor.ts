@@ -1,6 +1,7 @@
 import { bodyRepairs, type BodyRepair } from './body-repairs.ts';
 import type { FindingCode } from './doctor-codes.ts';
-import { isPublicKey, readHeader, verifiesWith, type CryptoQuestion, type ReadHeader } from './doctor-input.ts';
+import { readHeader, verifiesWith, type CryptoQuestion, type ReadHeader } from './doctor-input.ts';
+import { isPublicKey } from './schemes.ts';
 import { constantTimeEqual, hmacSha256Hex } from './hmac.ts';
 import { timestampStanding } from './signature-breakdown.ts';
 import { defaultToleranceSeconds, signatureHeaderName } from './signature.ts';

@@ -6,7 +6,6 @@
 /** The format version this Sandbay writes and the newest it reads. */
 export const sandboxFileVersion = 1;
 export const sandboxFileMediaType = 'application/vnd.sandbay.sandbox+gzip';
-export const sandboxFileExtension = '.sandbay';
 
 /** The first line. */
 export interface SandboxFileHeader {

@@ -20,9 +20,15 @@ export const standardHeaders = { id: 'webhook-id', timestamp: 'webhook-timestamp
 /** HMAC secrets (both HMAC schemes), ed25519 secret keys (kept by the endpoint) and public keys (given to receivers). */
 export const keyPrefixes = { secret: 'whsec_', signingKey: 'whsk_', publicKey: 'whpk_' } as const;
 
+/** A whpk_ public key (it checks v1a). */
+export const isPublicKey = (key: string) => key.startsWith(keyPrefixes.publicKey);
+/** A whsk_ ed25519 private key (it signs v1a). */
+export const isSigningKey = (key: string) => key.startsWith(keyPrefixes.signingKey);
+/** An HMAC secret: any key that is neither a public key nor a signing key. */
+export const isHmacSecret = (key: string) => !isPublicKey(key) && !isSigningKey(key);
+
 /** The signature versions of Standard Webhooks: v1 HMAC-SHA256, v1a ed25519. */
 export type StandardVersion = 'v1' | 'v1a';
-export const versionOf: Record<Exclude<SchemeName, 'sandbay'>, StandardVersion> = { 'standard-webhooks': 'v1', 'standard-webhooks-ed25519': 'v1a' };
 
 export interface StandardSignature {
   version: StandardVersion;
@@ -59,14 +65,6 @@ export function parseStandardHeaders(headers: { id?: string | null; timestamp?: 
     if ((version === 'v1' || version === 'v1a') && value) signatures.push({ version, value });
   }
   return signatures.length > 0 ? { id, timestamp: Number(timestampText), signatures } : undefined;
-}
-
-/** The scheme a request was signed with, told from its headers (Standard Webhooks first when both are there). */
-export function detectSchemes(headers: Record<string, string | undefined>): ('sandbay' | 'standard-webhooks')[] {
-  const found: ('sandbay' | 'standard-webhooks')[] = [];
-  if (headers[standardHeaders.signature] !== undefined) found.push('standard-webhooks');
-  if (headers['x-service-signature'] !== undefined) found.push('sandbay');
-  return found;
 }
 
 /** Standard base64 of bytes (browser and Node alike). */

@@ -35,6 +35,8 @@ interface AppState {
   loadSandboxes(): Promise<void>;
   selectSandbox(id: string | null): void;
   createSandbox(name?: string): Promise<CreatedSandbox>;
+  /** A sandbox just created (or imported): its access token remembered, and it heads the list. */
+  addSandbox(created: CreatedSandbox): void;
   /** The last sandbox created in this tab and its client secret, which the portal shows this once (memory only). */
   createdSecret: { sandboxId: string; clientSecret: string } | null;
   refreshClock(): Promise<void>;
@@ -102,9 +104,14 @@ export const useApp = create<AppState>()((set, get) => ({
 
   async createSandbox(name) {
     const created = await api.post<CreatedSandbox>('/api/v1/sandboxes', name ? { name } : {}, { sandbox: false });
-    rememberToken(created.sandbox.id, created.credentials.accessToken, created.credentials.expiresIn);
-    set({ sandboxes: [created.sandbox, ...get().sandboxes], createdSecret: { sandboxId: created.sandbox.id, clientSecret: created.credentials.clientSecret } });
+    get().addSandbox(created);
+    set({ createdSecret: { sandboxId: created.sandbox.id, clientSecret: created.credentials.clientSecret } });
     return created;
+  },
+
+  addSandbox(created) {
+    rememberToken(created.sandbox.id, created.credentials.accessToken, created.credentials.expiresIn);
+    set({ sandboxes: [created.sandbox, ...get().sandboxes] });
   },
 
   setClockOffset(offsetMs) {

@@ -32,6 +32,10 @@ export const formatTime = (iso: string | number) => timeFormat.format(new Date(i
 /** Nov 22, 2026, 14:03:09 in the user's locale. */
 export const formatDateTime = (iso: string | number) => dateTimeFormat.format(new Date(iso));
 
+/** Where a signature's timestamp stands against the tolerance, in words ("within the 5-minute tolerance"). */
+export const toleranceText = (standing: string, seconds: number) =>
+  standing === 'within_tolerance' ? `within the ${seconds / 60}-minute tolerance` : standing === 'stale' ? `older than the ${seconds / 60}-minute tolerance` : 'ahead of the tolerance';
+
 /** A short text for an attempt's outcome: the status, or the error. */
 export function outcomeText(status: number | null, error: string | null): string {
   if (status !== null && !error) return String(status);

@@ -5,7 +5,6 @@ import { sandboxFileMediaType, type ImportReport } from '../../shared/sandbox-fi
 import { Modal } from '../components/Dialog.tsx';
 import { navigate, pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
-import { rememberToken } from '../store/tokens.ts';
 import { counted } from '../util/format.ts';
 
 /** What an import says in a toast: the new sandbox, and whether its endpoints sign with new secrets. */
@@ -43,8 +42,7 @@ export function SandboxMenu({ canImport }: { canImport: boolean }) {
     try {
       const res = await fileRequest('POST', '/api/v1/sandboxes/import', file, sandboxFileMediaType);
       const created = (await res.json()) as CreatedSandbox & { report: ImportReport };
-      rememberToken(created.sandbox.id, created.credentials.accessToken, created.credentials.expiresIn);
-      useApp.setState({ sandboxes: [created.sandbox, ...useApp.getState().sandboxes] });
+      useApp.getState().addSandbox(created);
       navigate(pathOf('deliveries', created.sandbox.id));
       useApp.getState().toast('success', importedText(created.sandbox.name, created.report));
     } catch (err) {

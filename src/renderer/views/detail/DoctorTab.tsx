@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { diagnose, type Diagnosis, type Finding } from '../../../shared/receiver-doctor.ts';
 import type { Delivery } from '../../../shared/api-types.ts';
-import { ApiProblem } from '../../api/client.ts';
 import { Field } from '../../components/Field.tsx';
 import { useAction } from '../../components/hooks.ts';
 import { InlineError } from '../../components/Misc.tsx';
 import { detectStack, fixForFinding, type ReceiverStack } from '../../../shared/receiver-fixes.ts';
+import { standardHeaders } from '../../../shared/schemes.ts';
 import { echoHeaderName } from '../../../shared/signature.ts';
 import { EchoDiagnosis, echoedAttempt } from './EchoDiagnosis.tsx';
-import { secretValues, useSigningSecrets } from './secrets.ts';
+import { publicKeyValues, secretValues, useSigningSecrets } from './secrets.ts';
 
 const maxPaste = 1024 * 1024;
 
@@ -42,7 +42,7 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   // A Standard Webhooks delivery is diagnosed from its three headers, pasted as lines (SPEC §11).
   const last = delivery.attempts.at(-1);
   const standard = Boolean(last?.signature.some((s) => s !== 'sandbay') && !last.signature.includes('sandbay'));
-  const keys = [...secretValues(signing), ...(signing && !(signing instanceof ApiProblem) ? signing.secrets.flatMap((s) => (s.publicKey ? [s.publicKey] : [])) : [])];
+  const keys = [...secretValues(signing), ...publicKeyValues(signing)];
   const [body, setBody] = useState('');
   const [header, setHeader] = useState('');
   const [secret, setSecret] = useState('');
@@ -68,7 +68,7 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
   const fill = () => {
     setBody(delivery.rawBody);
     setHeader(standard
-      ? ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => `${name}: ${last?.signatureHeaders[name] ?? ''}`).join('\n')
+      ? Object.values(standardHeaders).map((name) => `${name}: ${last?.signatureHeaders[name] ?? ''}`).join('\n')
       : (last?.signatureHeader ?? ''));
     setResult(null);
   };

@@ -1,4 +1,5 @@
 import { maxAttempts, retryDelaysSeconds } from '../../../shared/retry-schedule.ts';
+import { maxRetryAfterSeconds } from '../../../shared/retry-after.ts';
 import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { useApp } from '../../store/app.ts';
@@ -36,7 +37,7 @@ function scheduleNote(a: Attempt): string | null {
   if (!r) return null;
   const asked = `Retry-After ${/^\d+$/.test(r.value) ? `${r.value} s` : r.value}`;
   if (!r.applied) return `${asked} (the schedule was later)`;
-  return `${asked} → next attempt ${formatDuration((r.capped ? 3600 : r.delaySeconds) * 1000)} later${r.capped ? ' (capped at 1 h)' : ''}`;
+  return `${asked} → next attempt ${formatDuration((r.capped ? maxRetryAfterSeconds : r.delaySeconds) * 1000)} later${r.capped ? ' (capped at 1 h)' : ''}`;
 }
 
 const stateText: Record<SlotState, string> = {

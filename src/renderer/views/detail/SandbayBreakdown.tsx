@@ -5,9 +5,9 @@ import type { Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { Secret } from '../../components/Secret.tsx';
 import { maskSecret } from '../../../shared/mask-secret.ts';
-import { formatAge, formatDateTime } from '../../util/format.ts';
+import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
-import { secretValues } from './secrets.ts';
+import { liveSecrets, secretValues } from './secrets.ts';
 
 function SignedString({ timestamp, body, bytes }: { timestamp: number; body: string; bytes: { timestamp: number; body: number; total: number } }) {
   return (
@@ -47,7 +47,7 @@ export function SandbayBreakdown({ delivery, header, signing }: { delivery: Deli
   if ('error' in result) return <div className="callout bad" role="alert">{result.error}</div>;
   if (!result.ok) return <div className="callout bad" role="alert">This attempt&apos;s header cannot be parsed ({result.reason}).</div>;
   const b = result.breakdown;
-  const live = signing && !(signing instanceof ApiProblem) ? signing.secrets : [];
+  const live = liveSecrets(signing);
   return (
     <div className="stack signature">
       <div className="stack tight">
@@ -60,7 +60,7 @@ export function SandbayBreakdown({ delivery, header, signing }: { delivery: Deli
               <td className="mono" data-testid="sig-timestamp">{b.timestamp}</td>
               <td>{formatDateTime(b.timestamp * 1000)} (real clock) · {formatAge(b.ageSeconds)}{' '}
                 <span className={b.standing === 'within_tolerance' ? 'ok' : 'bad'} data-testid="tolerance">
-                  {b.standing === 'within_tolerance' ? `within the ${b.toleranceSeconds / 60}-minute tolerance` : b.standing === 'stale' ? `older than the ${b.toleranceSeconds / 60}-minute tolerance` : 'ahead of the tolerance'}
+                  {toleranceText(b.standing, b.toleranceSeconds)}
                 </span>
               </td>
             </tr>

@@ -2,17 +2,15 @@ import { useEffect, useState } from 'react';
 import { breakDownStandard, type StandardBreakdownResult } from '../../../shared/standard-breakdown.ts';
 import { standardHeaders } from '../../../shared/schemes.ts';
 import type { Attempt, Delivery } from '../../../shared/api-types.ts';
-import { ApiProblem } from '../../api/client.ts';
+import type { ApiProblem } from '../../api/client.ts';
 import { useNow } from '../../components/hooks.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
-import { formatAge, formatDateTime } from '../../util/format.ts';
+import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
 import { maskSecret } from '../../../shared/mask-secret.ts';
+import { liveSecrets, publicKeyValues } from './secrets.ts';
 
 /** A public key is no secret: its start is enough to tell it apart from the others (and from the endpoint card's). */
 const shortKey = (key: string) => (key.length > 16 ? `${key.slice(0, 14)}…` : key);
-
-const toleranceText = (standing: string, seconds: number) =>
-  standing === 'within_tolerance' ? `within the ${seconds / 60}-minute tolerance` : standing === 'stale' ? `older than the ${seconds / 60}-minute tolerance` : 'ahead of the tolerance';
 
 /**
  * A Standard Webhooks signature taken apart (SPEC §11): webhook-id, webhook-timestamp and each
@@ -20,9 +18,9 @@ const toleranceText = (standing: string, seconds: number) =>
  * parts, and which key reproduces or verifies each signature, computed in this page.
  */
 export function StandardBreakdown({ delivery, attempt, signing }: { delivery: Delivery; attempt: Attempt; signing: SigningSecrets | ApiProblem | undefined }) {
-  const live = signing && !(signing instanceof ApiProblem) ? signing.secrets : [];
+  const live = liveSecrets(signing);
   const secrets = live.map((s) => s.secret);
-  const publicKeys = live.flatMap((s) => (s.publicKey ? [s.publicKey] : []));
+  const publicKeys = publicKeyValues(signing);
   const tick = Math.floor(useNow() / 5000);
   const [result, setResult] = useState<StandardBreakdownResult | { error: string } | null>(null);
   const h = attempt.signatureHeaders;

@@ -9,7 +9,7 @@ import { useChecks } from '../../store/checks.ts';
 import { formatDateTime } from '../../util/format.ts';
 
 /** Whether a URL is one of this sandbox's built-in catchers (…/catch/<sandboxId>/<name>), on whatever host serves it. */
-export const isCatcherUrl = (url: string, sandboxId: string) => {
+const isCatcherUrl = (url: string, sandboxId: string) => {
   try {
     return new RegExp(`^/catch/${sandboxId}/[^/]+$`).test(new URL(url).pathname);
   } catch {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { suggestPatterns } from '../../../shared/suggest.ts';
-import { categories, topicCategories, topics, type TopicCategory } from '../../../shared/topics.ts';
+import { categories, patternMatches, topicCategories, topics, type TopicCategory } from '../../../shared/topics.ts';
 
 /** Subscription patterns from a set of picked topics: `*`, whole categories as `<category>.*`, else single topics. */
 export function patternsOf(picked: ReadonlySet<string>): string[] {
@@ -12,9 +12,8 @@ export function patternsOf(picked: ReadonlySet<string>): string[] {
   });
 }
 
-/** The topics a subscription pattern covers: one topic, a `<category>.*`, or `*`. */
-const topicsOf = (pattern: string): readonly string[] =>
-  pattern === '*' ? topics : pattern.endsWith('.*') ? topicCategories[pattern.slice(0, -2) as TopicCategory] ?? [] : [pattern];
+/** The topics a subscription pattern covers (the find box offers topics and `<category>.*`), in the picker's order. */
+const topicsOf = (pattern: string): readonly string[] => topics.filter((t) => patternMatches(pattern, t));
 
 /**
  * Narrows the picker to the topics whose name holds the text typed; a name no topic holds gets the
