@@ -38,7 +38,6 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
       if (query.includeSecrets && !can(principal, 'webhooks:write')) {
         throw new ApiError(403, 'insufficient_scope', 'Exporting secrets needs the webhooks:write scope.');
       }
-      const sandbox = await s.sandboxes.get(tenantId);
       const file = await s.portable.exportToFile(tenantId, { includeSecrets: query.includeSecrets ?? false, notes: query.notes });
       const stream = createReadStream(file.path);
       stream.on('close', () => void file.remove());
@@ -46,7 +45,7 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
         body: stream,
         headers: {
           'content-type': sandboxFileMediaType, 'content-length': String(file.bytes),
-          'content-disposition': `attachment; filename="${fileName(sandbox?.name ?? tenantId, new Date(s.clock.real()))}"`,
+          'content-disposition': `attachment; filename="${fileName(file.name, new Date(s.clock.real()))}"`,
         },
       };
     },

@@ -38,14 +38,14 @@ export async function scratchFile(name: string): Promise<ScratchFile> {
 export class PortableSandboxes {
   constructor(private readonly deps: PortableDeps) {}
 
-  /** Writes the sandbox to a scratch file; the caller streams it and removes it. */
-  async exportToFile(tenantId: string, options: { includeSecrets: boolean; notes?: string }): Promise<ScratchFile & { bytes: number }> {
+  /** Writes the sandbox to a scratch file, and says its name; the caller streams the file and removes it. */
+  async exportToFile(tenantId: string, options: { includeSecrets: boolean; notes?: string }): Promise<ScratchFile & { bytes: number; name: string }> {
     const file = await scratchFile('export.sandbay');
     try {
-      await writeSandboxFile(this.deps.db, tenantId, createWriteStream(file.path), {
+      const { name } = await writeSandboxFile(this.deps.db, tenantId, createWriteStream(file.path), {
         includeSecrets: options.includeSecrets, notes: options.notes, sandbayVersion: this.deps.sandbayVersion, realNow: this.deps.clock.real(),
       });
-      return { ...file, bytes: (await stat(file.path)).size };
+      return { ...file, bytes: (await stat(file.path)).size, name };
     } catch (err) {
       await file.remove();
       throw err;

@@ -60,13 +60,16 @@ class LineSink {
  * database (a repeatable-read, read-only transaction), table by table through cursors, so memory
  * holds one batch of rows at a time whatever the sandbox's size. Resolves once `out` has finished.
  */
-export async function writeSandboxFile(db: Db, tenantId: string, out: Writable, options: ExportOptions): Promise<{ rows: Record<string, number> }> {
+export async function writeSandboxFile(db: Db, tenantId: string, out: Writable, options: ExportOptions): Promise<{ rows: Record<string, number>; name: string }> {
   const sink = new LineSink(out);
   const rows: Record<string, number> = {};
+  let name = tenantId;
   try {
     await db.transaction(async (tx) => {
       await tx.exec('set transaction isolation level repeatable read, read only');
-      await sink.write(`${JSON.stringify(await headerOf(tx, tenantId, options, db.driver))}\n`, 1);
+      const header = await headerOf(tx, tenantId, options, db.driver);
+      name = header.sandbox.name;
+      await sink.write(`${JSON.stringify(header)}\n`, 1);
       for (const t of portableTables) {
         await sink.write(`${JSON.stringify({ table: t.table, columns: importedColumns(t) })}\n`, 1);
         rows[t.table] = await copyRows(tx, t, exportSelect(t, tenantId, options.includeSecrets), sink);
@@ -78,7 +81,7 @@ export async function writeSandboxFile(db: Db, tenantId: string, out: Writable, 
   }
   const end: SandboxFileEnd = { end: { rows, lines: sink.lines, sha256: sink.hash.digest('hex') } };
   await sink.close(`${JSON.stringify(end)}\n`);
-  return { rows };
+  return { rows, name };
 }
 
 async function headerOf(tx: Tx, tenantId: string, options: ExportOptions, driver: Db['driver']): Promise<SandboxFileHeader> {
