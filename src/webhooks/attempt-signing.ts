@@ -1,7 +1,6 @@
 import { signRequest } from '../receiver/schemes.ts';
-import { deliveryHeaders } from '../shared/delivery-headers.ts';
-import { standardHeaders, type SchemeName } from '../shared/schemes.ts';
-import { signatureHeaderName } from '../shared/signature.ts';
+import { attemptHeaders, mainSignatureHeader } from '../shared/delivery-headers.ts';
+import type { SchemeName } from '../shared/schemes.ts';
 import type { ChaosSettings } from './chaos.ts';
 import type { SigningKeys } from './endpoint-keys.ts';
 import { Endpoints } from './endpoints.ts';
@@ -21,22 +20,18 @@ export interface SignedAttempt {
   signatureHeader: string;
 }
 
-const signingHeaderNames = new Set([signatureHeaderName.toLowerCase(), ...Object.values(standardHeaders)]);
-
 /**
  * Signs one attempt afresh (SPEC §5.2, §11): every scheme's headers at the real-clock second `timestamp`;
  * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it.
  */
 export function signAttempt(signing: AttemptSigning, delivery: { id: string; topic: string; body: string }, timestamp: number): SignedAttempt {
-  const signed = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
-  const signatureHeaders = Object.fromEntries(Object.entries(signed).filter(([name]) => signingHeaderNames.has(name)));
-  // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
-  const { 'x-service-signature': _none, ...base } = deliveryHeaders(delivery.topic, delivery.id, null);
-  const common = signing.schemes.includes('sandbay') ? base : { 'content-type': base['content-type'], 'user-agent': base['user-agent'] };
+  // signRequest returns just the signing headers (X-Service-Signature, webhook-id/-timestamp/-signature).
+  const signatureHeaders = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
   return {
-    headers: { ...common, ...signed },
+    // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
+    headers: attemptHeaders(delivery.topic, delivery.id, { signature: signing.schemes, signatureHeaders }),
     signatureHeaders,
-    signatureHeader: signed[signatureHeaderName.toLowerCase()] ?? signed[standardHeaders.signature] ?? '',
+    signatureHeader: mainSignatureHeader(signatureHeaders),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, sign as ed25519Sign } from 'node:crypto';
 import { newId, randomString } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
+import { attemptHeaders, mainSignatureHeader } from '../../shared/delivery-headers.ts';
 import { secretPrefix } from '../../shared/receiver-doctor.ts';
 import type { Topic } from '../../shared/topics.ts';
 import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
@@ -190,14 +191,8 @@ export function buildRequest(
   const signing = req.signing ?? 'valid';
   const signatureHeaders = signingHeaders(signing, context.signing, deliveryId, signed, context.now);
   const body = signing === 'tampered' ? tamper(signed) : signed;
-  const sandbay = context.signing.schemes.includes('sandbay');
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'Sandbay-Webhooks/1.0',
-    ...(sandbay ? { 'x-service-topic': req.topic, 'x-service-delivery-id': deliveryId } : {}),
-    ...signatureHeaders,
-  };
+  const headers = attemptHeaders(req.topic, deliveryId, { signature: context.signing.schemes, signatureHeaders });
   const timestamp = signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
-  const signatureHeader = signatureHeaders[signatureHeaderName.toLowerCase()] ?? signatureHeaders['webhook-signature'] ?? '';
+  const signatureHeader = mainSignatureHeader(signatureHeaders);
   return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader, signatureHeaders, timestamp };
 }
