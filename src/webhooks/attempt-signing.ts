@@ -3,13 +3,19 @@ import { attemptHeaders, mainSignatureHeader } from '../shared/delivery-headers.
 import type { SchemeName } from '../shared/schemes.ts';
 import type { ChaosSettings } from './chaos.ts';
 import type { SigningKeys } from './endpoint-keys.ts';
-import { Endpoints } from './endpoints.ts';
+import { Endpoints, type EndpointTarget } from './endpoints.ts';
 
 /** What an attempt is signed with: the endpoint's schemes and the keys live at the attempt's sandbox time. */
 export interface AttemptSigning {
   schemes: SchemeName[];
   keys: SigningKeys;
 }
+
+/** An endpoint's signing at sandbox time `at`: its schemes and the keys live then (SPEC §11). */
+export const endpointSigning = (target: EndpointTarget, at: number): AttemptSigning => ({ schemes: target.signature, keys: Endpoints.signingKeys(target, at) });
+
+/** Sandbay's scheme with one secret: a test sent to a bare URL (the sandbox's webhookTestSecret), or a receiver check's. */
+export const sandbaySigning = (secret: string): AttemptSigning => ({ schemes: ['sandbay'], keys: { secrets: [secret], signingKeys: [] } });
 
 export interface SignedAttempt {
   /** Every header of the request. */
@@ -48,14 +54,12 @@ export async function resolveTarget(
 ): Promise<AttemptTarget> {
   if (!state.endpointId) {
     // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret (SPEC §5.4).
-    const signing: AttemptSigning = { schemes: ['sandbay'], keys: { secrets: [await deps.testSecret(state.tenantId)], signingKeys: [] } };
-    return { url: state.targetUrl!, signing, allowInsecureTls: false };
+    return { url: state.targetUrl!, signing: sandbaySigning(await deps.testSecret(state.tenantId)), allowInsecureTls: false };
   }
   const endpoint = await deps.endpoints.target(state.tenantId, state.endpointId);
   if (!endpoint) return { skipped: 'endpoint_deleted' };
   // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
   if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
   const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
-  const signing: AttemptSigning = { schemes: endpoint.signature, keys: Endpoints.signingKeys(endpoint, asOf) };
-  return { url: endpoint.url, signing, allowInsecureTls: endpoint.allowInsecureTls, chaos };
+  return { url: endpoint.url, signing: endpointSigning(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
 }

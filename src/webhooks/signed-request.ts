@@ -2,8 +2,8 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import type { SchemeName } from '../shared/schemes.ts';
-import { signAttempt, type AttemptSigning } from './attempt-signing.ts';
-import { Endpoints } from './endpoints.ts';
+import { endpointSigning, sandbaySigning, signAttempt, type AttemptSigning } from './attempt-signing.ts';
+import type { Endpoints } from './endpoints.ts';
 
 /** A delivery's request as it would be sent now: the exact body and every header, signed afresh. */
 export interface SignedRequest {
@@ -45,11 +45,11 @@ export class Resigner {
     let signing: AttemptSigning;
     if (target) {
       url = target.url;
-      signing = { schemes: target.signature, keys: Endpoints.signingKeys(target, this.clock.nowMs(tenantId)) };
+      signing = endpointSigning(target, this.clock.nowMs(tenantId));
     } else {
       // A receiver check's request, or a test sent to a bare URL: Sandbay's scheme.
       url = row.check_url ?? row.target_url ?? '';
-      signing = { schemes: ['sandbay'], keys: { secrets: [row.check_secret ?? (await this.testSecret(tenantId))], signingKeys: [] } };
+      signing = sandbaySigning(row.check_secret ?? (await this.testSecret(tenantId)));
     }
     const signedAt = Math.floor(this.clock.real() / 1000);
     const { headers } = signAttempt(signing, { id, topic: row.topic, body: row.body }, signedAt);

@@ -9,7 +9,8 @@ import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
 import { newEd25519KeyPair, privateKeyOf } from '../../receiver/ed25519-keys.ts';
 import { signRequest } from '../../receiver/schemes.ts';
-import { standardHmacKey, type SchemeName } from '../../shared/schemes.ts';
+import { standardHmacKey } from '../../shared/schemes.ts';
+import type { AttemptSigning } from '../attempt-signing.ts';
 import type { SigningKeys } from '../endpoint-keys.ts';
 
 /** How one check request is signed: like production, or with one deliberate fault. */
@@ -92,12 +93,6 @@ function tamper(body: string): string {
   return body.slice(0, at) + String((Number(body[at]) + 1) % 10) + body.slice(at + 1);
 }
 
-/** What a check signs with: the run's schemes (the endpoint's) and keys, newest first. */
-export interface CheckSigning {
-  schemes: readonly SchemeName[];
-  keys: SigningKeys;
-}
-
 const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomBytes(32).toString('base64') : randomString(32)}`;
 
 /**
@@ -124,7 +119,7 @@ function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | S
  * A Standard Webhooks probe's webhook-signature: the tokens a receiver making that mistake computes and
  * accepts (base64 HMACs with the secret misread or the id left out; ed25519 over the string without the id).
  */
-function probeSignature(probe: StandardProbe, run: CheckSigning, id: string, body: string, now: number): string {
+function probeSignature(probe: StandardProbe, run: AttemptSigning, id: string, body: string, now: number): string {
   const hmac = (key: Uint8Array | string, message: string) => createHmac('sha256', key).update(message).update(body).digest('base64');
   const decoded = run.keys.secrets.map((s) => standardHmacKey(s)).filter((k) => k !== undefined);
   switch (probe) {
@@ -142,7 +137,7 @@ function probeSignature(probe: StandardProbe, run: CheckSigning, id: string, bod
 }
 
 /** Standard Webhooks' three headers under one fault, every signature of its schemes faulted alike. */
-function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
   const ids = run.schemes.filter((s) => s !== 'sandbay');
   const t = signing === 'stale' ? now - skewSeconds : signing === 'future' ? now + skewSeconds : now;
   const sign = (keys: SigningKeys) => signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
@@ -159,7 +154,7 @@ function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none
 }
 
 /** Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard Webhooks'). */
-function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+function signingHeaders(signing: Signing, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
   const sandbay = run.schemes.includes('sandbay');
   const standard = run.schemes.some((s) => s !== 'sandbay');
   const out: Record<string, string> = {};
@@ -179,7 +174,7 @@ function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: s
 
 /** Builds the body and headers of one request, signed now (real clock) in the run's schemes with its keys. */
 export function buildRequest(
-  req: CheckRequest, context: { tenantId: string; signing: CheckSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
+  req: CheckRequest, context: { tenantId: string; signing: AttemptSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
 ): BuiltRequest {
   const deliveryId = (req.again && context.previous?.deliveryId) || newId('dlv');
   const layout = req.layout ?? 'ascii';
