@@ -10,7 +10,7 @@ import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
-import { newGeneration, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
+import { newGeneration, newSigningKey, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
 
 export { newWebhookSecret } from './endpoint-keys.ts';
 
@@ -208,7 +208,7 @@ export class Endpoints {
     );
     for (const { secret } of rows) {
       await tx.query('update webhook_secrets set signing_key = $4 where tenant_id = $1 and endpoint_id = $2 and secret = $3', [
-        tenantId, id, secret, newGeneration([]).signingKey,
+        tenantId, id, secret, newSigningKey(),
       ]);
     }
   }

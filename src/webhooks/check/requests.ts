@@ -1,17 +1,16 @@
-import { createHmac, randomBytes, sign as ed25519Sign } from 'node:crypto';
-import { newId, randomString } from '../../shared/ids.ts';
+import { createHmac, sign as ed25519Sign } from 'node:crypto';
+import { newId } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
 import { attemptHeaders, mainSignatureHeader } from '../../shared/delivery-headers.ts';
-import { secretPrefix } from '../../shared/receiver-doctor.ts';
 import type { Topic } from '../../shared/topics.ts';
 import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
 import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
-import { newEd25519KeyPair, privateKeyOf } from '../../receiver/ed25519-keys.ts';
+import { privateKeyOf } from '../../receiver/ed25519-keys.ts';
 import { signRequest } from '../../receiver/schemes.ts';
 import { standardHmacKey } from '../../shared/schemes.ts';
 import type { AttemptSigning } from '../attempt-signing.ts';
-import type { SigningKeys } from '../endpoint-keys.ts';
+import { newSigningKey, newWebhookSecret, type SigningKeys } from '../endpoint-keys.ts';
 
 /** How one check request is signed: like production, or with one deliberate fault. */
 export type Signing =
@@ -93,8 +92,6 @@ function tamper(body: string): string {
   return body.slice(0, at) + String((Number(body[at]) + 1) % 10) + body.slice(at + 1);
 }
 
-const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomBytes(32).toString('base64') : randomString(32)}`;
-
 /**
  * Sandbay's own header under one fault (SPEC §10). The probes sign with the secret as a receiver may
  * misread it: prefix stripped, or base64-decoded (Standard Webhooks' way).
@@ -102,10 +99,10 @@ const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomB
 function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | StandardProbe>, secrets: readonly string[], body: string, now: number): string {
   const sign = (keys: readonly string[], t = now) => signatureHeader(keys, body, t);
   switch (signing) {
-    case 'wrong-secret': return sign([randomSecret(false)]);
+    case 'wrong-secret': return sign([newWebhookSecret(['sandbay'])]);
     case 'stale': return sign(secrets, now - skewSeconds);
     case 'future': return sign(secrets, now + skewSeconds);
-    case 'rotation': return `t=${now},v1=${v1Signature(randomSecret(false), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
+    case 'rotation': return `t=${now},v1=${v1Signature(newWebhookSecret(['sandbay']), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
     case 'stripped-prefix': return sign(secrets.map((s) => s.replace(/^whsec_/, '')));
     case 'decoded-key': {
       const v1 = secrets.map((s) => createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${now}.${body}`, 'utf8').digest('hex'));
@@ -141,7 +138,7 @@ function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none
   const ids = run.schemes.filter((s) => s !== 'sandbay');
   const t = signing === 'stale' ? now - skewSeconds : signing === 'future' ? now + skewSeconds : now;
   const sign = (keys: SigningKeys) => signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
-  const other = () => ({ secrets: [randomSecret(true)], signingKeys: [newEd25519KeyPair().signingKey] });
+  const other = () => ({ secrets: [newWebhookSecret(['standard-webhooks'])], signingKeys: [newSigningKey()] });
   if (signing === 'wrong-secret') return sign(other());
   if (signing === 'rotation') {
     // An old key's signature first, then the valid ones: one per scheme, space-separated.

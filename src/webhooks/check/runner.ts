@@ -9,7 +9,7 @@ import type { TenantShares } from '../outbound/shares.ts';
 import { buildSample } from '../topics/samples.ts';
 import { casesFor, checkCases, type CaseData, type CheckCase } from './cases.ts';
 import { wordsFor } from './words.ts';
-import { publicKeyText } from '../../receiver/ed25519-keys.ts';
+import { publicKeyOf } from '../endpoint-keys.ts';
 import type { SchemeName } from '../../shared/schemes.ts';
 import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
 import type { CheckStore } from './store.ts';
@@ -70,7 +70,7 @@ export class CheckRunner {
    */
   async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter, release: () => void = () => {}): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
-    const publicKey = target.schemes.includes('standard-webhooks-ed25519') && target.signingKeys[0] ? publicKeyText(target.signingKeys[0]) : null;
+    const publicKey = target.schemes.includes('standard-webhooks-ed25519') ? publicKeyOf(target.signingKeys[0] ?? null) : null;
     const run = await this.deps.store.create(tenantId, {
       endpointId: target.endpointId, url: target.url, secret: target.secrets[0], signature: target.schemes, publicKey, total: checkCases.length, report: emptyReport(target.url),
     });
