@@ -54,7 +54,7 @@ export interface DispatcherDeps {
   pollMs: number;
   onError: (message: string) => void;
   /** Each sandbox's share of outbound requests in flight (shared mode). */
-  shares?: TenantShares;
+  shares: TenantShares;
 }
 
 interface StateRow {
@@ -273,7 +273,7 @@ export class Dispatcher implements JobHandler {
     this.loop.queued(lane);
     const releaseTarget = await this.limiter.acquire(targetKey(lane));
     // The sandbox's turn too (shared mode), before the lease is looked at: a long wait renews it below.
-    const releaseShare = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
+    const releaseShare = await this.deps.shares.request(tenantId);
     const release = () => {
       releaseShare();
       releaseTarget();

@@ -37,7 +37,7 @@ export interface CheckRunnerDeps {
   clock: SandboxClock;
   sender: Sender;
   /** Each sandbox's share of outbound requests in flight (shared mode). */
-  shares?: TenantShares;
+  shares: TenantShares;
   store: CheckStore;
   stream: DeliveryStream;
   onError: (message: string) => void;
@@ -153,7 +153,7 @@ export class CheckRunner {
     const send = async (request: CheckRequest): Promise<Answer> => {
       if (this.stopped) throw new Error('the engine is closing');
       // The sandbox's outbound turn (shared mode) first: the request is signed as it goes out.
-      const release = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
+      const release = await this.deps.shares.request(tenantId);
       const signing = { schemes: target.schemes, keys: { secrets: target.secrets, signingKeys: target.signingKeys } };
       const built = buildRequest(request, { tenantId, signing, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
       previous = built;
