@@ -215,19 +215,17 @@ export class Endpoints {
 
   /**
    * The receiver answered 410 Gone (SPEC §5.3): the endpoint is disabled, saying why, when and on which
-   * delivery. True when this call disabled it (not when it was off already).
+   * delivery (an endpoint that was off already stays as it was).
    */
-  async disableGone(tenantId: string, id: string, deliveryId: string, at: Date): Promise<boolean> {
-    const changed = await this.db.transaction(async (tx) => {
+  async disableGone(tenantId: string, id: string, deliveryId: string, at: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
       const rows = await tx.query(
         `update webhook_endpoints set enabled = false, disabled_reason = 'gone', disabled_at = $3, disabled_delivery_id = $4, updated_at = $3
           where tenant_id = $1 and id = $2 and enabled returning id`,
         [tenantId, id, at, deliveryId],
       );
       if (rows.length > 0) this.changed(tx, tenantId, id);
-      return rows.length > 0;
     });
-    return changed;
   }
 
   /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */

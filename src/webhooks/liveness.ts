@@ -42,10 +42,6 @@ export class EngineLiveness {
 
   constructor(private readonly db: Db, readonly owner: string, private readonly options: LivenessOptions) {}
 
-  get aliveMs(): number {
-    return this.options.aliveMs;
-  }
-
   /** One engine per database (PGlite): no other engine can be alive. */
   get exclusive(): boolean {
     return this.options.exclusive;
