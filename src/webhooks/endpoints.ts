@@ -10,7 +10,7 @@ import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
-import { newGeneration, newSigningKey, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
+import { liveGenerations, newGeneration, newSigningKey, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
 
 export { newWebhookSecret } from './endpoint-keys.ts';
 
@@ -259,8 +259,7 @@ export class Endpoints {
     const target = await this.target(tenantId, id);
     if (!target) throw notFound('webhook endpoint');
     const now = this.clock.nowMs(tenantId);
-    return target.secrets
-      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    return liveGenerations(target.secrets, now)
       .map((s) => ({
         secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString(),
         publicKey: target.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(s.signingKey) : null,
