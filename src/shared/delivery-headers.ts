@@ -1,3 +1,4 @@
+import { standardHeaders } from './schemes.ts';
 import { signatureHeaderName } from './signature.ts';
 
 /**
@@ -23,4 +24,9 @@ export function attemptHeaders(topic: string, deliveryId: string, attempt: { sig
   const sandbay = deliveryHeaders(topic, deliveryId, null);
   const base = attempt.signature.includes('sandbay') ? sandbay : { 'content-type': sandbay['content-type'], 'user-agent': sandbay['user-agent'] };
   return { ...base, ...attempt.signatureHeaders };
+}
+
+/** An attempt's main signature header among its signing headers: X-Service-Signature, else webhook-signature ('' with neither). */
+export function mainSignatureHeader(signatureHeaders: Record<string, string>): string {
+  return signatureHeaders[signatureHeaderName.toLowerCase()] ?? signatureHeaders[standardHeaders.signature] ?? '';
 }

@@ -1,16 +1,21 @@
 import { signRequest } from '../receiver/schemes.ts';
-import { deliveryHeaders } from '../shared/delivery-headers.ts';
-import { standardHeaders, type SchemeName } from '../shared/schemes.ts';
-import { signatureHeaderName } from '../shared/signature.ts';
+import { attemptHeaders, mainSignatureHeader } from '../shared/delivery-headers.ts';
+import type { SchemeName } from '../shared/schemes.ts';
 import type { ChaosSettings } from './chaos.ts';
 import type { SigningKeys } from './endpoint-keys.ts';
-import { Endpoints } from './endpoints.ts';
+import { Endpoints, type EndpointTarget } from './endpoints.ts';
 
 /** What an attempt is signed with: the endpoint's schemes and the keys live at the attempt's sandbox time. */
 export interface AttemptSigning {
   schemes: SchemeName[];
   keys: SigningKeys;
 }
+
+/** An endpoint's signing at sandbox time `at`: its schemes and the keys live then (SPEC §11). */
+export const endpointSigning = (target: EndpointTarget, at: number): AttemptSigning => ({ schemes: target.signature, keys: Endpoints.signingKeys(target, at) });
+
+/** Sandbay's scheme with one secret: a test sent to a bare URL (the sandbox's webhookTestSecret), or a receiver check's. */
+export const sandbaySigning = (secret: string): AttemptSigning => ({ schemes: ['sandbay'], keys: { secrets: [secret], signingKeys: [] } });
 
 export interface SignedAttempt {
   /** Every header of the request. */
@@ -21,22 +26,18 @@ export interface SignedAttempt {
   signatureHeader: string;
 }
 
-const signingHeaderNames = new Set([signatureHeaderName.toLowerCase(), ...Object.values(standardHeaders)]);
-
 /**
  * Signs one attempt afresh (SPEC §5.2, §11): every scheme's headers at the real-clock second `timestamp`;
  * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it.
  */
 export function signAttempt(signing: AttemptSigning, delivery: { id: string; topic: string; body: string }, timestamp: number): SignedAttempt {
-  const signed = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
-  const signatureHeaders = Object.fromEntries(Object.entries(signed).filter(([name]) => signingHeaderNames.has(name)));
-  // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
-  const { 'x-service-signature': _none, ...base } = deliveryHeaders(delivery.topic, delivery.id, null);
-  const common = signing.schemes.includes('sandbay') ? base : { 'content-type': base['content-type'], 'user-agent': base['user-agent'] };
+  // signRequest returns just the signing headers (X-Service-Signature, webhook-id/-timestamp/-signature).
+  const signatureHeaders = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
   return {
-    headers: { ...common, ...signed },
+    // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
+    headers: attemptHeaders(delivery.topic, delivery.id, { signature: signing.schemes, signatureHeaders }),
     signatureHeaders,
-    signatureHeader: signed[signatureHeaderName.toLowerCase()] ?? signed[standardHeaders.signature] ?? '',
+    signatureHeader: mainSignatureHeader(signatureHeaders),
   };
 }
 
@@ -53,14 +54,12 @@ export async function resolveTarget(
 ): Promise<AttemptTarget> {
   if (!state.endpointId) {
     // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret (SPEC §5.4).
-    const signing: AttemptSigning = { schemes: ['sandbay'], keys: { secrets: [await deps.testSecret(state.tenantId)], signingKeys: [] } };
-    return { url: state.targetUrl!, signing, allowInsecureTls: false };
+    return { url: state.targetUrl!, signing: sandbaySigning(await deps.testSecret(state.tenantId)), allowInsecureTls: false };
   }
   const endpoint = await deps.endpoints.target(state.tenantId, state.endpointId);
   if (!endpoint) return { skipped: 'endpoint_deleted' };
   // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
   if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
   const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
-  const signing: AttemptSigning = { schemes: endpoint.signature, keys: Endpoints.signingKeys(endpoint, asOf) };
-  return { url: endpoint.url, signing, allowInsecureTls: endpoint.allowInsecureTls, chaos };
+  return { url: endpoint.url, signing: endpointSigning(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
 }

@@ -77,6 +77,7 @@ export async function listDeliveries(
 
 // The attempts ride along in the same statement, so the delivery's status and its attempts come from one
 // snapshot: with several connections, a second query could see an attempt whose status update it missed.
+// An attempt before Retry-After was read has no note: its retryAfter is JSON null (a missing key's -> is SQL null).
 const attemptsJson = `(select coalesce(json_agg(json_build_object(
     'number', a.number, 'trigger', a.trigger, 'url', a.url,
     'startedAt', to_char(a.started_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
@@ -93,7 +94,5 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
   );
   if (!row) throw notFound('delivery');
   const { seq: _seq, position: _position, ...summary } = toSummary(row);
-  // An attempt before Retry-After was read has no note: null, not undefined.
-  for (const a of row.attempts) a.retryAfter ??= null;
   return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };
 }

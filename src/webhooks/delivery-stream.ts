@@ -144,11 +144,6 @@ export class DeliveryStream {
     return { close: () => this.leave(feed, sub), lastId: String(now) };
   }
 
-  /** Where this engine's reader stands in a sandbox it follows (undefined when no client here streams it). */
-  positionOf(tenantId: string): number | undefined {
-    return this.feeds.get(tenantId)?.position;
-  }
-
   get subscriberCount(): number {
     let n = 0;
     for (const feed of this.feeds.values()) n += feed.subscribers.size;

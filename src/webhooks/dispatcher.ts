@@ -2,16 +2,14 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
-import type { Topic } from '../shared/topics.ts';
 import { nextStep } from './answer-policy.ts';
 import { resolveTarget, signAttempt, type AttemptSigning, type SignedAttempt } from './attempt-signing.ts';
 import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
 import { attemptChaos, type Chaos, type ChaosDraw } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import type { Endpoints } from './endpoints.ts';
-import {
-  maxInFlightPerEndpoint, notLeasedFor, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery,
-} from './leases.ts';
+import { dueStates, loadState, type DeliveryState } from './delivery-state.ts';
+import { maxInFlightPerEndpoint, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery } from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
 import { ClaimLoop, dueChannel } from './claim-loop.ts';
 import { KeyedLimiter } from './limiter.ts';
@@ -21,12 +19,6 @@ import type { TenantShares } from './outbound/shares.ts';
 import { SandboxFlights, type Flight } from './flights.ts';
 
 export const attemptJob = 'webhook.attempt';
-
-/** A pending delivery as the dispatcher carries it between attempts. */
-export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
-  attemptCount: number;
-  cycleAttempts: number;
-}
 
 export type Trigger = AttemptRecord['attempt']['trigger'];
 
@@ -54,21 +46,8 @@ export interface DispatcherDeps {
   pollMs: number;
   onError: (message: string) => void;
   /** Each sandbox's share of outbound requests in flight (shared mode). */
-  shares?: TenantShares;
+  shares: TenantShares;
 }
-
-interface StateRow {
-  tenant_id?: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
-  attempt_count: number; cycle_attempts: number; status: string; next_attempt_at: Date | null;
-}
-
-const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, status, next_attempt_at
-  from deliveries`;
-
-const toState = (tenantId: string, r: StateRow): DeliveryState => ({
-  tenantId, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
-  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts,
-});
 
 /** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
 const fullRetryMs = 20;
@@ -137,30 +116,8 @@ export class Dispatcher implements JobHandler {
    * of the earliest: the next batch an advance runs (the rest come at its next call).
    */
   async due(tenantId: string, upTo: number, windowMs: number): Promise<DueJob[]> {
-    // Target by target, so that each is a short walk of deliveries_due (tenant, endpoint, due time)
-    // rather than a pass over every pending delivery of the sandbox: the earliest open delivery of each
-    // enabled endpoint (and of the bare test URLs), then what falls within the window of the earliest.
-    // Two statements, so that the planner sees how narrow the second one's range is.
-    const open = `d.status = 'pending' and d.next_attempt_at <= $2 and ${notLeasedFor('$3', '$4::boolean')}`;
-    const claimable = [this.deps.leases.owner, this.deps.leases.settled()];
-    const ends = 'select e.id from webhook_endpoints e where e.tenant_id = $1 and e.enabled';
-    const [{ earliest }] = await this.deps.db.query<{ earliest: Date | null }>(
-      `select min(at) as earliest from (
-         select (select min(d.next_attempt_at) from deliveries d where d.tenant_id = $1 and d.endpoint_id = ends.id and ${open}) as at from (${ends}) ends
-         union all
-         select min(d.next_attempt_at) from deliveries d where d.tenant_id = $1 and d.endpoint_id is null and ${open}) heads`,
-      [tenantId, new Date(upTo), ...claimable],
-      { prepare: true },
-    );
-    if (!earliest) return [];
-    const rows = await this.deps.db.query<StateRow>(
-      `${stateSelect} d where d.tenant_id = $1 and d.endpoint_id in (${ends}) and ${open}
-       union all
-       ${stateSelect} d where d.tenant_id = $1 and d.endpoint_id is null and ${open}`,
-      [tenantId, new Date(Math.min(upTo, earliest.getTime() + windowMs)), ...claimable],
-      { prepare: true },
-    );
-    return rows.map((r) => this.job(toState(tenantId, r), r.next_attempt_at!.getTime()));
+    const due = await dueStates(this.deps.db, tenantId, upTo, windowMs, { owner: this.deps.leases.owner, settled: this.deps.leases.settled() });
+    return due.map(({ state, dueAt }) => this.job(state, dueAt));
   }
 
   /** Hears of committed deliveries (the outbox's afterCommit): those leased to this engine go out now. */
@@ -273,7 +230,7 @@ export class Dispatcher implements JobHandler {
     this.loop.queued(lane);
     const releaseTarget = await this.limiter.acquire(targetKey(lane));
     // The sandbox's turn too (shared mode), before the lease is looked at: a long wait renews it below.
-    const releaseShare = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
+    const releaseShare = await this.deps.shares.request(tenantId);
     const release = () => {
       releaseShare();
       releaseTarget();
@@ -354,9 +311,8 @@ export class Dispatcher implements JobHandler {
   }
 
   /** Loads a delivery's state from the database (the source of truth). */
-  async loadState(tenantId: string, id: string): Promise<(DeliveryState & { status: string }) | undefined> {
-    const [row] = await this.deps.db.query<StateRow>(`${stateSelect} where tenant_id = $1 and id = $2`, [tenantId, id]);
-    return row && { ...toState(tenantId, row), status: row.status };
+  loadState(tenantId: string, id: string): Promise<(DeliveryState & { status: string }) | undefined> {
+    return loadState(this.deps.db, tenantId, id);
   }
 
   /** An endpoint was enabled: its waiting deliveries are claimable again, by whichever engine is first. */

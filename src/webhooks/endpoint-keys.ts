@@ -38,9 +38,13 @@ export const newSigningKey = () => newEd25519KeyPair().signingKey;
 /** The whpk_ public key of a generation, for receivers; null without an ed25519 key. */
 export const publicKeyOf = (signingKey: string | null) => (signingKey ? publicKeyText(signingKey) : null);
 
+/** The generations still live at sandbox time `at` (not expired), in the order given. */
+export const liveGenerations = <G extends KeyGeneration>(generations: readonly G[], at: number): G[] =>
+  generations.filter((g) => g.expiresAt === null || g.expiresAt > at);
+
 /** The keys that sign at sandbox time `at`, newest first. */
 export function signingKeysAt(generations: readonly KeyGeneration[], at: number): SigningKeys {
-  const live = generations.filter((g) => g.expiresAt === null || g.expiresAt > at);
+  const live = liveGenerations(generations, at);
   return { secrets: live.map((g) => g.secret), signingKeys: live.flatMap((g) => (g.signingKey ? [g.signingKey] : [])) };
 }
 

@@ -10,7 +10,7 @@ import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
-import { newGeneration, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
+import { liveGenerations, newGeneration, newSigningKey, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
 
 export { newWebhookSecret } from './endpoint-keys.ts';
 
@@ -208,26 +208,24 @@ export class Endpoints {
     );
     for (const { secret } of rows) {
       await tx.query('update webhook_secrets set signing_key = $4 where tenant_id = $1 and endpoint_id = $2 and secret = $3', [
-        tenantId, id, secret, newGeneration([]).signingKey,
+        tenantId, id, secret, newSigningKey(),
       ]);
     }
   }
 
   /**
    * The receiver answered 410 Gone (SPEC §5.3): the endpoint is disabled, saying why, when and on which
-   * delivery. True when this call disabled it (not when it was off already).
+   * delivery (an endpoint that was off already stays as it was).
    */
-  async disableGone(tenantId: string, id: string, deliveryId: string, at: Date): Promise<boolean> {
-    const changed = await this.db.transaction(async (tx) => {
+  async disableGone(tenantId: string, id: string, deliveryId: string, at: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
       const rows = await tx.query(
         `update webhook_endpoints set enabled = false, disabled_reason = 'gone', disabled_at = $3, disabled_delivery_id = $4, updated_at = $3
           where tenant_id = $1 and id = $2 and enabled returning id`,
         [tenantId, id, at, deliveryId],
       );
       if (rows.length > 0) this.changed(tx, tenantId, id);
-      return rows.length > 0;
     });
-    return changed;
   }
 
   /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */
@@ -261,8 +259,7 @@ export class Endpoints {
     const target = await this.target(tenantId, id);
     if (!target) throw notFound('webhook endpoint');
     const now = this.clock.nowMs(tenantId);
-    return target.secrets
-      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    return liveGenerations(target.secrets, now)
       .map((s) => ({
         secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString(),
         publicKey: target.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(s.signingKey) : null,

@@ -380,8 +380,6 @@ export class DeliveryLeases {
         returning d.id`,
       [this.owner, this.liveness.exclusive],
     );
-    // Rows of engines gone for an hour only say so: drop them (no row means the same).
-    await this.db.query(`delete from engine_heartbeats where alive_until < now() - interval '1 hour'`);
     return rows.length;
   }
 }

@@ -42,18 +42,21 @@ export class EngineLiveness {
 
   constructor(private readonly db: Db, readonly owner: string, private readonly options: LivenessOptions) {}
 
-  get aliveMs(): number {
-    return this.options.aliveMs;
-  }
-
   /** One engine per database (PGlite): no other engine can be alive. */
   get exclusive(): boolean {
     return this.options.exclusive;
   }
 
-  /** Beats once (the database must answer: the engine is starting) and keeps beating until close(). */
+  /**
+   * Beats once (the database must answer: the engine is starting) and keeps beating until close().
+   * Rows of engines gone for an hour only say so: it drops them (no row means the same as a lapsed one);
+   * at each engine's start is often enough (the claim loop's poll did it every 2 s): an engine that went
+   * away leaves just its one row, which the next engine to start drops.
+   */
   async start(): Promise<void> {
     await this.beat(true);
+    await this.db.query(`delete from engine_heartbeats where alive_until < now() - interval '1 hour'`)
+      .catch((err) => this.options.onError(`dropping the heartbeats of engines long gone failed: ${(err as Error)?.message ?? err}`));
   }
 
   /** The engine is shutting down: nothing waits for a heartbeat any more (it keeps beating until close()). */

@@ -2,8 +2,9 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import type { SchemeName } from '../shared/schemes.ts';
-import { signAttempt, type AttemptSigning } from './attempt-signing.ts';
-import { Endpoints } from './endpoints.ts';
+import { endpointSigning, sandbaySigning, signAttempt, type AttemptSigning } from './attempt-signing.ts';
+import { publicKeyOf } from './endpoint-keys.ts';
+import type { Endpoints } from './endpoints.ts';
 
 /** A delivery's request as it would be sent now: the exact body and every header, signed afresh. */
 export interface SignedRequest {
@@ -16,7 +17,10 @@ export interface SignedRequest {
   signature: SchemeName[];
 }
 
-interface Row { endpoint_id: string | null; target_url: string | null; topic: string; body: string; check_secret: string | null; check_url: string | null }
+interface Row {
+  endpoint_id: string | null; target_url: string | null; topic: string; body: string;
+  check_secret: string | null; check_url: string | null; check_signature: SchemeName[] | null; check_public_key: string | null;
+}
 
 /**
  * Signs a delivery again for "Copy as curl" (SPEC §11): with the schemes and keys that would sign it
@@ -33,7 +37,7 @@ export class Resigner {
 
   async request(tenantId: string, id: string): Promise<SignedRequest> {
     const [row] = await this.db.query<Row>(
-      `select d.endpoint_id, d.target_url, d.topic, d.body, c.secret as check_secret, c.url as check_url
+      `select d.endpoint_id, d.target_url, d.topic, d.body, c.secret as check_secret, c.url as check_url, c.signature as check_signature, c.public_key as check_public_key
          from deliveries d left join check_runs c on c.tenant_id = d.tenant_id and c.id = d.check_id
         where d.tenant_id = $1 and d.id = $2`,
       [tenantId, id],
@@ -45,11 +49,18 @@ export class Resigner {
     let signing: AttemptSigning;
     if (target) {
       url = target.url;
-      signing = { schemes: target.signature, keys: Endpoints.signingKeys(target, this.clock.nowMs(tenantId)) };
-    } else {
-      // A receiver check's request, or a test sent to a bare URL: Sandbay's scheme.
+      signing = endpointSigning(target, this.clock.nowMs(tenantId));
+    } else if (row.check_secret !== null) {
+      // A receiver check's request: the run's schemes and secret (migration 091), and for ed25519 the
+      // endpoint's key whose public half the run recorded, while the endpoint still holds it.
       url = row.check_url ?? row.target_url ?? '';
-      signing = { schemes: ['sandbay'], keys: { secrets: [row.check_secret ?? (await this.testSecret(tenantId))], signingKeys: [] } };
+      const endpoint = row.endpoint_id && row.check_public_key ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
+      const signingKeys = (endpoint?.secrets ?? []).flatMap((g) => (g.signingKey && publicKeyOf(g.signingKey) === row.check_public_key ? [g.signingKey] : []));
+      signing = { schemes: row.check_signature ?? ['sandbay'], keys: { secrets: [row.check_secret], signingKeys } };
+    } else {
+      // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret.
+      url = row.target_url ?? '';
+      signing = sandbaySigning(await this.testSecret(tenantId));
     }
     const signedAt = Math.floor(this.clock.real() / 1000);
     const { headers } = signAttempt(signing, { id, topic: row.topic, body: row.body }, signedAt);

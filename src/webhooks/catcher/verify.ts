@@ -4,8 +4,9 @@ import { publicKeyText } from '../../receiver/ed25519-keys.ts';
 import { schemeById } from '../../receiver/schemes.ts';
 import { defaultToleranceSeconds } from '../../shared/signature.ts';
 import { standardHeaders, type SchemeName } from '../../shared/schemes.ts';
+import { endpointSigning, sandbaySigning, type AttemptSigning } from '../attempt-signing.ts';
 import type { SigningKeys } from '../endpoint-keys.ts';
-import { Endpoints } from '../endpoints.ts';
+import type { Endpoints } from '../endpoints.ts';
 import type { Verification } from './request-log.ts';
 
 export interface VerifyDeps {
@@ -44,22 +45,20 @@ export async function verifyCaught(deps: VerifyDeps, tenantId: string, headers: 
         where d.tenant_id = $1 and d.id = $2`, [tenantId, deliveryId])
     : [];
   if (!delivery) return { verified: false, reason: 'unknown_delivery', deliveryId, secretSource: null, signature: [] };
-  let keys: SigningKeys;
-  let names: SchemeName[];
+  let signing: AttemptSigning;
   let secretSource: Verification['secretSource'];
   if (delivery.endpoint_id) {
     const target = await deps.endpoints.target(tenantId, delivery.endpoint_id);
-    keys = target ? Endpoints.signingKeys(target, deps.clock.nowMs(tenantId)) : { secrets: [], signingKeys: [] };
-    names = target?.signature ?? ['sandbay'];
+    // A deleted endpoint: nothing verifies (Sandbay's scheme, no keys).
+    signing = target ? endpointSigning(target, deps.clock.nowMs(tenantId)) : { schemes: ['sandbay'], keys: { secrets: [], signingKeys: [] } };
     secretSource = 'endpoint';
   } else {
-    keys = { secrets: [delivery.webhook_test_secret], signingKeys: [] };
-    names = ['sandbay'];
+    signing = sandbaySigning(delivery.webhook_test_secret);
     secretSource = 'test_secret';
   }
   const now = Math.floor(deps.clock.real() / 1000);
-  const failed = names.map((name) => verifyScheme(name, headers, body, keys, now)).find((reason) => reason !== 'ok');
-  return { verified: !failed, reason: failed ?? 'ok', deliveryId, secretSource, signature: names };
+  const failed = signing.schemes.map((name) => verifyScheme(name, headers, body, signing.keys, now)).find((reason) => reason !== 'ok');
+  return { verified: !failed, reason: failed ?? 'ok', deliveryId, secretSource, signature: signing.schemes };
 }
 
 /** The sandbox an envelope names (Sandbay's has tenantId; Standard Webhooks' names none). */

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { CheckRun } from '../../shared/check-report.ts';
 import { notFound } from '../../shared/problem.ts';
-import { Endpoints } from '../endpoints.ts';
+import { endpointSigning } from '../attempt-signing.ts';
+import type { Endpoints } from '../endpoints.ts';
 import type { Sender } from '../sender.ts';
 import type { CheckRunner, EffectsCounter } from './runner.ts';
 
@@ -55,9 +56,9 @@ export class Checks {
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw notFound('webhook endpoint'); // deleted in between
     // Signed as the endpoint's deliveries are: its schemes, its live keys (SPEC §11).
-    const keys = Endpoints.signingKeys(target, this.clock.nowMs(tenantId));
+    const { schemes, keys } = endpointSigning(target, this.clock.nowMs(tenantId));
     return this.runner.start(tenantId, {
-      endpointId, url: target.url, secrets: [...keys.secrets], schemes: target.signature, signingKeys: [...keys.signingKeys],
+      endpointId, url: target.url, secrets: [...keys.secrets], schemes, signingKeys: [...keys.signingKeys],
       allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics,
     }, options.effects, options.release);
   }

@@ -1,15 +1,16 @@
-import { createHmac, randomBytes, sign as ed25519Sign } from 'node:crypto';
-import { newId, randomString } from '../../shared/ids.ts';
+import { createHmac, sign as ed25519Sign } from 'node:crypto';
+import { newId } from '../../shared/ids.ts';
 import { formatSignatureHeader, signatureHeaderName } from '../../shared/signature.ts';
-import { secretPrefix } from '../../shared/receiver-doctor.ts';
+import { attemptHeaders, mainSignatureHeader } from '../../shared/delivery-headers.ts';
 import type { Topic } from '../../shared/topics.ts';
 import { jsonFormById, writeJson, type JsonFormId } from '../../shared/json-forms.ts';
 import { buildEnvelope } from '../envelope.ts';
 import { signatureHeader, v1Signature } from '../../receiver/sign.ts';
-import { newEd25519KeyPair, privateKeyOf } from '../../receiver/ed25519-keys.ts';
+import { privateKeyOf } from '../../receiver/ed25519-keys.ts';
 import { signRequest } from '../../receiver/schemes.ts';
-import { standardHmacKey, type SchemeName } from '../../shared/schemes.ts';
-import type { SigningKeys } from '../endpoint-keys.ts';
+import { standardHmacKey } from '../../shared/schemes.ts';
+import type { AttemptSigning } from '../attempt-signing.ts';
+import { newSigningKey, newWebhookSecret, type SigningKeys } from '../endpoint-keys.ts';
 
 /** How one check request is signed: like production, or with one deliberate fault. */
 export type Signing =
@@ -91,14 +92,6 @@ function tamper(body: string): string {
   return body.slice(0, at) + String((Number(body[at]) + 1) % 10) + body.slice(at + 1);
 }
 
-/** What a check signs with: the run's schemes (the endpoint's) and keys, newest first. */
-export interface CheckSigning {
-  schemes: readonly SchemeName[];
-  keys: SigningKeys;
-}
-
-const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomBytes(32).toString('base64') : randomString(32)}`;
-
 /**
  * Sandbay's own header under one fault (SPEC §10). The probes sign with the secret as a receiver may
  * misread it: prefix stripped, or base64-decoded (Standard Webhooks' way).
@@ -106,10 +99,10 @@ const randomSecret = (standard: boolean) => `${secretPrefix}${standard ? randomB
 function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | StandardProbe>, secrets: readonly string[], body: string, now: number): string {
   const sign = (keys: readonly string[], t = now) => signatureHeader(keys, body, t);
   switch (signing) {
-    case 'wrong-secret': return sign([randomSecret(false)]);
+    case 'wrong-secret': return sign([newWebhookSecret(['sandbay'])]);
     case 'stale': return sign(secrets, now - skewSeconds);
     case 'future': return sign(secrets, now + skewSeconds);
-    case 'rotation': return `t=${now},v1=${v1Signature(randomSecret(false), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
+    case 'rotation': return `t=${now},v1=${v1Signature(newWebhookSecret(['sandbay']), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
     case 'stripped-prefix': return sign(secrets.map((s) => s.replace(/^whsec_/, '')));
     case 'decoded-key': {
       const v1 = secrets.map((s) => createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${now}.${body}`, 'utf8').digest('hex'));
@@ -123,7 +116,7 @@ function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | S
  * A Standard Webhooks probe's webhook-signature: the tokens a receiver making that mistake computes and
  * accepts (base64 HMACs with the secret misread or the id left out; ed25519 over the string without the id).
  */
-function probeSignature(probe: StandardProbe, run: CheckSigning, id: string, body: string, now: number): string {
+function probeSignature(probe: StandardProbe, run: AttemptSigning, id: string, body: string, now: number): string {
   const hmac = (key: Uint8Array | string, message: string) => createHmac('sha256', key).update(message).update(body).digest('base64');
   const decoded = run.keys.secrets.map((s) => standardHmacKey(s)).filter((k) => k !== undefined);
   switch (probe) {
@@ -141,11 +134,11 @@ function probeSignature(probe: StandardProbe, run: CheckSigning, id: string, bod
 }
 
 /** Standard Webhooks' three headers under one fault, every signature of its schemes faulted alike. */
-function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
   const ids = run.schemes.filter((s) => s !== 'sandbay');
   const t = signing === 'stale' ? now - skewSeconds : signing === 'future' ? now + skewSeconds : now;
   const sign = (keys: SigningKeys) => signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
-  const other = () => ({ secrets: [randomSecret(true)], signingKeys: [newEd25519KeyPair().signingKey] });
+  const other = () => ({ secrets: [newWebhookSecret(['standard-webhooks'])], signingKeys: [newSigningKey()] });
   if (signing === 'wrong-secret') return sign(other());
   if (signing === 'rotation') {
     // An old key's signature first, then the valid ones: one per scheme, space-separated.
@@ -158,7 +151,7 @@ function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none
 }
 
 /** Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard Webhooks'). */
-function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: string, now: number): Record<string, string> {
+function signingHeaders(signing: Signing, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
   const sandbay = run.schemes.includes('sandbay');
   const standard = run.schemes.some((s) => s !== 'sandbay');
   const out: Record<string, string> = {};
@@ -178,7 +171,7 @@ function signingHeaders(signing: Signing, run: CheckSigning, id: string, body: s
 
 /** Builds the body and headers of one request, signed now (real clock) in the run's schemes with its keys. */
 export function buildRequest(
-  req: CheckRequest, context: { tenantId: string; signing: CheckSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
+  req: CheckRequest, context: { tenantId: string; signing: AttemptSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
 ): BuiltRequest {
   const deliveryId = (req.again && context.previous?.deliveryId) || newId('dlv');
   const layout = req.layout ?? 'ascii';
@@ -190,14 +183,8 @@ export function buildRequest(
   const signing = req.signing ?? 'valid';
   const signatureHeaders = signingHeaders(signing, context.signing, deliveryId, signed, context.now);
   const body = signing === 'tampered' ? tamper(signed) : signed;
-  const sandbay = context.signing.schemes.includes('sandbay');
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'Sandbay-Webhooks/1.0',
-    ...(sandbay ? { 'x-service-topic': req.topic, 'x-service-delivery-id': deliveryId } : {}),
-    ...signatureHeaders,
-  };
+  const headers = attemptHeaders(req.topic, deliveryId, { signature: context.signing.schemes, signatureHeaders });
   const timestamp = signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
-  const signatureHeader = signatureHeaders[signatureHeaderName.toLowerCase()] ?? signatureHeaders['webhook-signature'] ?? '';
+  const signatureHeader = mainSignatureHeader(signatureHeaders);
   return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader, signatureHeaders, timestamp };
 }

@@ -9,7 +9,7 @@ import type { TenantShares } from '../outbound/shares.ts';
 import { buildSample } from '../topics/samples.ts';
 import { casesFor, checkCases, type CaseData, type CheckCase } from './cases.ts';
 import { wordsFor } from './words.ts';
-import { publicKeyText } from '../../receiver/ed25519-keys.ts';
+import { publicKeyOf } from '../endpoint-keys.ts';
 import type { SchemeName } from '../../shared/schemes.ts';
 import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
 import type { CheckStore } from './store.ts';
@@ -37,7 +37,7 @@ export interface CheckRunnerDeps {
   clock: SandboxClock;
   sender: Sender;
   /** Each sandbox's share of outbound requests in flight (shared mode). */
-  shares?: TenantShares;
+  shares: TenantShares;
   store: CheckStore;
   stream: DeliveryStream;
   onError: (message: string) => void;
@@ -70,7 +70,7 @@ export class CheckRunner {
    */
   async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter, release: () => void = () => {}): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
-    const publicKey = target.schemes.includes('standard-webhooks-ed25519') && target.signingKeys[0] ? publicKeyText(target.signingKeys[0]) : null;
+    const publicKey = target.schemes.includes('standard-webhooks-ed25519') ? publicKeyOf(target.signingKeys[0] ?? null) : null;
     const run = await this.deps.store.create(tenantId, {
       endpointId: target.endpointId, url: target.url, secret: target.secrets[0], signature: target.schemes, publicKey, total: checkCases.length, report: emptyReport(target.url),
     });
@@ -153,7 +153,7 @@ export class CheckRunner {
     const send = async (request: CheckRequest): Promise<Answer> => {
       if (this.stopped) throw new Error('the engine is closing');
       // The sandbox's outbound turn (shared mode) first: the request is signed as it goes out.
-      const release = this.deps.shares ? await this.deps.shares.request(tenantId) : () => {};
+      const release = await this.deps.shares.request(tenantId);
       const signing = { schemes: target.schemes, keys: { secrets: target.secrets, signingKeys: target.signingKeys } };
       const built = buildRequest(request, { tenantId, signing, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
       previous = built;

@@ -2,6 +2,8 @@
 // the endpoint's scheme and worded in its terms (webhook-signature, webhook-timestamp, webhook-id).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { verifyWebhook } from '../../../src/receiver/index.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { startStandardReceiver, type StandardFlaw } from '../../helpers/standard-check-receivers.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
@@ -42,6 +44,19 @@ test('a correct Standard Webhooks receiver passes the whole battery, HMAC and ed
     assert.deepEqual(Object.keys(d.envelope), ['type', 'timestamp', 'data']);
     const secrets = (await sb.api(`/api/v1/webhooks/checks/${run.id}/secrets`)).body.data;
     assert.equal(secrets[0].publicKey, signature[0] === 'standard-webhooks-ed25519' ? endpoint.publicKey : null);
+  }
+});
+
+test("Copy as curl on a check's request signs it in the run's schemes, as it went out (not Sandbay's)", async () => {
+  for (const signature of [['standard-webhooks'], ['standard-webhooks-ed25519']]) {
+    const { sb, run, endpoint } = await checked(signature);
+    const [first] = caseOf(run, 'valid').deliveryIds;
+    const signed = (await sb.api(`/api/v1/webhooks/deliveries/${first}/signed-request`)).body;
+    assert.deepEqual(signed.signature, signature);
+    assert.equal(signed.headers['x-service-signature'], undefined, String(signature));
+    assert.equal(signed.headers['webhook-id'], first);
+    if (signature[0] === 'standard-webhooks') assert.ok(new StandardWebhook(endpoint.secret).verify(signed.body, signed.headers));
+    else verifyWebhook({ headers: signed.headers, payload: signed.body, secret: endpoint.publicKey, scheme: 'standard-webhooks-ed25519' });
   }
 });
 
