@@ -24,6 +24,8 @@ if (existsSync(sources) && (await registerTsx())) {
 } else if (existsSync(compiled)) {
   await (await import(compiled.href)).run();
 } else {
-  process.stderr.write('sandbay: the compiled CLI (dist/) is missing: run `npm run build:dist` with the dev dependencies installed\n');
+  process.stderr.write(
+    'sandbay: the compiled CLI (dist/) is missing: run `npm run build:dist` with the dev dependencies installed\n',
+  );
   process.exit(1);
 }

@@ -18,12 +18,21 @@ const notCompiled = new Set(['main', 'preload', 'renderer']);
 
 function files(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 function newestSource() {
-  const inputs = readdirSync(join(root, 'src')).filter((d) => !notCompiled.has(d)).flatMap((d) => files(join(root, 'src', d)));
-  inputs.push(...readdirSync(root).filter((f) => /^tsconfig.*\.json$/.test(f)).map((f) => join(root, f)), import.meta.filename);
+  const inputs = readdirSync(join(root, 'src'))
+    .filter((d) => !notCompiled.has(d))
+    .flatMap((d) => files(join(root, 'src', d)));
+  inputs.push(
+    ...readdirSync(root)
+      .filter((f) => /^tsconfig.*\.json$/.test(f))
+      .map((f) => join(root, f)),
+    import.meta.filename,
+  );
   return Math.max(...inputs.map((f) => statSync(f).mtimeMs));
 }
 
@@ -35,7 +44,8 @@ try {
   process.exit(1);
 }
 
-if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource() && !process.argv.includes('--force')) process.exit(0);
+if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource() && !process.argv.includes('--force'))
+  process.exit(0);
 
 const staging = join(root, '.cache', `dist-${process.pid}`);
 try {

@@ -17,13 +17,38 @@ const dist = join(root, 'packages', 'receiver', 'dist');
 const stamp = join(dist, '.built');
 const entry = join(root, 'src', 'receiver', 'index.ts');
 
-const files = (dir) => (existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)) : []);
-const inputs = [...files(join(root, 'src', 'receiver')), ...files(join(root, 'src', 'shared')), join(root, 'tsconfig.kit.json'), join(root, 'tsconfig.receiver.json'), import.meta.filename];
-if (existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...inputs.map((f) => statSync(f).mtimeMs)) && !process.argv.includes('--force')) process.exit(0);
+const files = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+    : [];
+const inputs = [
+  ...files(join(root, 'src', 'receiver')),
+  ...files(join(root, 'src', 'shared')),
+  join(root, 'tsconfig.kit.json'),
+  join(root, 'tsconfig.receiver.json'),
+  import.meta.filename,
+];
+if (
+  existsSync(stamp) &&
+  statSync(stamp).mtimeMs >= Math.max(...inputs.map((f) => statSync(f).mtimeMs)) &&
+  !process.argv.includes('--force')
+)
+  process.exit(0);
 
 const staging = join(root, '.cache', `receiver-${process.pid}`);
 try {
-  const common = { entryPoints: [entry], bundle: true, platform: 'node', target: 'node22', minify: true, keepNames: true, legalComments: 'none', logLevel: 'warning' };
+  const common = {
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
   await build({ ...common, format: 'esm', outfile: join(staging, 'index.js') });
   await build({ ...common, format: 'cjs', outfile: join(staging, 'index.cjs') });
 

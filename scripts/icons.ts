@@ -16,7 +16,8 @@ export const iconSizes = [16, 24, 32, 48, 64, 128, 256, 512, 1024];
 /** Every icon file, by its path under resources/, rendered from the SVG source. */
 export function renderIcons(svg = readFileSync(join(resources, 'icon.svg'), 'utf8')): Map<string, Buffer> {
   // Each size is drawn from the vector source, so small ones stay crisp instead of being scaled down.
-  const render = (size: number) => new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
+  const render = (size: number) =>
+    new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
   const files = new Map(iconSizes.map((size) => [`icons/${size}x${size}.png`, render(size)]));
   const large = files.get('icons/1024x1024.png')!;
   files.set('icon.png', large);

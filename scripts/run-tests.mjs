@@ -34,7 +34,10 @@ const isFault = (file) => file.startsWith(`tests${sep}faults${sep}`);
 const only = process.env.SANDBAY_TEST_DRIVER;
 const passes = [
   { driver: 'pglite', files: only === 'pg' ? [] : files.filter((f) => !isFault(f)) },
-  { driver: 'pg', files: only === 'pglite' ? [] : (only === 'pg' ? files : files.filter(twice)).filter((f) => !isFault(f)) },
+  {
+    driver: 'pg',
+    files: only === 'pglite' ? [] : (only === 'pg' ? files : files.filter(twice)).filter((f) => !isFault(f)),
+  },
   { driver: 'faults', files: only ? [] : files.filter(isFault), concurrency: '1' },
 ].filter((pass) => pass.files.length > 0);
 
@@ -58,11 +61,18 @@ try {
     console.log(`# ${pass.files.length} test files on ${where}`);
     // Not spawnSync: a blocked event loop would stop draining the embedded server's output pipe, and a
     // server whose log pipe is full stalls at its next checkpoint (every DROP DATABASE waits on one).
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${pass.concurrency ?? concurrency}`, ...pass.files], {
-      stdio: 'inherit', env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver === 'faults' ? 'pglite' : pass.driver },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', `--test-concurrency=${pass.concurrency ?? concurrency}`, ...pass.files],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver === 'faults' ? 'pglite' : pass.driver },
+      },
+    );
     const code = await new Promise((resolve) => child.on('close', (exitCode) => resolve(exitCode ?? 1)));
-    console.log(`# ${pass.driver} pass: ${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(
+      `# ${pass.driver} pass: ${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
     if (code !== 0) status = code;
   }
 } finally {

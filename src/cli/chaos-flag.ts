@@ -17,18 +17,23 @@ function milliseconds(text: string, key: string): number {
 /** Parses `--chaos duplicate=0.2,reorder=5s,delay=500ms` (and `--seed N`) into an endpoint's chaos settings. */
 export function parseChaos(text: string, seed?: string): Omit<EndpointChaos, 'seed'> & { seed?: number } {
   const chaos = { duplicateRate: 0, reorderWindowMs: 0, delayMs: 0 };
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value = ''] = part.split('=');
     if (key === 'duplicate') {
       const rate = Number(value);
-      if (value.trim() === '' || !(rate >= 0 && rate <= 1)) throw new CliError(`--chaos duplicate=${value} must be a rate from 0 to 1`);
+      if (value.trim() === '' || !(rate >= 0 && rate <= 1))
+        throw new CliError(`--chaos duplicate=${value} must be a rate from 0 to 1`);
       chaos.duplicateRate = rate;
     } else if (key === 'reorder') chaos.reorderWindowMs = milliseconds(value, key);
     else if (key === 'delay') chaos.delayMs = milliseconds(value, key);
     else throw new CliError(`unknown --chaos fault ${key} (${usage})`);
   }
   if (seed === undefined) return chaos;
-  if (!/^\d{1,10}$/.test(seed) || Number(seed) > 2 ** 31 - 1) throw new CliError(`--seed must be an integer from 0 to ${2 ** 31 - 1}, not ${seed}`);
+  if (!/^\d{1,10}$/.test(seed) || Number(seed) > 2 ** 31 - 1)
+    throw new CliError(`--seed must be an integer from 0 to ${2 ** 31 - 1}, not ${seed}`);
   return { ...chaos, seed: Number(seed) };
 }
 

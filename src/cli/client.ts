@@ -36,7 +36,8 @@ export const defaultTimeoutSeconds = 30;
 function timeoutMsOf(value: string | undefined): number {
   if (value === undefined) return defaultTimeoutSeconds * 1000;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) throw new CliError(`--timeout takes seconds between 0 and 86400, not ${value}`);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
+    throw new CliError(`--timeout takes seconds between 0 and 86400, not ${value}`);
   return Math.round(seconds * 1000);
 }
 
@@ -81,9 +82,11 @@ export function unreachableMessage(connection: Pick<Connection, 'url' | 'urlFrom
 
 /** Problems whose API wording (headers, endpoints) has a better CLI equivalent. */
 const cliHints: Record<string, string> = {
-  missing_token: 'no token: pass --token TOKEN or set SANDBAY_TOKEN (`sandbay token --new` makes a sandbox and prints one)',
+  missing_token:
+    'no token: pass --token TOKEN or set SANDBAY_TOKEN (`sandbay token --new` makes a sandbox and prints one)',
   sandbox_required: 'with the admin key, name a sandbox: --sandbox ID or SANDBAY_SANDBOX',
-  sandbox_mismatch: "--sandbox (or SANDBAY_SANDBOX) names another sandbox than the token's: a token acts on its own sandbox only; drop --sandbox, or use that sandbox's token",
+  sandbox_mismatch:
+    "--sandbox (or SANDBAY_SANDBOX) names another sandbox than the token's: a token acts on its own sandbox only; drop --sandbox, or use that sandbox's token",
 };
 
 /** What went wrong in one line: a problem's detail, an OAuth error's description, or the status. */
@@ -92,8 +95,10 @@ export function describeFailure(status: number, body: unknown): string {
   if (b?.code && cliHints[b.code]) return cliHints[b.code];
   // The API points at its own route; on the command line the list is one verb away.
   // The DLQ replays dead deliveries only; the API names its route, the CLI its verb.
-  if (b?.code === 'delivery_not_dead' && b.detail) return `${b.detail.replace(/ To attempt it anyway: POST \S+ \((sandbay resend \S+)\)\.$/, ' `$1` attempts it anyway.')} (delivery_not_dead)`;
-  if (b?.code === 'unknown_topic' && b.detail) return `${b.detail.replace(/\s*See GET \/api\/v1\/webhooks\/topics\.$/, '')} \`sandbay topics\` lists all 33. (unknown_topic)`;
+  if (b?.code === 'delivery_not_dead' && b.detail)
+    return `${b.detail.replace(/ To attempt it anyway: POST \S+ \((sandbay resend \S+)\)\.$/, ' `$1` attempts it anyway.')} (delivery_not_dead)`;
+  if (b?.code === 'unknown_topic' && b.detail)
+    return `${b.detail.replace(/\s*See GET \/api\/v1\/webhooks\/topics\.$/, '')} \`sandbay topics\` lists all 33. (unknown_topic)`;
   if (b?.detail) return b.code ? `${b.detail} (${b.code})` : b.detail;
   if (b?.error) return `${b.error_description ?? b.error} (${b.error})`;
   return `HTTP ${status} from Sandbay`;
@@ -125,7 +130,10 @@ export class Client {
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...(options.anonymous ? {} : this.authHeaders()) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(options.anonymous ? {} : this.authHeaders()),
+    };
     let body: string | undefined;
     if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -138,7 +146,9 @@ export class Client {
     const signal = AbortSignal.timeout(this.connection.timeoutMs);
     const res = await this.fetch(path, { method, headers, body, signal });
     const text = await res.text().catch((err: Error) => {
-      throw err.name === 'TimeoutError' ? this.timedOut(method, path) : new CliError(`the connection to ${this.url} broke while reading the answer`);
+      throw err.name === 'TimeoutError'
+        ? this.timedOut(method, path)
+        : new CliError(`the connection to ${this.url} broke while reading the answer`);
     });
     let parsed: unknown;
     if (text && /json/.test(res.headers.get('content-type') ?? '')) {
@@ -148,7 +158,9 @@ export class Client {
         throw new CliError(`unreadable JSON from ${this.url}${path} (HTTP ${res.status})`);
       }
     } else if (text) {
-      throw new CliError(`${this.url} answered HTTP ${res.status} with ${res.headers.get('content-type') ?? 'no content type'} — is it a Sandbay?`);
+      throw new CliError(
+        `${this.url} answered HTTP ${res.status} with ${res.headers.get('content-type') ?? 'no content type'} — is it a Sandbay?`,
+      );
     }
     if (!res.ok) throw new CliError(describeFailure(res.status, parsed));
     return parsed as T;
@@ -168,7 +180,9 @@ export class Client {
   /** The one-line error for a request that got no (complete) answer in time. */
   timedOut(method: string, path: string): CliError {
     const seconds = this.connection.timeoutMs / 1000;
-    return new CliError(`no answer from ${this.url} to ${method} ${path.split('?')[0]} within ${seconds} s — is Sandbay stuck? (--timeout SECONDS waits longer)`);
+    return new CliError(
+      `no answer from ${this.url} to ${method} ${path.split('?')[0]} within ${seconds} s — is Sandbay stuck? (--timeout SECONDS waits longer)`,
+    );
   }
 
   /**
@@ -177,14 +191,22 @@ export class Client {
    */
   async ensureSandbox(): Promise<void> {
     if (!this.connection.admin || this.connection.sandbox) return;
-    const page = await this.request<{ data: { id: string; name: string }[]; nextCursor: string | null }>('GET', '/api/v1/sandboxes?limit=6');
+    const page = await this.request<{ data: { id: string; name: string }[]; nextCursor: string | null }>(
+      'GET',
+      '/api/v1/sandboxes?limit=6',
+    );
     if (page.data.length === 1) {
       this.connection.sandbox = page.data[0].id;
       return;
     }
     if (page.data.length === 0) throw new CliError('no sandbox yet: create one with `sandbay token --new`');
-    const ids = page.data.slice(0, 5).map((s) => s.id).join(', ');
-    throw new CliError(`several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX (${ids}${page.nextCursor || page.data.length > 5 ? ', …' : ''})`);
+    const ids = page.data
+      .slice(0, 5)
+      .map((s) => s.id)
+      .join(', ');
+    throw new CliError(
+      `several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX (${ids}${page.nextCursor || page.data.length > 5 ? ', …' : ''})`,
+    );
   }
 }
 

@@ -22,7 +22,8 @@ export function pointerOf(path: string): string {
     segments.push(match[1] ?? match[2] ?? JSON.parse(`"${match[3]}"`));
     at = pattern.lastIndex;
   }
-  if (at !== path.length || segments.length === 0) throw new CliError(`cannot read the path ${path}: write it as data.items[0].quantity`);
+  if (at !== path.length || segments.length === 0)
+    throw new CliError(`cannot read the path ${path}: write it as data.items[0].quantity`);
   if (segments[0] === 'data') segments.shift();
   if (segments.length === 0) throw new CliError(`${path} names the whole data: use --data for that`);
   return segments.map((s) => `/${escape(s)}`).join('');
@@ -50,7 +51,9 @@ function dataOf(text: string): Record<string, unknown> {
     try {
       json = readFileSync(text === '@-' ? 0 : text.slice(1), 'utf8');
     } catch (err) {
-      throw new CliError(`cannot read ${text.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new CliError(
+        `cannot read ${text.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   let parsed: unknown;
@@ -59,7 +62,8 @@ function dataOf(text: string): Record<string, unknown> {
   } catch (err) {
     throw new CliError(`--data is not JSON: ${(err as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('--data must be a JSON object (merged over the sample\'s data)');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CliError("--data must be a JSON object (merged over the sample's data)");
   return parsed as Record<string, unknown>;
 }
 
@@ -73,14 +77,23 @@ export interface DataFlag {
 let flagsSeen = 0;
 
 /** A commander collector for --override/--add/--remove: each value remembers where it came on the command line. */
-export const collectDataFlag = (op: DataFlag['op']) => (text: string, previous: DataFlag[] = []): DataFlag[] => [...previous, { op, text, order: flagsSeen++ }];
+export const collectDataFlag =
+  (op: DataFlag['op']) =>
+  (text: string, previous: DataFlag[] = []): DataFlag[] => [...previous, { op, text, order: flagsSeen++ }];
 
 const flagName = { replace: '--override', add: '--add', remove: '--remove' } as const;
 
 /** The changes the trigger flags ask for: --data first (a merge), then the path flags in the order given. */
-export function dataChanges(flags: { data?: string; override?: DataFlag[]; add?: DataFlag[]; remove?: DataFlag[] }): DataChanges {
+export function dataChanges(flags: {
+  data?: string;
+  override?: DataFlag[];
+  add?: DataFlag[];
+  remove?: DataFlag[];
+}): DataChanges {
   const patch = [...(flags.override ?? []), ...(flags.add ?? []), ...(flags.remove ?? [])]
     .sort((a, b) => a.order - b.order)
-    .map((f) => (f.op === 'remove' ? { op: f.op, path: pointerOf(f.text) } : { op: f.op, ...assignment(flagName[f.op], f.text) }));
+    .map((f) =>
+      f.op === 'remove' ? { op: f.op, path: pointerOf(f.text) } : { op: f.op, ...assignment(flagName[f.op], f.text) },
+    );
   return { ...(flags.data !== undefined ? { data: dataOf(flags.data) } : {}), ...(patch.length > 0 ? { patch } : {}) };
 }

@@ -11,7 +11,8 @@ export async function sandboxNowMs(client: Client): Promise<number> {
   }
 }
 
-const outcome = (status: number | null, error: string | null) => (status !== null ? String(status) : `ERR ${clip(error ?? 'failed', 28)}`);
+const outcome = (status: number | null, error: string | null) =>
+  status !== null ? String(status) : `ERR ${clip(error ?? 'failed', 28)}`;
 
 /** When the next attempt comes: a countdown, or why none comes while the endpoint is off (a 410 Gone disabled it, SPEC §5.3). */
 const nextAttempt = (d: DeliverySummary, nowMs: number) =>
@@ -22,7 +23,10 @@ export function deliveryTable(deliveries: DeliverySummary[], nowMs: number): str
   return table(
     ['status', 'topic', 'delivery', 'attempts', 'last', 'next attempt', 'url'],
     deliveries.map((d) => [
-      d.status, d.topic, d.id, String(d.attemptCount),
+      d.status,
+      d.topic,
+      d.id,
+      String(d.attemptCount),
       d.attemptCount === 0 ? '—' : outcome(d.lastStatus, d.lastError),
       nextAttempt(d, nowMs),
       d.url ?? '(endpoint deleted)',
@@ -35,7 +39,14 @@ export function latestAttemptLine(d: DeliveryDetail, nowMs: number): string {
   const last = d.attempts.at(-1);
   const head = `${d.id}  ${d.topic}  → ${last?.url ?? d.url ?? '?'}`;
   if (!last) return `${head}  · ${d.status}, no attempt yet`;
-  const next = d.status !== 'pending' ? '' : d.paused ? `, paused: ${d.paused.message}` : d.nextAttemptAt ? `, next attempt ${relative(d.nextAttemptAt, nowMs)}` : '';
+  const next =
+    d.status !== 'pending'
+      ? ''
+      : d.paused
+        ? `, paused: ${d.paused.message}`
+        : d.nextAttemptAt
+          ? `, next attempt ${relative(d.nextAttemptAt, nowMs)}`
+          : '';
   return `${head}  [${outcome(last.responseStatus, last.error)}] ${last.durationMs} ms, attempt ${last.number} (${last.trigger})  · ${d.status}${next}`;
 }
 
@@ -44,12 +55,20 @@ export function latestAttemptLine(d: DeliveryDetail, nowMs: number): string {
  * Webhooks one does not, so the connection's sandbox (or the token's) says it.
  */
 export async function inspectorLink(client: Client, d: DeliveryDetail): Promise<string> {
-  const sandboxId = d.envelope.tenantId ?? client.connection.sandbox ?? (await client.request<{ id: string }>('GET', '/api/v1/sandbox')).id;
+  const sandboxId =
+    d.envelope.tenantId ??
+    client.connection.sandbox ??
+    (await client.request<{ id: string }>('GET', '/api/v1/sandbox')).id;
   return `${client.url}/sandboxes/${sandboxId}/deliveries/${d.id}`;
 }
 
 /** Polls a delivery until it has `attempts` attempts recorded (or the wait ends); returns the last read. */
-export async function waitForAttempts(client: Client, id: string, attempts: number, timeoutMs: number): Promise<DeliveryDetail> {
+export async function waitForAttempts(
+  client: Client,
+  id: string,
+  attempts: number,
+  timeoutMs: number,
+): Promise<DeliveryDetail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const d = await client.request<DeliveryDetail>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(id)}`);

@@ -10,11 +10,24 @@ import { CliError } from './errors.ts';
  * A request whose answer may be long (a sandbox file, a HAR): --timeout bounds the wait for the
  * answer to begin, not its transfer. Failures are one-line CliErrors.
  */
-export async function longRequest(client: Client, method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function longRequest(
+  client: Client,
+  method: string,
+  path: string,
+  init: { body?: RequestInit['body']; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new DOMException('timed out', 'TimeoutError')), client.connection.timeoutMs);
+  const timer = setTimeout(
+    () => abort.abort(new DOMException('timed out', 'TimeoutError')),
+    client.connection.timeoutMs,
+  );
   try {
-    const res = await client.fetch(path, { method, body: init.body, headers: { ...client.authHeaders(), ...init.headers }, signal: abort.signal });
+    const res = await client.fetch(path, {
+      method,
+      body: init.body,
+      headers: { ...client.authHeaders(), ...init.headers },
+      signal: abort.signal,
+    });
     if (!res.ok) {
       const text = await res.text();
       let parsed: unknown;

@@ -11,9 +11,13 @@ export function parseDuration(text: string): number {
   if (/^\d+(\.\d+)?$/.test(input)) return positive(Number(input), text);
   const parts = [...input.matchAll(/(\d+(?:\.\d+)?)([dhms])/g)];
   const order = parts.map((p) => 'dhms'.indexOf(p[2]));
-  const wellFormed = parts.length > 0 && parts.map((p) => p[0]).join('') === input && order.every((o, i) => i === 0 || o > order[i - 1]);
+  const wellFormed =
+    parts.length > 0 && parts.map((p) => p[0]).join('') === input && order.every((o, i) => i === 0 || o > order[i - 1]);
   if (!wellFormed) throw new CliError(`not a duration: ${text} (use e.g. 90s, 10m, 2h, 1d or 1h30m)`);
-  return positive(parts.reduce((sum, p) => sum + Number(p[1]) * unitSeconds[p[2]], 0), text);
+  return positive(
+    parts.reduce((sum, p) => sum + Number(p[1]) * unitSeconds[p[2]], 0),
+    text,
+  );
 }
 
 function positive(seconds: number, text: string): number {

@@ -18,8 +18,8 @@ export const guides: Record<string, Guide> = {
       ['sandbay serve --postgres --workers 4', 'team mode: four engine processes on a PostgreSQL server Sandbay runs'],
     ],
     notes: [
-      'The data dir is `$XDG_DATA_HOME/sandbay` (default `~/.local/share/sandbay`) on Linux, `~/Library/Application Support/Sandbay` on macOS and `%APPDATA%\\Sandbay` on Windows, shared by the desktop app, `npm start` and `sandbay serve`. A second process on the same data dir exits naming the running one\'s URL; a lock left by a crashed one is taken over at once.',
-      'Beyond loopback (`--host` a LAN address, or `0.0.0.0` in a container) the server is shared and needs `--admin-key` (better: `SANDBAY_ADMIN_KEY`; without it the key is [the data dir\'s own](team-mode.md#the-admin-key)). A shared server reaches only public receivers and the blocks `--allow-receivers` names ([the outbound policy](team-mode.md#what-a-shared-server-may-reach-the-outbound-policy)), and only the admin key creates sandboxes unless `--open-sandbox-creation` ([who creates sandboxes](team-mode.md#who-creates-sandboxes)).',
+      "The data dir is `$XDG_DATA_HOME/sandbay` (default `~/.local/share/sandbay`) on Linux, `~/Library/Application Support/Sandbay` on macOS and `%APPDATA%\\Sandbay` on Windows, shared by the desktop app, `npm start` and `sandbay serve`. A second process on the same data dir exits naming the running one's URL; a lock left by a crashed one is taken over at once.",
+      "Beyond loopback (`--host` a LAN address, or `0.0.0.0` in a container) the server is shared and needs `--admin-key` (better: `SANDBAY_ADMIN_KEY`; without it the key is [the data dir's own](team-mode.md#the-admin-key)). A shared server reaches only public receivers and the blocks `--allow-receivers` names ([the outbound policy](team-mode.md#what-a-shared-server-may-reach-the-outbound-policy)), and only the admin key creates sandboxes unless `--open-sandbox-creation` ([who creates sandboxes](team-mode.md#who-creates-sandboxes)).",
       '`--database-url`, `--postgres` and `--workers` are [team mode](team-mode.md); the pool and the timeouts bound every wait on the database ([timeouts and the pool](team-mode.md#timeouts-and-the-pool)).',
     ],
   },
@@ -29,8 +29,14 @@ export const guides: Record<string, Guide> = {
   listen: {
     examples: [
       ['sandbay listen', 'print every delivery of the sandbox as it happens'],
-      ['sandbay listen --forward-to localhost:3000/hook', 'also send them to your receiver, through a temporary endpoint'],
-      ['sandbay listen --forward-to localhost:3000/hook --chaos duplicate=0.2,reorder=5s,delay=500ms --seed 7', 'with duplicates, reordering and delays'],
+      [
+        'sandbay listen --forward-to localhost:3000/hook',
+        'also send them to your receiver, through a temporary endpoint',
+      ],
+      [
+        'sandbay listen --forward-to localhost:3000/hook --chaos duplicate=0.2,reorder=5s,delay=500ms --seed 7',
+        'with duplicates, reordering and delays',
+      ],
     ],
     notes: ['With --forward-to, the secret to verify with is printed first; Ctrl-C deletes the temporary endpoint.'],
   },
@@ -41,49 +47,90 @@ export const guides: Record<string, Guide> = {
     ],
   },
   trigger: {
-    examples: [['sandbay trigger order.placed --to localhost:3000/hook', 'a realistic order.placed, signed with the sandbox\'s webhook test secret']],
+    examples: [
+      [
+        'sandbay trigger order.placed --to localhost:3000/hook',
+        "a realistic order.placed, signed with the sandbox's webhook test secret",
+      ],
+    ],
   },
   deliveries: {
     examples: [
       ['sandbay deliveries --status dead --topic order.placed', 'dead order.placed deliveries, newest first'],
-      ["sandbay deliveries --har deliveries.har --topics 'order.*'", 'the order deliveries as HAR 1.2, every attempt an entry'],
+      [
+        "sandbay deliveries --har deliveries.har --topics 'order.*'",
+        'the order deliveries as HAR 1.2, every attempt an entry',
+      ],
     ],
-    notes: ['A HAR file opens in a browser\'s network panel and in HTTP tools: see [Deliveries as HAR](portable.md#deliveries-as-har).'],
+    notes: [
+      "A HAR file opens in a browser's network panel and in HTTP tools: see [Deliveries as HAR](portable.md#deliveries-as-har).",
+    ],
   },
   resend: { examples: [['sandbay resend dlv_…', 'attempt it again now']] },
   'dlq replay': {
     examples: [
       ['sandbay dlq replay dlv_…', 'one dead delivery'],
-      ['sandbay dlq replay --all --topic order.placed', 'every dead order.placed, ten at a time, followed until done (Ctrl-C cancels)'],
+      [
+        'sandbay dlq replay --all --topic order.placed',
+        'every dead order.placed, ten at a time, followed until done (Ctrl-C cancels)',
+      ],
     ],
   },
   verify: {
     examples: [
-      ['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json', 'valid, or why not and the likeliest cause'],
-      ['sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json --language python', 'and the fix, in Python'],
+      [
+        'sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json',
+        'valid, or why not and the likeliest cause',
+      ],
+      [
+        'sandbay verify --secret whsec_… --header "t=…,v1=…" --body-file body.json --language python',
+        'and the fix, in Python',
+      ],
     ],
   },
-  'clock advance': { examples: [['sandbay clock advance 2h', 'a failing delivery goes through all five attempts into the DLQ']] },
+  'clock advance': {
+    examples: [['sandbay clock advance 2h', 'a failing delivery goes through all five attempts into the DLQ']],
+  },
   token: {
     examples: [
       ['TOKEN=$(sandbay token)', 'a fresh access token for the sandbox'],
       ['sandbay token --new --json', 'a new seeded sandbox, with every credential'],
     ],
-    notes: ['On a shared server `--new` needs the admin key. `--json` shows the client secret in full only with `--new`: it is stored hashed, and shown once.'],
+    notes: [
+      'On a shared server `--new` needs the admin key. `--json` shows the client secret in full only with `--new`: it is stored hashed, and shown once.',
+    ],
   },
   export: {
-    examples: [['sandbay export --out demo.sandbay --notes "a failing receiver, three retries in"', 'the sandbox as one file']],
+    examples: [
+      ['sandbay export --out demo.sandbay --notes "a failing receiver, three retries in"', 'the sandbox as one file'],
+    ],
     notes: ['The file, its format and what an import checks: [Portable sandboxes](portable.md).'],
   },
-  import: { examples: [['sandbay import demo.sandbay --name demo', 'a new sandbox, with new credentials, that behaves like the one exported']] },
+  import: {
+    examples: [
+      [
+        'sandbay import demo.sandbay --name demo',
+        'a new sandbox, with new credentials, that behaves like the one exported',
+      ],
+    ],
+  },
   'fixtures record': {
     examples: [
       ["sandbay fixtures record --out fixtures.json --topics 'order.*'", 'the order deliveries in the log'],
       ['sandbay fixtures record --out fixtures.json --follow --count 10', 'the next ten deliveries'],
     ],
-    notes: ['Replay them from your own tests with `sandbay replay` or `replayFixtures()`: [Replay recorded deliveries in your tests](receivers.md#replay-recorded-deliveries-in-your-tests).'],
+    notes: [
+      'Replay them from your own tests with `sandbay replay` or `replayFixtures()`: [Replay recorded deliveries in your tests](receivers.md#replay-recorded-deliveries-in-your-tests).',
+    ],
   },
-  replay: { examples: [['sandbay replay fixtures.json --to localhost:3000/hook --secret whsec_…', 'each fixture re-signed with your secret and a fresh timestamp']] },
+  replay: {
+    examples: [
+      [
+        'sandbay replay fixtures.json --to localhost:3000/hook --secret whsec_…',
+        'each fixture re-signed with your secret and a fresh timestamp',
+      ],
+    ],
+  },
 };
 
 /** The command's path below `sandbay`: "dlq replay". */
@@ -96,7 +143,10 @@ export const pathOf = (cmd: Command): string => {
 /** A paragraph wrapped to a terminal's width, without Markdown's backticks. */
 function wrap(text: string, width = 100): string[] {
   const lines: string[] = [];
-  for (const word of text.replaceAll('`', '').replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').split(' ')) {
+  for (const word of text
+    .replaceAll('`', '')
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .split(' ')) {
     if (lines.length && `${lines.at(-1)} ${word}`.length <= width) lines[lines.length - 1] += ` ${word}`;
     else lines.push(word);
   }
@@ -107,7 +157,9 @@ function wrap(text: string, width = 100): string[] {
 function helpText({ examples = [], notes = [] }: Guide): string {
   const width = Math.max(0, ...examples.map(([command]) => command.length));
   return [
-    ...(examples.length ? ['', 'Examples:', ...examples.map(([command, what]) => `  $ ${command.padEnd(width)}  # ${what}`)] : []),
+    ...(examples.length
+      ? ['', 'Examples:', ...examples.map(([command, what]) => `  $ ${command.padEnd(width)}  # ${what}`)]
+      : []),
     ...notes.flatMap((note) => ['', ...wrap(note)]),
   ].join('\n');
 }

@@ -2,7 +2,12 @@ import type { CheckReport } from '../shared/check-report.ts';
 
 // XML 1.0 has no way to write most control characters, even escaped: they are dropped.
 const xml = (text: string) =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** The report as JUnit XML for CI: one testcase per case, failures with their cause and fix (the root cause's also lists the cases it blocks), blocked cases skipped naming the case that blocks them. */
@@ -17,12 +22,17 @@ export function junitXml(report: CheckReport, links: (deliveryId: string) => str
       return `${open}>\n      <skipped message="${xml(reason)}"/>\n    </testcase>`;
     }
     if (!c.ok) {
-      const blocks = report.rootCause?.caseId === c.id && report.rootCause.blocks.length > 0
-        ? `blocks: ${report.rootCause.blocks.join(', ')} (not scored until ${c.id} passes)` : '';
-      const detail = [`expected ${c.expected}, got ${got}`, `cause: ${c.cause}`, `fix: ${c.fix}`, blocks, deliveries].filter(Boolean).join('\n');
+      const blocks =
+        report.rootCause?.caseId === c.id && report.rootCause.blocks.length > 0
+          ? `blocks: ${report.rootCause.blocks.join(', ')} (not scored until ${c.id} passes)`
+          : '';
+      const detail = [`expected ${c.expected}, got ${got}`, `cause: ${c.cause}`, `fix: ${c.fix}`, blocks, deliveries]
+        .filter(Boolean)
+        .join('\n');
       return `${open}>\n      <failure message="${xml(c.cause)}" type="expected ${xml(c.expected)}">${xml(detail)}</failure>\n    </testcase>`;
     }
-    if (c.warning) return `${open}>\n      <system-out>${xml(`warning: answered in ${c.got.ms} ms (expected ${c.expected})`)}</system-out>\n    </testcase>`;
+    if (c.warning)
+      return `${open}>\n      <system-out>${xml(`warning: answered in ${c.got.ms} ms (expected ${c.expected})`)}</system-out>\n    </testcase>`;
     return `${open}/>`;
   });
   const counts = `tests="${report.cases.length}" failures="${report.failed}" errors="0" skipped="${report.blocked}" time="${seconds(report.durationMs)}"`;

@@ -16,8 +16,16 @@ interface DeliveryAttempt {
  * answer carries a Sandbay-Echo of what the receiver verified, the doctor compares the two and says
  * what went wrong, in the receiver's language. Undefined when the answer has no echo.
  */
-export async function forwardedDiagnosis(client: Client, deliveryId: string, attempt: number, secrets: readonly string[]): Promise<string[] | undefined> {
-  const delivery = await client.request<{ rawBody: string; attempts: DeliveryAttempt[] }>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(deliveryId)}`);
+export async function forwardedDiagnosis(
+  client: Client,
+  deliveryId: string,
+  attempt: number,
+  secrets: readonly string[],
+): Promise<string[] | undefined> {
+  const delivery = await client.request<{ rawBody: string; attempts: DeliveryAttempt[] }>(
+    'GET',
+    `/api/v1/webhooks/deliveries/${encodeURIComponent(deliveryId)}`,
+  );
   const answered = delivery.attempts.find((a) => a.number === attempt);
   if (!answered) return undefined;
   const echo = parseEcho(answered.responseHeaders, answered.responseBody);

@@ -24,13 +24,23 @@ export interface LiveFeed {
  * reconnects with Last-Event-ID by itself; our fetch adds the auth headers EventSource
  * cannot set and keeps the problem detail of a refused connection for the error line.
  */
-export function openLiveFeed(client: Client, onMessage: (m: FeedMessage) => void, onConnectionChange: (up: boolean) => void): LiveFeed {
+export function openLiveFeed(
+  client: Client,
+  onMessage: (m: FeedMessage) => void,
+  onConnectionChange: (up: boolean) => void,
+): LiveFeed {
   let refusal: string | undefined;
   const source = new EventSource(`${client.url}/api/v1/events/stream`, {
     fetch: async (input, init) => {
       const res = await fetch(input, { ...init, headers: { ...init.headers, ...client.authHeaders() } });
       if (!res.ok) {
-        refusal = describeFailure(res.status, await res.clone().json().catch(() => undefined));
+        refusal = describeFailure(
+          res.status,
+          await res
+            .clone()
+            .json()
+            .catch(() => undefined),
+        );
       }
       return res;
     },
@@ -71,7 +81,9 @@ export function openLiveFeed(client: Client, onMessage: (m: FeedMessage) => void
     source.addEventListener(event, (e) => onMessage({ id: e.lastEventId, event, data: JSON.parse(e.data) }));
   }
   return {
-    opened, failed, close: () => {
+    opened,
+    failed,
+    close: () => {
       clearTimeout(openTimer);
       source.close();
     },

@@ -9,12 +9,17 @@ export function say(line: string): void {
 }
 
 /** ", signed standard-webhooks + …" after a line about a target that does not sign in Sandbay's scheme alone; '' when it does. */
-export const signedWith = (schemes: readonly string[]) => (schemes.join() === 'sandbay' ? '' : `, signed ${schemes.join(' + ')}`);
+export const signedWith = (schemes: readonly string[]) =>
+  schemes.join() === 'sandbay' ? '' : `, signed ${schemes.join(' + ')}`;
 
 /** Left-aligned columns, two spaces apart, headed by upper-case titles (as the Stripe CLI prints lists). */
 export function table(headers: string[], rows: string[][]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headers.map((h) => h.toUpperCase())), ...rows.map(line)];
 }
 
@@ -22,7 +27,12 @@ export function table(headers: string[], rows: string[][]): string[] {
 export function formatSpan(totalSeconds: number): string {
   let rest = Math.round(Math.abs(totalSeconds));
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size || (unit === 's' && parts.length === 0)) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;

@@ -16,10 +16,14 @@ export const replayCounts = (job: DlqReplayJob) =>
 export function describeJob(job: DlqReplayJob): string {
   const of = `${n(job.done)} of ${n(job.total)}`;
   switch (job.state) {
-    case 'running': return `${job.id} running: ${of} replayed — ${replayCounts(job)}`;
-    case 'completed': return `Replayed ${n(job.total)}: ${replayCounts(job)}`;
-    case 'cancelled': return `${job.id} cancelled after ${of}: ${replayCounts(job)}`;
-    case 'interrupted': return `${job.id} interrupted (the engine running it stopped) after ${of}: ${replayCounts(job)}; what it did not replay is still dead`;
+    case 'running':
+      return `${job.id} running: ${of} replayed — ${replayCounts(job)}`;
+    case 'completed':
+      return `Replayed ${n(job.total)}: ${replayCounts(job)}`;
+    case 'cancelled':
+      return `${job.id} cancelled after ${of}: ${replayCounts(job)}`;
+    case 'interrupted':
+      return `${job.id} interrupted (the engine running it stopped) after ${of}: ${replayCounts(job)}; what it did not replay is still dead`;
   }
 }
 
@@ -46,7 +50,8 @@ export async function followJob(client: Client, started: DlqReplayJob): Promise<
         throw new CliError(describeJob(job));
       }
       if (job.state !== 'running') break;
-      if (tty) process.stderr.write(`\r\x1b[KReplaying ${n(job.done)}/${n(job.total)} — ${replayCounts(job)} (^C cancels)`);
+      if (tty)
+        process.stderr.write(`\r\x1b[KReplaying ${n(job.done)}/${n(job.total)} — ${replayCounts(job)} (^C cancels)`);
       else if (Date.now() - lastLog >= logEveryMs) {
         process.stderr.write(`Replaying ${n(job.done)}/${n(job.total)} — ${replayCounts(job)}\n`);
         lastLog = Date.now();

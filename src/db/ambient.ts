@@ -72,24 +72,25 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     return frame?.joinable ? frame : undefined;
   };
 
-  const savepoint = <T>(parent: Frame, fn: (tx: Tx) => Promise<T>): Promise<T> => serial(parent, async () => {
-    const name = `ambient_${++savepoints}`;
-    await parent.tx.query(`savepoint ${name}`);
-    const child: Frame = { tx: parent.tx, joinable: true, after: [], queue: Promise.resolve() };
-    try {
-      const result = await frames.run(child, () => fn(txOf(child, db)));
-      child.joinable = false;
-      await child.queue;
-      await parent.tx.query(`release savepoint ${name}`);
-      parent.after.push(...child.after);
-      return result;
-    } catch (err) {
-      child.joinable = false;
-      await child.queue;
-      await parent.tx.query(`rollback to savepoint ${name}`);
-      throw err;
-    }
-  });
+  const savepoint = <T>(parent: Frame, fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    serial(parent, async () => {
+      const name = `ambient_${++savepoints}`;
+      await parent.tx.query(`savepoint ${name}`);
+      const child: Frame = { tx: parent.tx, joinable: true, after: [], queue: Promise.resolve() };
+      try {
+        const result = await frames.run(child, () => fn(txOf(child, db)));
+        child.joinable = false;
+        await child.queue;
+        await parent.tx.query(`release savepoint ${name}`);
+        parent.after.push(...child.after);
+        return result;
+      } catch (err) {
+        child.joinable = false;
+        await child.queue;
+        await parent.tx.query(`rollback to savepoint ${name}`);
+        throw err;
+      }
+    });
 
   return {
     query: (sql, params, options) => {

@@ -24,8 +24,16 @@ export const cacheRegistry = {
     owner: 'src/domain/oauth/token-store.ts',
     bound: 'the 10,000 most recently used',
     sources: [
-      { table: 'oauth_tokens', trigger: 'oauth_tokens_announce', announces: 'revoked, expiry or scope changed: the sandbox (its cached tokens are read again)' },
-      { table: 'oauth_tokens', trigger: 'oauth_tokens_announce_delete', announces: 'deleted (with its sandbox): the sandbox' },
+      {
+        table: 'oauth_tokens',
+        trigger: 'oauth_tokens_announce',
+        announces: 'revoked, expiry or scope changed: the sandbox (its cached tokens are read again)',
+      },
+      {
+        table: 'oauth_tokens',
+        trigger: 'oauth_tokens_announce_delete',
+        announces: 'deleted (with its sandbox): the sandbox',
+      },
     ],
   },
   endpoints: {
@@ -33,21 +41,37 @@ export const cacheRegistry = {
     owner: 'src/webhooks/endpoints.ts',
     bound: 'the 10,000 most recently used',
     sources: [
-      { table: 'webhook_endpoints', trigger: 'webhook_endpoints_announce', announces: 'insert, update or delete: that endpoint' },
-      { table: 'webhook_secrets', trigger: 'webhook_secrets_announce', announces: 'insert, update or delete (a rotation): its endpoint' },
+      {
+        table: 'webhook_endpoints',
+        trigger: 'webhook_endpoints_announce',
+        announces: 'insert, update or delete: that endpoint',
+      },
+      {
+        table: 'webhook_secrets',
+        trigger: 'webhook_secrets_announce',
+        announces: 'insert, update or delete (a rotation): its endpoint',
+      },
     ],
   },
   clock: {
     holds: "each sandbox's clock offset (sandbox now = real now + offset)",
     owner: 'src/schedule/clock.ts',
     bound: 'one number per sandbox whose clock was moved, gone with the sandbox',
-    sources: [{ table: 'tenants', trigger: 'tenants_clock_announce', announces: 'clock_offset_ms changed: the new offset' }],
+    sources: [
+      { table: 'tenants', trigger: 'tenants_clock_announce', announces: 'clock_offset_ms changed: the new offset' },
+    ],
   },
   testSecrets: {
     holds: "each sandbox's webhookTestSecret, for test webhooks to a bare URL",
     owner: 'src/webhooks/test-secrets.ts',
     bound: 'the 10,000 most recently used',
-    sources: [{ table: 'tenants', trigger: 'tenants_test_secret_announce', announces: 'webhook_test_secret changed: the sandbox' }],
+    sources: [
+      {
+        table: 'tenants',
+        trigger: 'tenants_test_secret_announce',
+        announces: 'webhook_test_secret changed: the sandbox',
+      },
+    ],
   },
 } as const satisfies Record<string, CacheEntry>;
 

@@ -29,7 +29,16 @@ export class StorageFullError extends Error {
 }
 
 // Socket-level failures: the server is not there (yet), or the path to it broke.
-const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 // SQLSTATEs that say "not now" rather than "this statement is wrong":
 // 08xxx connection exceptions, 57P01-57P03 shutdown/starting up, 53300 too many connections,
@@ -38,8 +47,12 @@ const transientStates = new Set(['57P01', '57P02', '57P03', '53300', '57014', '5
 
 // node-postgres and pg-pool report these without a code.
 const driverMessages = [
-  /^Connection terminated/, /timeout exceeded when trying to connect/, /^Query read timeout/,
-  /is not queryable/, /^Client was closed/, /^Cannot use a pool after calling end/,
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /^Query read timeout/,
+  /is not queryable/,
+  /^Client was closed/,
+  /^Cannot use a pool after calling end/,
 ];
 
 const codeOf = (err: unknown) => String((err as { code?: unknown })?.code ?? '');

@@ -116,6 +116,7 @@ export class Invalidations {
     if (message.origin === this.origin) return;
     const change = message as TenantChange;
     this.drops++;
-    for (const fn of this.lifecycle) fn({ tenantId: String(change.tenantId), reset: change.reset === true, all: change.all === true });
+    for (const fn of this.lifecycle)
+      fn({ tenantId: String(change.tenantId), reset: change.reset === true, all: change.all === true });
   }
 }

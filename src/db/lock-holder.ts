@@ -1,7 +1,10 @@
 import type { Queryable } from './database.ts';
 
 interface Holder {
-  pid: number; application_name: string | null; addr: string | null; backend_start: Date | null;
+  pid: number;
+  application_name: string | null;
+  addr: string | null;
+  backend_start: Date | null;
 }
 
 /**
@@ -24,6 +27,8 @@ export async function describeLockHolder(query: Queryable['query'], key: string)
     ? `backend pid ${holder.pid} (application ${holder.application_name || 'unnamed'}${holder.addr ? `, client ${holder.addr}` : ''}` +
       `${holder.backend_start ? `, connected since ${holder.backend_start.toISOString()}` : ''})`
     : 'a session that has since let go';
-  return `could not take the lock ${key}: it is held by ${who}; if that engine is stuck, stop it or end its session ` +
-    `(select pg_terminate_backend(${holder?.pid ?? '<pid>'}))`;
+  return (
+    `could not take the lock ${key}: it is held by ${who}; if that engine is stuck, stop it or end its session ` +
+    `(select pg_terminate_backend(${holder?.pid ?? '<pid>'}))`
+  );
 }

@@ -3,7 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { stopOrphanedServer } from './orphaned-postgres.ts';
-import { embeddedBinDir, isRoot, postgresUser, reachableBinDir, unreachableFolder, type RunAs } from './postgres-binaries.ts';
+import {
+  embeddedBinDir,
+  isRoot,
+  postgresUser,
+  reachableBinDir,
+  unreachableFolder,
+  type RunAs,
+} from './postgres-binaries.ts';
 import { initCluster, startCluster, type ClusterPlace } from './postgres-process.ts';
 import { freePort } from '../shared/node/free-port.ts';
 
@@ -31,7 +38,10 @@ const database = 'sandbay';
  * the server runs as the `postgres` OS user (created when missing), as PostgreSQL refuses to run as
  * root; binaries that user cannot reach (a checkout in a 0700 folder) are copied beside dir first.
  */
-export async function startManagedPostgres(dir: string, options: ManagedPostgresOptions = {}): Promise<ManagedPostgres> {
+export async function startManagedPostgres(
+  dir: string,
+  options: ManagedPostgresOptions = {},
+): Promise<ManagedPostgres> {
   const logTail: string[] = [];
   const remember = (message: string) => {
     logTail.push(...message.trim().split('\n').filter(Boolean));
@@ -44,7 +54,9 @@ export async function startManagedPostgres(dir: string, options: ManagedPostgres
   const binDir = runAs ? reachableBinDir(given, dirname(dir), runAs) : given;
   const place: ClusterPlace = { binDir, dir, runAs };
   const failed = (step: string, err: unknown) =>
-    new Error(`could not ${step} the PostgreSQL server in ${dir}: ${logTail.join(' | ') || (err as Error)?.message || 'no output'}`);
+    new Error(
+      `could not ${step} the PostgreSQL server in ${dir}: ${logTail.join(' | ') || (err as Error)?.message || 'no output'}`,
+    );
   const fresh = !existsSync(join(dir, 'PG_VERSION'));
   const password = fresh ? randomBytes(18).toString('base64url') : readFileSync(join(dir, passwordFile), 'utf8').trim();
   if (fresh) {
@@ -54,7 +66,9 @@ export async function startManagedPostgres(dir: string, options: ManagedPostgres
     await stopOrphanedServer(dir);
   }
   const port = await freePort();
-  const server = await startCluster(place, port, options.settings ?? [], remember).catch((err) => Promise.reject(failed('start', err)));
+  const server = await startCluster(place, port, options.settings ?? [], remember).catch((err) =>
+    Promise.reject(failed('start', err)),
+  );
   // A Sandbay that exits without closing (process.exit) still stops its server; only kill -9 leaves one
   // behind, and the next start on this dir stops that orphan first.
   const stopOnExit = () => tryKill(server.pid);

@@ -66,7 +66,11 @@ export async function migrate(db: Db, migrations: Migration[], appVersion = 'unk
       // A migration may rewrite a big table or wait for a busy one: the request-sized timeouts do not apply.
       await tx.exec("set local statement_timeout = 0; set local lock_timeout = '60s'");
       await tx.exec(m.sql);
-      await tx.query('insert into schema_migrations (version, name, app_version) values ($1, $2, $3)', [m.version, m.name, appVersion]);
+      await tx.query('insert into schema_migrations (version, name, app_version) values ($1, $2, $3)', [
+        m.version,
+        m.name,
+        appVersion,
+      ]);
     });
     applied.push(m.version);
   }

@@ -17,12 +17,22 @@ export class PgListener {
   private readonly lostHandlers = new Set<() => void>();
   private connecting?: Promise<void>;
 
-  constructor(connectionString: string, private readonly log: (message: string) => void) {
+  constructor(
+    connectionString: string,
+    private readonly log: (message: string) => void,
+  ) {
     // pg-listen is CommonJS with an `exports.default`.
     this.subscriber = pgListen.default(
       { connectionString, application_name: 'sandbay-listen' },
       // Payloads stay strings; no retry deadline: a server down for a while is waited for, not given up on.
-      { parse: (s: string) => s, serialize: (s: string) => s, retryInterval: retryDelay, retryLimit: Infinity, retryTimeout: 0, paranoidChecking: 10_000 },
+      {
+        parse: (s: string) => s,
+        serialize: (s: string) => s,
+        retryInterval: retryDelay,
+        retryLimit: Infinity,
+        retryTimeout: 0,
+        paranoidChecking: 10_000,
+      },
     );
     this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
     // pg-listen announces its first reconnection attempt as soon as it finds the connection gone.

@@ -15,7 +15,9 @@ export function sandbayTypes(): pg.CustomTypesConfig {
   const int8Array = pg.types.getTypeParser(INT8_ARRAY, 'text') as (value: string) => (string | null)[];
   const timestamptz = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (value: string) => Date;
   types.setTypeParser(INT8, 'text', (value: string) => Number(value));
-  types.setTypeParser(INT8_ARRAY, 'text', (value: string) => int8Array(value).map((v) => (v === null ? null : Number(v))));
+  types.setTypeParser(INT8_ARRAY, 'text', (value: string) =>
+    int8Array(value).map((v) => (v === null ? null : Number(v))),
+  );
   types.setTypeParser(DATE, 'text', (value: string) => value);
   types.setTypeParser(TIMESTAMP, 'text', (value: string) => timestamptz(`${value}+00`));
   return types;

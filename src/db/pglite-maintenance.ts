@@ -21,8 +21,11 @@ export function maintainPglite(pg: PGlite, onError: (err: unknown) => void): () 
       const { rows } = await pg.query<{ relname: string; vacuum: boolean }>(
         `select relname, ${needsVacuum} as vacuum from pg_stat_user_tables where ${needsVacuum} or ${needsAnalyze}`,
       );
-      for (const { relname, vacuum } of rows) await pg.exec(`${vacuum ? 'vacuum (analyze)' : 'analyze'} "${relname.replaceAll('"', '""')}"`);
-    })().catch(onError).finally(() => (round = undefined));
+      for (const { relname, vacuum } of rows)
+        await pg.exec(`${vacuum ? 'vacuum (analyze)' : 'analyze'} "${relname.replaceAll('"', '""')}"`);
+    })()
+      .catch(onError)
+      .finally(() => (round = undefined));
   }, everyMs);
   timer.unref();
   return async () => {

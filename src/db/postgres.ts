@@ -10,7 +10,8 @@ import { defaultPostgresTimeouts, type PostgresTimeouts } from './timeouts.ts';
 import { throttled } from '../shared/throttled-log.ts';
 
 /** A prepared statement's name: the same for the same SQL (and plan generation) on every connection. */
-const statementName = (sql: string, generation: number) => `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}_${generation}`;
+const statementName = (sql: string, generation: number) =>
+  `sandbay_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}_${generation}`;
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database (never logged: it may carry a password). */
@@ -86,13 +87,22 @@ export function openPostgres(options: PostgresOptions): Db {
   pool.on('error', () => undefined);
   let listener: PgListener | undefined;
   const listenerOf = () => (listener ??= new PgListener(options.connectionString, log));
-  const rowsOf = (source: pg.Pool | pg.PoolClient): Queryable['query'] => async (sql, params) =>
-    typedFaults(async () => (await source.query(sql, params as unknown[])).rows);
+  const rowsOf =
+    (source: pg.Pool | pg.PoolClient): Queryable['query'] =>
+    async (sql, params) =>
+      typedFaults(async () => (await source.query(sql, params as unknown[])).rows);
   // A hot read is a named statement: each pooled connection prepares it once and keeps its plan. A table
   // that changed shape makes the server refuse the kept plan (0A000): the next generation's name prepares it anew.
   const generations = new Map<string, number>();
   const preparedRows: Queryable['query'] = async (sql, params) => {
-    const run = async () => (await pool.query({ name: statementName(sql, generations.get(sql) ?? 0), text: sql, values: params as unknown[] })).rows;
+    const run = async () =>
+      (
+        await pool.query({
+          name: statementName(sql, generations.get(sql) ?? 0),
+          text: sql,
+          values: params as unknown[],
+        })
+      ).rows;
     try {
       return await run();
     } catch (err) {
@@ -105,7 +115,9 @@ export function openPostgres(options: PostgresOptions): Db {
   const tryLock = async (key: string): Promise<pg.PoolClient | undefined> => {
     const client = await onLiveConnection(poolSize + 1, () => pool.connect());
     try {
-      const { rows: [{ locked }] } = await client.query<{ locked: boolean }>(tryLockSql, [key]);
+      const {
+        rows: [{ locked }],
+      } = await client.query<{ locked: boolean }>(tryLockSql, [key]);
       if (locked) return client;
       client.release();
     } catch (err) {
@@ -117,7 +129,8 @@ export function openPostgres(options: PostgresOptions): Db {
 
   return {
     driver: 'postgres',
-    query: (sql, params, opts) => onLiveConnection(poolSize + 1, () => (opts?.prepare ? preparedRows : rowsOf(pool))(sql, params)),
+    query: (sql, params, opts) =>
+      onLiveConnection(poolSize + 1, () => (opts?.prepare ? preparedRows : rowsOf(pool))(sql, params)),
     async exec(sql) {
       await typedFaults(() => pool.query(sql)); // no parameters: the simple protocol, so several statements may run
     },
@@ -139,7 +152,8 @@ export function openPostgres(options: PostgresOptions): Db {
           query: rowsOf(client),
           exec: async (sql) => void (await typedFaults(() => client.query(sql))),
           afterCommit: (cb) => void after.push(cb),
-          notify: async (channel, payload) => void (await typedFaults(() => client.query('select pg_notify($1, $2)', [channel, payload]))),
+          notify: async (channel, payload) =>
+            void (await typedFaults(() => client.query('select pg_notify($1, $2)', [channel, payload]))),
         };
         const result = await fn(tx);
         // COMMIT of a transaction in which a statement failed (and fn caught it) answers ROLLBACK, not an error.
@@ -169,7 +183,8 @@ export function openPostgres(options: PostgresOptions): Db {
       const deadline = Date.now() + timeouts.sessionLockWaitMs;
       let client: pg.PoolClient | undefined;
       for (let delay = 25; !(client = await tryLock(key)); delay = Math.min(delay * 2, 500)) {
-        if (Date.now() >= deadline) throw new Error(await describeLockHolder((sql, params) => rowsOf(pool)(sql, params), key));
+        if (Date.now() >= deadline)
+          throw new Error(await describeLockHolder((sql, params) => rowsOf(pool)(sql, params), key));
         await sleep(delay);
       }
       let broken: Error | undefined;

@@ -45,9 +45,14 @@ export function preparedStatements(pg: PGlite): { outside: Run; inside: Run } {
   const prepare = async (sql: string): Promise<Statement> => {
     const name = `sandbay_${++counter}`;
     const messages = await pg.execProtocolStream(
-      concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false },
+      concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
     );
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null };
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null,
+    };
     statements.set(sql, statement);
     return statement;
   };
@@ -60,9 +65,13 @@ export function preparedStatements(pg: PGlite): { outside: Run; inside: Run } {
       return serializer ? serializer(value) : String(value);
     });
     const messages = await pg.execProtocolStream(
-      concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), { syncToFs: false },
+      concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
     );
-    const [result] = parse.parseResults(statement.rowDescription ? [statement.rowDescription, ...messages] : messages, pg.parsers);
+    const [result] = parse.parseResults(
+      statement.rowDescription ? [statement.rowDescription, ...messages] : messages,
+      pg.parsers,
+    );
     return result?.rows ?? [];
   };
 

@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../shared/node/process-alive.ts';
@@ -30,7 +40,11 @@ export function templateDir(key: string, cache = templateCache()): string {
 }
 
 /** Builds the template once (atomically, so parallel processes never see half of one). */
-export async function ensureTemplate(key: string, build: (dir: string) => Promise<void>, cache = templateCache()): Promise<string> {
+export async function ensureTemplate(
+  key: string,
+  build: (dir: string) => Promise<void>,
+  cache = templateCache(),
+): Promise<string> {
   const dir = templateDir(key, cache);
   sweepTemplates(cache, dir);
   // Touched before it is read: a sweep in another process spares what was used in the last half hour.

@@ -59,7 +59,8 @@ export async function runDesktop(electron: DesktopElectron, deps: DesktopDeps): 
   app.on('before-quit', (event) => {
     if (!engine || closed) return;
     event.preventDefault();
-    closing ??= engine.close()
+    closing ??= engine
+      .close()
       .catch((err) => deps.log?.(`closing the engine failed: ${(err as Error)?.message ?? err}`))
       .finally(() => {
         closed = true;
@@ -78,7 +79,9 @@ export async function runDesktop(electron: DesktopElectron, deps: DesktopDeps): 
   const running = engine;
   electron.ipcMain.on(configChannel, (event) => {
     // Only the app's own pages get the key; anything else that managed to load gets nothing.
-    event.returnValue = isAppUrl(event.senderFrame?.url, new URL(running.url).origin) ? { apiBase: running.url, adminKey: running.adminKey } : null;
+    event.returnValue = isAppUrl(event.senderFrame?.url, new URL(running.url).origin)
+      ? { apiBase: running.url, adminKey: running.adminKey }
+      : null;
   });
   window = openWindow(electron, deps.preloadPath, running, deps.icon);
   window.on('closed', () => {

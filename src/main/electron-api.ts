@@ -16,7 +16,9 @@ export interface WebContentsApi {
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): void;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   session: {
-    setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+    setPermissionRequestHandler(
+      handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+    ): void;
   };
 }
 

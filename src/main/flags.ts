@@ -13,7 +13,9 @@ export interface DesktopOptions {
  */
 export function desktopOptions(args: string[], env: NodeJS.ProcessEnv = process.env): DesktopOptions {
   const { values } = parseArgs({
-    args, strict: false, allowPositionals: true,
+    args,
+    strict: false,
+    allowPositionals: true,
     options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, memory: { type: 'boolean' } },
   });
   const port = Number(values.port ?? 4400);

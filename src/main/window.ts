@@ -9,7 +9,8 @@ export const linuxWindowIcon = '../../resources/icons/512x512.png';
  * package may not be installed, and `npm start` has none), while macOS and Windows take it
  * from the app bundle or executable and ignore this one.
  */
-export const windowIcon = (platform: NodeJS.Platform, iconPath: string): string | undefined => (platform === 'linux' ? iconPath : undefined);
+export const windowIcon = (platform: NodeJS.Platform, iconPath: string): string | undefined =>
+  platform === 'linux' ? iconPath : undefined;
 
 /** The window: the renderer is a plain web page of the engine, so it gets no Node and no IPC beyond its preload. */
 export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
@@ -53,7 +54,11 @@ export const isAppUrl = (url: string | undefined, appOrigin: string) => parse(ur
  * Pins the window to the app's origin: navigations elsewhere are stopped and, when they
  * are ordinary links, handed to the system browser; pop-ups never open inside the app.
  */
-export function pinNavigation(contents: WebContentsApi, appOrigin: string, openExternal: (url: string) => Promise<void>): void {
+export function pinNavigation(
+  contents: WebContentsApi,
+  appOrigin: string,
+  openExternal: (url: string) => Promise<void>,
+): void {
   const toBrowser = (url: string) => {
     const parsed = parse(url);
     if (parsed && externalProtocols.has(parsed.protocol)) void openExternal(parsed.href).catch(() => {});
@@ -71,12 +76,17 @@ export function pinNavigation(contents: WebContentsApi, appOrigin: string, openE
     return { action: 'deny' };
   });
   // Only writing to the clipboard (the copy buttons) is ever granted.
-  contents.session.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+  contents.session.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permission === 'clipboard-sanitized-write'),
+  );
 }
 
 /** Opens the inspector window on the engine's ready URL (which sets the admin cookie for SSE and deep links). */
 export function openWindow(
-  electron: Pick<DesktopElectron, 'BrowserWindow' | 'shell'>, preloadPath: string, engine: { url: string; readyUrl: string }, icon?: string,
+  electron: Pick<DesktopElectron, 'BrowserWindow' | 'shell'>,
+  preloadPath: string,
+  engine: { url: string; readyUrl: string },
+  icon?: string,
 ): WindowApi {
   const window = new electron.BrowserWindow(windowOptions(preloadPath, icon));
   pinNavigation(window.webContents, new URL(engine.url).origin, (url) => electron.shell.openExternal(url));

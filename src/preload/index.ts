@@ -5,4 +5,7 @@ import { configChannel } from './channel.ts';
 
 const config = (ipcRenderer.sendSync(configChannel) ?? {}) as { apiBase?: string; adminKey?: string };
 
-contextBridge.exposeInMainWorld('sandbay', Object.freeze({ apiBase: config.apiBase ?? '', adminKey: config.adminKey ?? '' }));
+contextBridge.exposeInMainWorld(
+  'sandbay',
+  Object.freeze({ apiBase: config.apiBase ?? '', adminKey: config.adminKey ?? '' }),
+);

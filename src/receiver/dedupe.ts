@@ -25,7 +25,8 @@ export interface DeliveryDeduper {
 export function createDeliveryDeduper(options: DeliveryDeduperOptions = {}): DeliveryDeduper {
   const { ttlSeconds = 3 * 86_400, maxEntries = 10_000, now = () => Date.now() / 1000 } = options;
   if (!(ttlSeconds > 0)) throw new TypeError('createDeliveryDeduper: ttlSeconds must be > 0');
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('createDeliveryDeduper: maxEntries must be an integer ≥ 1');
+  if (!Number.isInteger(maxEntries) || maxEntries < 1)
+    throw new TypeError('createDeliveryDeduper: maxEntries must be an integer ≥ 1');
   // A Map iterates in insertion order, and mark() re-inserts, so the first entry is the oldest.
   const markedAt = new Map<string, number>();
   const expire = (at: number) => {

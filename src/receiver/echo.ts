@@ -10,7 +10,10 @@ const echoedBodyBytes = 4096;
  * while developing, it lets the inspector's doctor and `sandbay check` name the mistake by themselves.
  */
 export function echoValue(payload: string | Uint8Array, timestamp: number | undefined, secret: string): string {
-  const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const bytes =
+    typeof payload === 'string'
+      ? Buffer.from(payload, 'utf8')
+      : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   const fields = [`length=${bytes.length}`, `sha256=${createHash('sha256').update(bytes).digest('hex')}`];
   if (timestamp !== undefined) fields.push(`v1=${v1Signature(secret, timestamp, bytes)}`, `t=${timestamp}`);
   if (bytes.length <= echoedBodyBytes) fields.push(`body=${bytes.toString('base64')}`);

@@ -30,7 +30,14 @@ export function privateKeyOf(text: string): KeyObject | undefined {
   const cached = privateKeys.get(text);
   if (cached) return cached;
   const seed = rawOf(text, keyPrefixes.signingKey);
-  return seed && remember(privateKeys, text, createPrivateKey({ key: Buffer.concat([pkcs8Prefix, seed]), format: 'der', type: 'pkcs8' }));
+  return (
+    seed &&
+    remember(
+      privateKeys,
+      text,
+      createPrivateKey({ key: Buffer.concat([pkcs8Prefix, seed]), format: 'der', type: 'pkcs8' }),
+    )
+  );
 }
 
 /** The verifying key of a whpk_ text; undefined when it is not one. */
@@ -38,14 +45,25 @@ export function publicKeyOf(text: string): KeyObject | undefined {
   const cached = publicKeys.get(text);
   if (cached) return cached;
   const raw = rawOf(text, keyPrefixes.publicKey);
-  return raw && remember(publicKeys, text, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' }));
+  return (
+    raw &&
+    remember(
+      publicKeys,
+      text,
+      createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' }),
+    )
+  );
 }
 
 /** Whether a base64 ed25519 signature of `content` verifies with a whpk_ public key (false when either is not one). */
 export function ed25519Verifies(publicKeyText: string, signatureBase64: string, content: string | Uint8Array): boolean {
   const key = publicKeyOf(publicKeyText);
   const signature = Buffer.from(signatureBase64, 'base64');
-  return key !== undefined && signature.length === 64 && verify(null, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, key, signature);
+  return (
+    key !== undefined &&
+    signature.length === 64 &&
+    verify(null, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, key, signature)
+  );
 }
 
 /** The whpk_ text of a whsk_ key's public half. */

@@ -49,9 +49,14 @@ export interface ReplayResult {
 export async function loadFixtures(file: string | FixturesFile): Promise<Fixture[]> {
   const doc = typeof file === 'string' ? (JSON.parse(await readFile(file, 'utf8')) as FixturesFile) : file;
   if (typeof doc?.sandbayFixtures !== 'number' || !Array.isArray(doc.fixtures)) {
-    throw new Error(`${typeof file === 'string' ? file : 'that'} is not a Sandbay fixtures file (sandbay fixtures record writes one)`);
+    throw new Error(
+      `${typeof file === 'string' ? file : 'that'} is not a Sandbay fixtures file (sandbay fixtures record writes one)`,
+    );
   }
-  if (doc.sandbayFixtures > fixturesFormatVersion) throw new Error(`fixtures format ${doc.sandbayFixtures} is newer than this Sandbay reads (${fixturesFormatVersion}): upgrade Sandbay`);
+  if (doc.sandbayFixtures > fixturesFormatVersion)
+    throw new Error(
+      `fixtures format ${doc.sandbayFixtures} is newer than this Sandbay reads (${fixturesFormatVersion}): upgrade Sandbay`,
+    );
   return doc.fixtures;
 }
 
@@ -64,44 +69,80 @@ const keysOf = (secret: ReplayOptions['secret']) => (typeof secret === 'string' 
  */
 function replaySchemesFor(scheme: ReplayOptions['scheme'], keys: readonly string[]): SchemeName[] {
   const secrets = keys.filter((k) => !isSigningKey(k));
-  const asked = scheme === undefined ? [secrets.length === 0 && keys.length > 0 ? 'standard-webhooks-ed25519' as const : 'sandbay' as const]
-    : typeof scheme === 'string' ? [scheme] : [...scheme];
+  const asked =
+    scheme === undefined
+      ? [secrets.length === 0 && keys.length > 0 ? ('standard-webhooks-ed25519' as const) : ('sandbay' as const)]
+      : typeof scheme === 'string'
+        ? [scheme]
+        : [...scheme];
   const unknown = asked.find((s) => !isSchemeName(s));
-  if (unknown !== undefined || asked.length === 0) throw new Error(`the scheme is one of ${schemeNames.join(', ')} (or several), not ${unknown ?? 'none'}`);
+  if (unknown !== undefined || asked.length === 0)
+    throw new Error(`the scheme is one of ${schemeNames.join(', ')} (or several), not ${unknown ?? 'none'}`);
   for (const name of asked) {
     if (name === 'standard-webhooks-ed25519') {
-      if (!keys.some(isSigningKey)) throw new Error('standard-webhooks-ed25519 signs with an ed25519 private key: give a whsk_… key as the secret (the receiver verifies with its whpk_… public key)');
+      if (!keys.some(isSigningKey))
+        throw new Error(
+          'standard-webhooks-ed25519 signs with an ed25519 private key: give a whsk_… key as the secret (the receiver verifies with its whpk_… public key)',
+        );
     } else if (secrets.length === 0) {
       throw new Error(`${name} signs with a whsec_… secret: give the one the receiver verifies with`);
     } else if (name === 'standard-webhooks') {
       const bad = secrets.find((s) => !standardHmacKey(s)?.length);
-      if (bad !== undefined) throw new Error('a Standard Webhooks secret is whsec_ followed by base64 (its HMAC key is that base64, decoded)');
+      if (bad !== undefined)
+        throw new Error(
+          'a Standard Webhooks secret is whsec_ followed by base64 (its HMAC key is that base64, decoded)',
+        );
     }
   }
   return asked;
 }
 
-const excerpt = (text: string) => (Buffer.byteLength(text) > 4096 ? Buffer.from(text).subarray(0, 4096).toString('utf8') : text);
+const excerpt = (text: string) =>
+  Buffer.byteLength(text) > 4096 ? Buffer.from(text).subarray(0, 4096).toString('utf8') : text;
 
 /**
  * Sends one fixture, re-signed with a fresh timestamp in the schemes already checked (webhook-id is the
  * fixture's delivery id); a failed request never throws (it is in the result).
  */
-async function sendOne(fixture: Fixture, schemes: readonly SchemeName[], keys: readonly string[], options: ReplayOptions): Promise<ReplayResult> {
+async function sendOne(
+  fixture: Fixture,
+  schemes: readonly SchemeName[],
+  keys: readonly string[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
   const timestamp = options.timestamp?.() ?? Math.floor(Date.now() / 1000);
-  const signature = signTestHeaders({ payload: fixture.body, secret: keys, scheme: schemes, id: fixture.deliveryId, timestamp });
+  const signature = signTestHeaders({
+    payload: fixture.body,
+    secret: keys,
+    scheme: schemes,
+    id: fixture.deliveryId,
+    timestamp,
+  });
   const started = performance.now();
   const base = { name: fixture.name, topic: fixture.topic, deliveryId: fixture.deliveryId };
   try {
     const res = await fetch(options.url, {
-      method: 'POST', body: fixture.body, headers: { ...fixture.headers, ...signature }, redirect: 'manual',
+      method: 'POST',
+      body: fixture.body,
+      headers: { ...fixture.headers, ...signature },
+      redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
     const body = excerpt(await res.text());
-    return { ...base, status: res.status, ok: res.status >= 200 && res.status < 300, durationMs: Math.round(performance.now() - started), body, error: null };
+    return {
+      ...base,
+      status: res.status,
+      ok: res.status >= 200 && res.status < 300,
+      durationMs: Math.round(performance.now() - started),
+      body,
+      error: null,
+    };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    const error = e.name === 'TimeoutError' ? `no answer within ${options.timeoutMs ?? 10_000} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const error =
+      e.name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs ?? 10_000} ms`
+        : (e.cause?.code ?? e.cause?.message ?? e.message);
     return { ...base, status: null, ok: false, durationMs: Math.round(performance.now() - started), body: '', error };
   }
 }

@@ -9,16 +9,27 @@ import { standardV1Content } from './standard.ts';
 const nodeSigners: SyncSigners = { v1: v1Signature, standardV1: standardV1Content, ed25519: ed25519Verifies };
 
 // Findings that describe the input rather than explain the failure.
-const notACause = new Set<FindingCode>(['header_name_included', 'signature_ok', 'masked_secret', 'no_matching_signature']);
+const notACause = new Set<FindingCode>([
+  'header_name_included',
+  'signature_ok',
+  'masked_secret',
+  'no_matching_signature',
+]);
 
 // The doctor's words are the same in every language; the fix is said the Node way (this is the Node kit).
 const nodeFix: Partial<Record<FindingCode, string>> = {
-  reserialised_json: nodeFixes.rawBody, bom: nodeFixes.rawBody, crlf: nodeFixes.rawBody, surrounding_whitespace: nodeFixes.rawBody,
-  wrong_encoding: nodeFixes.encoding, stripped_prefix: nodeFixes.key,
+  reserialised_json: nodeFixes.rawBody,
+  bom: nodeFixes.rawBody,
+  crlf: nodeFixes.rawBody,
+  surrounding_whitespace: nodeFixes.rawBody,
+  wrong_encoding: nodeFixes.encoding,
+  stripped_prefix: nodeFixes.key,
   stale_timestamp: "keep the receiver's clock in sync (NTP) and verify as the request arrives, not later from a queue",
   future_timestamp: "keep the receiver's clock in sync (NTP)",
 };
-const frameworks = Object.entries(nodeFixes.byFramework).map(([name, f]) => (f.rawBody ? ` ${name}: ${f.rawBody}.` : '')).join('');
+const frameworks = Object.entries(nodeFixes.byFramework)
+  .map(([name, f]) => (f.rawBody ? ` ${name}: ${f.rawBody}.` : ''))
+  .join('');
 
 export interface LikelyCause {
   code: FindingCode;
@@ -27,12 +38,22 @@ export interface LikelyCause {
 
 /** The receiver doctor's likeliest cause of a failed verification, trying each secret the receiver holds (its words are language-neutral). */
 export function likelyFinding(
-  payload: string | Uint8Array, header: string, secrets: readonly string[], now: number, toleranceSeconds: number, wanted: (code: FindingCode) => boolean,
+  payload: string | Uint8Array,
+  header: string,
+  secrets: readonly string[],
+  now: number,
+  toleranceSeconds: number,
+  wanted: (code: FindingCode) => boolean,
 ): Finding | undefined {
-  const body = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
+  const body =
+    typeof payload === 'string'
+      ? payload
+      : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
   for (const secret of secrets) {
-    const found = diagnoseSync({ body, header, secret, now, toleranceSeconds: Number.isFinite(toleranceSeconds) ? toleranceSeconds : undefined }, nodeSigners)
-      .findings.find((f) => !notACause.has(f.code) && wanted(f.code));
+    const found = diagnoseSync(
+      { body, header, secret, now, toleranceSeconds: Number.isFinite(toleranceSeconds) ? toleranceSeconds : undefined },
+      nodeSigners,
+    ).findings.find((f) => !notACause.has(f.code) && wanted(f.code));
     if (found) return found;
   }
   return undefined;

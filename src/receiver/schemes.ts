@@ -15,7 +15,10 @@ export const sandbayScheme: SignatureScheme = {
   headers: [signatureHeaderName],
   format: 't=<unix seconds>,v1=<hex>[,v1=<hex>…]',
   sign: ({ timestamp, payload, secrets }) => ({
-    [signatureHeaderName]: formatSignatureHeader(timestamp, secrets.map((s) => v1Signature(s, timestamp, payload))),
+    [signatureHeaderName]: formatSignatureHeader(
+      timestamp,
+      secrets.map((s) => v1Signature(s, timestamp, payload)),
+    ),
   }),
   read(headers) {
     const header = headerOf(headers, signatureHeaderName);
@@ -23,10 +26,11 @@ export const sandbayScheme: SignatureScheme = {
     return parseSignatureHeader(header) ?? 'malformed_header';
   },
   verifiesWith: isHmacSecret,
-  matches: (signed, payload, keys) => keys.some((secret) => {
-    const expected = v1Signature(secret, signed.timestamp, payload);
-    return signed.signatures.some((v1) => constantTimeEqual(v1, expected));
-  }),
+  matches: (signed, payload, keys) =>
+    keys.some((secret) => {
+      const expected = v1Signature(secret, signed.timestamp, payload);
+      return signed.signatures.some((v1) => constantTimeEqual(v1, expected));
+    }),
 };
 
 /** Every scheme verifyWebhook knows, in the order it tries them when a request's headers are given whole. */

@@ -11,5 +11,8 @@ export const v1Signature = (secret: string, timestamp: number, body: string | Ui
 
 /** Signs a body for one attempt: one v1 per live secret, newest first (SPEC §5.2). */
 export function signatureHeader(secrets: readonly string[], body: string, timestamp: number): string {
-  return formatSignatureHeader(timestamp, secrets.map((s) => v1Signature(s, timestamp, body)));
+  return formatSignatureHeader(
+    timestamp,
+    secrets.map((s) => v1Signature(s, timestamp, body)),
+  );
 }

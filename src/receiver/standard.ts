@@ -1,6 +1,14 @@
 import { createHmac, createSecretKey, sign as ed25519Sign, type KeyObject } from 'node:crypto';
 import { constantTimeEqual } from '../shared/hmac.ts';
-import { formatStandardSignature, isHmacSecret, isPublicKey, parseStandardHeaders, standardHeaders, standardHmacKey, type StandardVersion } from '../shared/schemes.ts';
+import {
+  formatStandardSignature,
+  isHmacSecret,
+  isPublicKey,
+  parseStandardHeaders,
+  standardHeaders,
+  standardHmacKey,
+  type StandardVersion,
+} from '../shared/schemes.ts';
 import { ed25519Verifies, privateKeyOf } from './ed25519-keys.ts';
 import { headerOf } from './headers.ts';
 import type { SignatureScheme, SignInput, SignedRequest } from './scheme-types.ts';
@@ -22,7 +30,10 @@ function hmacKeyOf(secret: string): KeyObject | undefined {
 }
 
 const contentOf = (id: string, timestamp: number, body: string | Uint8Array) =>
-  Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+  Buffer.concat([
+    Buffer.from(`${id}.${timestamp}.`, 'utf8'),
+    typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+  ]);
 
 /** Base64 HMAC-SHA256 of already-assembled signed content ("id.timestamp.body"), as v1 signs it; undefined when the secret is not whsec_ + base64. */
 export function standardV1Content(secret: string, content: string): string | undefined {
@@ -45,21 +56,40 @@ export function standardV1a(signingKey: string, id: string, timestamp: number, b
 }
 
 const headerNames = [standardHeaders.signature, standardHeaders.id, standardHeaders.timestamp];
-const format = 'webhook-id: <id>, webhook-timestamp: <unix seconds>, webhook-signature: v1,<base64> | v1a,<base64> [ …]';
+const format =
+  'webhook-id: <id>, webhook-timestamp: <unix seconds>, webhook-signature: v1,<base64> | v1a,<base64> [ …]';
 
-function read(version: StandardVersion, headers: Parameters<SignatureScheme['read']>[0]): SignedRequest | 'no_header' | 'malformed_header' {
+function read(
+  version: StandardVersion,
+  headers: Parameters<SignatureScheme['read']>[0],
+): SignedRequest | 'no_header' | 'malformed_header' {
   const signature = headerOf(headers, standardHeaders.signature);
   if (!signature?.trim()) return 'no_header';
-  const parsed = parseStandardHeaders({ id: headerOf(headers, standardHeaders.id), timestamp: headerOf(headers, standardHeaders.timestamp), signature });
+  const parsed = parseStandardHeaders({
+    id: headerOf(headers, standardHeaders.id),
+    timestamp: headerOf(headers, standardHeaders.timestamp),
+    signature,
+  });
   if (!parsed) return 'malformed_header';
-  return { id: parsed.id, timestamp: parsed.timestamp, signatures: parsed.signatures.filter((s) => s.version === version).map((s) => s.value) };
+  return {
+    id: parsed.id,
+    timestamp: parsed.timestamp,
+    signatures: parsed.signatures.filter((s) => s.version === version).map((s) => s.value),
+  };
 }
 
-const signWith = (version: StandardVersion, keysOf: (i: SignInput) => readonly string[], sign: (key: string, i: SignInput) => string) =>
+const signWith =
+  (
+    version: StandardVersion,
+    keysOf: (i: SignInput) => readonly string[],
+    sign: (key: string, i: SignInput) => string,
+  ) =>
   (input: SignInput): Record<string, string> => ({
     [standardHeaders.id]: input.id,
     [standardHeaders.timestamp]: String(input.timestamp),
-    [standardHeaders.signature]: formatStandardSignature(keysOf(input).map((key) => ({ version, value: sign(key, input) }))),
+    [standardHeaders.signature]: formatStandardSignature(
+      keysOf(input).map((key) => ({ version, value: sign(key, input) })),
+    ),
   });
 
 /** Standard Webhooks with HMAC (SPEC §11): webhook-signature: v1,<base64>, keyed with the base64 after whsec_, decoded. */
@@ -67,14 +97,19 @@ export const standardScheme: SignatureScheme = {
   id: 'standard-webhooks',
   headers: headerNames,
   format,
-  sign: signWith('v1', (i) => i.secrets, (secret, i) => standardV1(secret, i.id, i.timestamp, i.payload)),
+  sign: signWith(
+    'v1',
+    (i) => i.secrets,
+    (secret, i) => standardV1(secret, i.id, i.timestamp, i.payload),
+  ),
   read: (headers) => read('v1', headers),
   verifiesWith: isHmacSecret,
-  matches: (signed, payload, keys) => keys.some((secret) => {
-    if (!hmacKeyOf(secret)) return false;
-    const expected = standardV1(secret, signed.id!, signed.timestamp, payload);
-    return signed.signatures.some((v1) => constantTimeEqual(v1, expected));
-  }),
+  matches: (signed, payload, keys) =>
+    keys.some((secret) => {
+      if (!hmacKeyOf(secret)) return false;
+      const expected = standardV1(secret, signed.id!, signed.timestamp, payload);
+      return signed.signatures.some((v1) => constantTimeEqual(v1, expected));
+    }),
 };
 
 /** Standard Webhooks with ed25519 (SPEC §11): webhook-signature: v1a,<base64>, verified with a whpk_ public key. */
@@ -82,7 +117,11 @@ export const standardEd25519Scheme: SignatureScheme = {
   id: 'standard-webhooks-ed25519',
   headers: headerNames,
   format,
-  sign: signWith('v1a', (i) => i.signingKeys ?? [], (key, i) => standardV1a(key, i.id, i.timestamp, i.payload)),
+  sign: signWith(
+    'v1a',
+    (i) => i.signingKeys ?? [],
+    (key, i) => standardV1a(key, i.id, i.timestamp, i.payload),
+  ),
   read: (headers) => read('v1a', headers),
   verifiesWith: isPublicKey,
   matches: (signed, payload, keys) => {

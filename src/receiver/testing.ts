@@ -5,7 +5,11 @@ import { sandbayScheme, signRequest } from './schemes.ts';
  * The X-Service-Signature value Sandbay would send for this body (Stripe's generateTestHeaderString),
  * for a receiver's own unit tests: sign a fixture and post it to your handler.
  */
-export function signTestHeader(options: { payload: string | Uint8Array; secret: string | readonly string[]; timestamp?: number }): string {
+export function signTestHeader(options: {
+  payload: string | Uint8Array;
+  secret: string | readonly string[];
+  timestamp?: number;
+}): string {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
   const headers = sandbayScheme.sign({ id: '', timestamp, payload: options.payload, secrets });
@@ -27,9 +31,17 @@ export function signTestHeaders(options: {
   timestamp?: number;
 }): Record<string, string> {
   const keys = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  const ids = options.scheme === undefined ? ['sandbay' as const] : typeof options.scheme === 'string' ? [options.scheme as SchemeName] : options.scheme;
+  const ids =
+    options.scheme === undefined
+      ? ['sandbay' as const]
+      : typeof options.scheme === 'string'
+        ? [options.scheme as SchemeName]
+        : options.scheme;
   return signRequest(ids, {
-    id: options.id ?? `dlv_test${Date.now().toString(36)}`, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000), payload: options.payload,
-    secrets: keys.filter((k) => !isSigningKey(k)), signingKeys: keys.filter(isSigningKey),
+    id: options.id ?? `dlv_test${Date.now().toString(36)}`,
+    timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
+    payload: options.payload,
+    secrets: keys.filter((k) => !isSigningKey(k)),
+    signingKeys: keys.filter(isSigningKey),
   });
 }

@@ -4,7 +4,15 @@ import { defaultToleranceSeconds, signatureHeaderName } from '../shared/signatur
 import type { Topic } from '../shared/topics.ts';
 import { echoValue } from './echo.ts';
 import { likelyCause, type LikelyCause } from './hint.ts';
-import { headerOf, sandbayScheme, schemeById, schemes, type HeaderSource, type SignatureScheme, type SignedRequest } from './schemes.ts';
+import {
+  headerOf,
+  sandbayScheme,
+  schemeById,
+  schemes,
+  type HeaderSource,
+  type SignatureScheme,
+  type SignedRequest,
+} from './schemes.ts';
 
 /** The JSON body of every Sandbay webhook (SPEC §5.2). */
 export interface WebhookEnvelope<Data = unknown> {
@@ -17,7 +25,8 @@ export interface WebhookEnvelope<Data = unknown> {
   data: Data;
 }
 
-export type VerificationFailure = 'no_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
+export type VerificationFailure =
+  'no_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
 
 /** Thrown by verifyWebhook; `reason` is the stable part to branch on. */
 export class WebhookVerificationError extends Error {
@@ -36,7 +45,11 @@ export class WebhookVerificationError extends Error {
    */
   readonly echo?: string;
 
-  constructor(readonly reason: VerificationFailure, message: string, extra: { likely?: { code: FindingCode; text: string }; echo?: string } = {}) {
+  constructor(
+    readonly reason: VerificationFailure,
+    message: string,
+    extra: { likely?: { code: FindingCode; text: string }; echo?: string } = {},
+  ) {
     super(extra.likely ? `${message} Likely cause: ${extra.likely.text}` : message);
     if (extra.likely) {
       this.hint = extra.likely.text;
@@ -75,7 +88,12 @@ export interface StandardWebhookPayload<Data = unknown> {
   data: Data;
 }
 
-function checkArguments(options: VerifyWebhookOptions, secrets: readonly string[], toleranceSeconds: number, now: number): void {
+function checkArguments(
+  options: VerifyWebhookOptions,
+  secrets: readonly string[],
+  toleranceSeconds: number,
+  now: number,
+): void {
   // A parsed object here is the classic mistake (a JSON body parser ran first): say so plainly.
   if (typeof options.payload !== 'string' && !(options.payload instanceof Uint8Array)) {
     throw new TypeError('verifyWebhook: payload must be the raw body as a string or Buffer, not a parsed object');
@@ -83,12 +101,15 @@ function checkArguments(options: VerifyWebhookOptions, secrets: readonly string[
   if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
     throw new TypeError('verifyWebhook: secret must be a non-empty string or an array of them');
   }
-  if (options.scheme !== undefined && !isSchemeName(options.scheme)) throw new TypeError(`verifyWebhook: scheme must be one of ${schemeNames.join(', ')}`);
+  if (options.scheme !== undefined && !isSchemeName(options.scheme))
+    throw new TypeError(`verifyWebhook: scheme must be one of ${schemeNames.join(', ')}`);
   const header = Array.isArray(options.header) ? options.header.join(' ') : options.header;
   // A Standard Webhooks receiver passing webhook-signature alone: its id and timestamp are signed too.
   const standardValue = !options.headers && typeof header === 'string' && /^\s*v1a?,/.test(header);
   if (standardValue || (options.scheme && options.scheme !== 'sandbay' && !options.headers)) {
-    throw new TypeError('verifyWebhook: Standard Webhooks signs three headers (webhook-id, webhook-timestamp, webhook-signature): pass the request\'s `headers`');
+    throw new TypeError(
+      "verifyWebhook: Standard Webhooks signs three headers (webhook-id, webhook-timestamp, webhook-signature): pass the request's `headers`",
+    );
   }
   if (!(toleranceSeconds >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number ≥ 0');
   if (!Number.isFinite(now)) throw new TypeError('verifyWebhook: now must be unix seconds');
@@ -99,45 +120,99 @@ function checkArguments(options: VerifyWebhookOptions, secrets: readonly string[
  * request carries (Standard Webhooks' two when webhook-signature is there, each only with keys of its
  * own kind), Sandbay's otherwise.
  */
-function candidatesOf(options: VerifyWebhookOptions, keys: readonly string[]): { schemes: SignatureScheme[]; headers: HeaderSource } {
+function candidatesOf(
+  options: VerifyWebhookOptions,
+  keys: readonly string[],
+): { schemes: SignatureScheme[]; headers: HeaderSource } {
   if (!options.headers) {
-    const header = Array.isArray(options.header) ? options.header.join(',') : (options.header as string | null | undefined);
+    const header = Array.isArray(options.header)
+      ? options.header.join(',')
+      : (options.header as string | null | undefined);
     return { schemes: [sandbayScheme], headers: header == null ? {} : { [signatureHeaderName]: header } };
   }
   if (options.scheme) return { schemes: [schemeById(options.scheme)], headers: options.headers };
   const present = schemes.filter((s) => headerOf(options.headers!, s.headers[0]) !== undefined);
   const usable = present.filter((s) => keys.some((k) => s.verifiesWith(k)));
-  return { schemes: usable.length ? usable : present.length ? [present[0]] : [sandbayScheme], headers: options.headers };
+  return {
+    schemes: usable.length ? usable : present.length ? [present[0]] : [sandbayScheme],
+    headers: options.headers,
+  };
 }
 
 type Outcome = { ok: true; signed: SignedRequest } | { ok: false; error: WebhookVerificationError };
 // When several schemes fail, the failure that got furthest is the one worth reporting.
-const rank: Record<VerificationFailure, number> = { no_header: 0, malformed_header: 1, no_matching_signature: 2, timestamp_outside_tolerance: 3 };
+const rank: Record<VerificationFailure, number> = {
+  no_header: 0,
+  malformed_header: 1,
+  no_matching_signature: 2,
+  timestamp_outside_tolerance: 3,
+};
 
-function verifyWith(scheme: SignatureScheme, headers: HeaderSource, options: VerifyWebhookOptions, keys: readonly string[], toleranceSeconds: number, now: number): Outcome {
+function verifyWith(
+  scheme: SignatureScheme,
+  headers: HeaderSource,
+  options: VerifyWebhookOptions,
+  keys: readonly string[],
+  toleranceSeconds: number,
+  now: number,
+): Outcome {
   const { payload } = options;
   const sandbay = scheme.id === 'sandbay';
   const echo = (t?: number) => (sandbay ? echoValue(payload, t, keys[0]) : undefined);
-  const fail = (reason: VerificationFailure, message: string, likely?: LikelyCause, t?: number): Outcome =>
-    ({ ok: false, error: new WebhookVerificationError(reason, message, { likely, echo: echo(t) }) });
+  const fail = (reason: VerificationFailure, message: string, likely?: LikelyCause, t?: number): Outcome => ({
+    ok: false,
+    error: new WebhookVerificationError(reason, message, { likely, echo: echo(t) }),
+  });
   const read = scheme.read(headers);
   const names = scheme.headers.join(', ');
   if (read === 'no_header') return fail('no_header', `No ${scheme.headers[0]} header on the request.`);
-  if (read === 'malformed_header') return fail('malformed_header', `The ${names} header${scheme.headers.length > 1 ? 's are' : ' is'} not "${scheme.format}".`);
+  if (read === 'malformed_header')
+    return fail(
+      'malformed_header',
+      `The ${names} header${scheme.headers.length > 1 ? 's are' : ' is'} not "${scheme.format}".`,
+    );
   const ownKeys = keys.filter((k) => scheme.verifiesWith(k));
   // What the doctor reads: Sandbay's header value, or Standard Webhooks' three as "name: value" lines.
-  const header = sandbay ? (headerOf(headers, scheme.headers[0]) ?? '') : scheme.headers.map((h) => `${h}: ${headerOf(headers, h) ?? ''}`).join('\n');
+  const header = sandbay
+    ? (headerOf(headers, scheme.headers[0]) ?? '')
+    : scheme.headers.map((h) => `${h}: ${headerOf(headers, h) ?? ''}`).join('\n');
   // Signature before time, as Stripe does: an unsigned timestamp says nothing worth reporting.
   if (!scheme.matches(read, payload, ownKeys)) {
-    const what = sandbay ? 'v1' : scheme.id === 'standard-webhooks' ? 'v1 (base64 HMAC, keyed with the secret\'s base64 decoded)' : 'v1a (ed25519, checked with a whpk_ public key)';
-    return fail('no_matching_signature', `No ${what} signature matches: check the ${sandbay || scheme.id === 'standard-webhooks' ? 'secret' : 'public key'}, and verify the raw body bytes (not JSON parsed and serialised again).`,
-      likelyCause(payload, header, ownKeys.length ? ownKeys : keys, now, toleranceSeconds, (code) => code !== 'stale_timestamp' && code !== 'future_timestamp'), read.timestamp);
+    const what = sandbay
+      ? 'v1'
+      : scheme.id === 'standard-webhooks'
+        ? "v1 (base64 HMAC, keyed with the secret's base64 decoded)"
+        : 'v1a (ed25519, checked with a whpk_ public key)';
+    return fail(
+      'no_matching_signature',
+      `No ${what} signature matches: check the ${sandbay || scheme.id === 'standard-webhooks' ? 'secret' : 'public key'}, and verify the raw body bytes (not JSON parsed and serialised again).`,
+      likelyCause(
+        payload,
+        header,
+        ownKeys.length ? ownKeys : keys,
+        now,
+        toleranceSeconds,
+        (code) => code !== 'stale_timestamp' && code !== 'future_timestamp',
+      ),
+      read.timestamp,
+    );
   }
   const skew = now - read.timestamp;
   if (Math.abs(skew) > toleranceSeconds) {
     const direction = skew > 0 ? `${skew} s old` : `${-skew} s in the future`;
-    return fail('timestamp_outside_tolerance', `The signature is ${direction}; the tolerance is ${toleranceSeconds} s.`,
-      likelyCause(payload, header, ownKeys, now, toleranceSeconds, (code) => code === 'stale_timestamp' || code === 'future_timestamp'), read.timestamp);
+    return fail(
+      'timestamp_outside_tolerance',
+      `The signature is ${direction}; the tolerance is ${toleranceSeconds} s.`,
+      likelyCause(
+        payload,
+        header,
+        ownKeys,
+        now,
+        toleranceSeconds,
+        (code) => code === 'stale_timestamp' || code === 'future_timestamp',
+      ),
+      read.timestamp,
+    );
   }
   return { ok: true, signed: read };
 }
@@ -148,8 +223,12 @@ function verifyWith(scheme: SignatureScheme, headers: HeaderSource, options: Ver
  * it reads the scheme off them (SPEC §11): Sandbay's, or Standard Webhooks' (v1 and v1a), whichever
  * the keys can verify; `scheme` requires one. Name a Standard Webhooks scheme to have its payload typed.
  */
-export function verifyWebhook<Data = unknown>(options: VerifyWebhookOptions & { scheme: 'standard-webhooks' | 'standard-webhooks-ed25519' }): StandardWebhookPayload<Data>;
-export function verifyWebhook<Data = unknown, Envelope = WebhookEnvelope<Data>>(options: VerifyWebhookOptions): Envelope;
+export function verifyWebhook<Data = unknown>(
+  options: VerifyWebhookOptions & { scheme: 'standard-webhooks' | 'standard-webhooks-ed25519' },
+): StandardWebhookPayload<Data>;
+export function verifyWebhook<Data = unknown, Envelope = WebhookEnvelope<Data>>(
+  options: VerifyWebhookOptions,
+): Envelope;
 export function verifyWebhook(options: VerifyWebhookOptions): unknown {
   const { payload, toleranceSeconds = defaultToleranceSeconds, now = Math.floor(Date.now() / 1000) } = options;
   const keys = typeof options.secret === 'string' ? [options.secret] : options.secret;
@@ -159,7 +238,10 @@ export function verifyWebhook(options: VerifyWebhookOptions): unknown {
   for (const scheme of tried) {
     const outcome = verifyWith(scheme, headers, options, keys, toleranceSeconds, now);
     if (outcome.ok) {
-      const text = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
+      const text =
+        typeof payload === 'string'
+          ? payload
+          : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8');
       return JSON.parse(text);
     }
     if (!failure || rank[outcome.error.reason] > rank[failure.reason]) failure = outcome.error;

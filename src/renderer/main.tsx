@@ -13,7 +13,8 @@ import { App } from './views/App.tsx';
 
 useApp.getState().init(loadSession());
 configureApi({
-  onHealth: ({ outage, method }) => (outage ? useOutage.getState().report(outage) : useOutage.getState().recovered(method === 'GET' ? 'read' : 'write')),
+  onHealth: ({ outage, method }) =>
+    outage ? useOutage.getState().report(outage) : useOutage.getState().recovered(method === 'GET' ? 'read' : 'write'),
 });
 watchHealth(useApp.getState().session.apiBase);
 void startLive();

@@ -24,7 +24,11 @@ export function parseRoute(pathname: string): Route {
 }
 
 /** The path of a sandbox page (and of one delivery in it). */
-export function pathOf(view: 'deliveries' | 'dlq' | 'endpoints' | 'settings', sandboxId: string, deliveryId?: string): string {
+export function pathOf(
+  view: 'deliveries' | 'dlq' | 'endpoints' | 'settings',
+  sandboxId: string,
+  deliveryId?: string,
+): string {
   return `/sandboxes/${encodeURIComponent(sandboxId)}/${view}${deliveryId ? `/${encodeURIComponent(deliveryId)}` : ''}`;
 }
 

@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * SQL: the tenants row `alias` carries no live mark of an advance (SandboxClock.whileAdvancing), so
  * real-time work may run its due work; while marked, that advance runs it.
  */
-export const notAdvancingSql = (alias: string) => `(${alias}.advancing_until is null or ${alias}.advancing_until < now())`;
+export const notAdvancingSql = (alias: string) =>
+  `(${alias}.advancing_until is null or ${alias}.advancing_until < now())`;
 
 export class SandboxClock {
   private readonly offsets = new Map<string, number>();
@@ -50,7 +51,10 @@ export class SandboxClock {
   /** Reads one sandbox's offset from the database (before an advance: another engine's may not have been heard yet). */
   async refresh(tenantId: string): Promise<void> {
     if (!this.db) return;
-    const [row] = await this.db.query<{ clock_offset_ms: number }>('select clock_offset_ms from tenants where id = $1', [tenantId]);
+    const [row] = await this.db.query<{ clock_offset_ms: number }>(
+      'select clock_offset_ms from tenants where id = $1',
+      [tenantId],
+    );
     if (row) this.setOffset(tenantId, row.clock_offset_ms);
   }
 
@@ -103,7 +107,9 @@ export class SandboxClock {
   private async persist(tenantId: string): Promise<void> {
     if (!this.db) return;
     const offsetMs = Math.round(this.offsetMs(tenantId));
-    await this.db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], { prepare: true });
+    await this.db.query('update tenants set clock_offset_ms = $2 where id = $1', [tenantId, offsetMs], {
+      prepare: true,
+    });
   }
 
   /**
@@ -119,19 +125,28 @@ export class SandboxClock {
     if (!db) return work();
     const token = randomUUID();
     const until = `clock_timestamp() + ${advancingMarkMs} * interval '1 ms'`;
-    const take = async () => (await db.query(
-      `update tenants set advancing_until = ${until}, advancing_owner = $2
-        where id = $1 and (advancing_until is null or advancing_until < now()) returning id`, [tenantId, token],
-    )).length === 1;
+    const take = async () =>
+      (
+        await db.query(
+          `update tenants set advancing_until = ${until}, advancing_owner = $2
+        where id = $1 and (advancing_until is null or advancing_until < now()) returning id`,
+          [tenantId, token],
+        )
+      ).length === 1;
     const deadline = Date.now() + advanceQueueMs;
     for (let delay = 20; !(await take()); delay = Math.min(delay * 2, 250)) {
       if (Date.now() + delay > deadline) {
-        throw new ApiError(409, 'advance_in_progress', 'Another clock advance of this sandbox is still running; try again when it has finished.',
-          { headers: { 'Retry-After': '1' } });
+        throw new ApiError(
+          409,
+          'advance_in_progress',
+          'Another clock advance of this sandbox is still running; try again when it has finished.',
+          { headers: { 'Retry-After': '1' } },
+        );
       }
       await sleep(delay);
     }
-    const own = (set: string) => db.query(`update tenants set ${set} where id = $1 and advancing_owner = $2`, [tenantId, token]);
+    const own = (set: string) =>
+      db.query(`update tenants set ${set} where id = $1 and advancing_owner = $2`, [tenantId, token]);
     const renew = setInterval(() => void own(`advancing_until = ${until}`).catch(() => {}), advancingMarkMs / 3);
     try {
       return await work();
@@ -151,6 +166,7 @@ export class SandboxClock {
 /** Tries fn every second until it succeeds or `ms` has passed (background clean-up after an outage). */
 function retryFor(ms: number, fn: () => Promise<unknown>): void {
   const deadline = Date.now() + ms;
-  const again = () => setTimeout(() => void fn().catch(() => (Date.now() < deadline ? again() : undefined)), 1_000).unref();
+  const again = () =>
+    setTimeout(() => void fn().catch(() => (Date.now() < deadline ? again() : undefined)), 1_000).unref();
   again();
 }

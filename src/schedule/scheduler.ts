@@ -37,7 +37,8 @@ export interface JobHandler {
 const batchWindowMs = 1000;
 const maxTimerMs = 2 ** 31 - 1;
 
-const keyOf = (job: { kind: string; tenantId: string; id: string }) => `${job.kind}\u0000${job.tenantId}\u0000${job.id}`;
+const keyOf = (job: { kind: string; tenantId: string; id: string }) =>
+  `${job.kind}\u0000${job.tenantId}\u0000${job.id}`;
 
 /**
  * The due-jobs queue keyed by sandbox time (DESIGN.md, src/schedule). In real time a timer
@@ -184,7 +185,9 @@ export class Scheduler {
       for (const handler of this.handlers.values()) {
         if (handler.due) for (const job of await handler.due(tenantId, target, batchWindowMs)) this.remember(job);
       }
-      const due = this.pending(tenantId).filter((j) => j.dueAt <= target).sort((a, b) => a.dueAt - b.dueAt);
+      const due = this.pending(tenantId)
+        .filter((j) => j.dueAt <= target)
+        .sort((a, b) => a.dueAt - b.dueAt);
       if (due.length === 0) break;
       const batch = due.filter((j) => j.dueAt <= due[0].dueAt + batchWindowMs);
       const batchEnd = batch[batch.length - 1].dueAt;
@@ -202,7 +205,10 @@ export class Scheduler {
     this.cancel(job.kind, job.tenantId, job.id);
     const handler = this.handlers.get(job.kind);
     if (!handler) return Promise.resolve();
-    return this.track(job.tenantId, handler.run(job, asOf).catch((err) => this.onError(err, job)));
+    return this.track(
+      job.tenantId,
+      handler.run(job, asOf).catch((err) => this.onError(err, job)),
+    );
   }
 
   private realDue(job: DueJob): number {

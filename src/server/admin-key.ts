@@ -14,7 +14,10 @@ export const newAdminKey = () => `sbk_${randomString(32)}`;
  * dir as a 0600 file; a data dir without one adopts its database's existing key (`fromDatabase`), so
  * an install keeps the key it had. The caller holds the data dir's lock.
  */
-export async function dataDirAdminKey(dataDir: string, fromDatabase: () => Promise<string | undefined> = async () => undefined): Promise<string> {
+export async function dataDirAdminKey(
+  dataDir: string,
+  fromDatabase: () => Promise<string | undefined> = async () => undefined,
+): Promise<string> {
   const file = adminKeyFile(dataDir);
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();
@@ -36,6 +39,9 @@ export async function databaseAdminKey(db: Db): Promise<string | undefined> {
 /** The data dir's key, recorded in the database it runs on too, so the two never disagree. */
 export async function ownDatabaseAdminKey(dataDir: string, db: Db): Promise<string> {
   const key = await dataDirAdminKey(dataDir, () => databaseAdminKey(db));
-  await db.query("insert into meta (key, value) values ('admin_key', $1) on conflict (key) do update set value = excluded.value", [key]);
+  await db.query(
+    "insert into meta (key, value) values ('admin_key', $1) on conflict (key) do update set value = excluded.value",
+    [key],
+  );
   return key;
 }

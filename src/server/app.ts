@@ -26,9 +26,11 @@ export interface AppConfig {
 // page on localhost:3000 is same-site, so SameSite alone would let it ride along), signing in
 // and out, sandbox creation (and import), OAuth consent.
 const privileged = (auth: AuthConfig) => (ctx: Context) =>
-  carriesAdminKey(ctx, auth) || sessionCookieToken(ctx, auth) !== undefined ||
+  carriesAdminKey(ctx, auth) ||
+  sessionCookieToken(ctx, auth) !== undefined ||
   (ctx.path === '/api/v1/session' && ctx.method !== 'GET') ||
-  (ctx.method === 'POST' && (ctx.path === '/api/v1/sandboxes' || ctx.path === '/api/v1/sandboxes/import' || ctx.path === '/oauth/authorize'));
+  (ctx.method === 'POST' &&
+    (ctx.path === '/api/v1/sandboxes' || ctx.path === '/api/v1/sandboxes/import' || ctx.path === '/oauth/authorize'));
 
 function requestLog(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -22,7 +22,11 @@ export async function readRawBody(req: IncomingMessage, limit = maxBodyBytes): P
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // The client went away mid-body: a truncated body, not a server failure worth a stack in the log.
-    throw new ApiError(400, 'malformed_json', 'The request body ended early: the connection closed before it was complete.');
+    throw new ApiError(
+      400,
+      'malformed_json',
+      'The request body ended early: the connection closed before it was complete.',
+    );
   }
   return Buffer.concat(chunks);
 }
@@ -48,15 +52,25 @@ export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly 
     return form;
   }
   if (!isJsonType(type)) {
-    const expected = accepts.map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');
-    throw new ApiError(415, 'unsupported_media_type', `Send the body as ${expected}${type ? `, not ${type}` : ' (Content-Type is missing)'}.`);
+    const expected = accepts
+      .map((k) => (k === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'))
+      .join(' or ');
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `Send the body as ${expected}${type ? `, not ${type}` : ' (Content-Type is missing)'}.`,
+    );
   }
   const text = raw.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${describeJsonSyntaxError(text, (err as Error).message)}.`);
+    throw new ApiError(
+      400,
+      'malformed_json',
+      `The body is not valid JSON: ${describeJsonSyntaxError(text, (err as Error).message)}.`,
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');

@@ -30,11 +30,21 @@ const restartBudget = { restarts: 5, withinMs: 60_000 };
  * database is their one truth), restarts a worker that dies, and writes one discovery file.
  * PGlite is one process's database, so workers need PostgreSQL.
  */
-export async function startCluster(options: SandboxOptions, workers: number, log: (line: string) => void): Promise<RunningCluster> {
+export async function startCluster(
+  options: SandboxOptions,
+  workers: number,
+  log: (line: string) => void,
+): Promise<RunningCluster> {
   if (!options.databaseUrl && !options.postgres) {
-    throw new StartupError('--workers needs PostgreSQL: pass --postgres (a server Sandbay runs in its data dir) or --database-url postgres://…; PGlite serves one process');
+    throw new StartupError(
+      '--workers needs PostgreSQL: pass --postgres (a server Sandbay runs in its data dir) or --database-url postgres://…; PGlite serves one process',
+    );
   }
-  const exposure = resolveExposure({ host: options.host ?? '127.0.0.1', publicUrl: options.publicUrl, adminKey: options.adminKey });
+  const exposure = resolveExposure({
+    host: options.host ?? '127.0.0.1',
+    publicUrl: options.publicUrl,
+    adminKey: options.adminKey,
+  });
   const dataDir = options.memory ? undefined : (options.dataDir ?? defaultDataDir());
   const instanceId = `ins_${randomString(20)}`;
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -45,7 +55,10 @@ export async function startCluster(options: SandboxOptions, workers: number, log
   let closing = false;
   let serving = false;
   try {
-    const { databaseUrl } = await claimDataDir({ dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres }, cleanups);
+    const { databaseUrl } = await claimDataDir(
+      { dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres },
+      cleanups,
+    );
     // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them.
     const adminKey = !exposure.adminKey && dataDir && !options.databaseUrl ? await dataDirAdminKey(dataDir) : undefined;
     const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey }) };
@@ -57,7 +70,9 @@ export async function startCluster(options: SandboxOptions, workers: number, log
       restarts.push(now);
       while (restarts[0] < now - restartBudget.withinMs) restarts.shift();
       if (restarts.length > restartBudget.restarts) {
-        log(`worker ${worker.id} exited (${signal ?? `code ${code}`}); ${restartBudget.restarts} restarts within a minute, stopping`);
+        log(
+          `worker ${worker.id} exited (${signal ?? `code ${code}`}); ${restartBudget.restarts} restarts within a minute, stopping`,
+        );
         process.exitCode = 1;
         process.kill(process.pid, 'SIGTERM');
         return;
@@ -65,7 +80,10 @@ export async function startCluster(options: SandboxOptions, workers: number, log
       log(`worker ${worker.id} exited (${signal ?? `code ${code}`}); starting another`);
       const replacement = fork();
       // A failed start exits too, and this handler takes it from there.
-      readyOf(replacement).then(() => log(`worker ${replacement.id} serves in place of worker ${worker.id}`), () => {});
+      readyOf(replacement).then(
+        () => log(`worker ${replacement.id} serves in place of worker ${worker.id}`),
+        () => {},
+      );
     });
     cleanups.push(() => stopWorkers());
     const ready = await Promise.all(Array.from({ length: workers }, () => readyOf(fork())));
@@ -73,12 +91,20 @@ export async function startCluster(options: SandboxOptions, workers: number, log
     const first = ready[0];
     if (exposure.shared !== first.shared) throw new Error('a worker disagrees with its primary on exposure');
     if (dataDir) {
-      cleanups.push(writeDiscovery(dataDir, {
-        url: first.url, ...(first.publicUrl !== first.url ? { publicUrl: first.publicUrl } : {}), pid: process.pid, instanceId, adminKey: first.adminKey,
-      }));
+      cleanups.push(
+        writeDiscovery(dataDir, {
+          url: first.url,
+          ...(first.publicUrl !== first.url ? { publicUrl: first.publicUrl } : {}),
+          pid: process.pid,
+          instanceId,
+          adminKey: first.adminKey,
+        }),
+      );
     }
     return {
-      ...first, dataDir, workers,
+      ...first,
+      dataDir,
+      workers,
       close: async () => {
         closing = true;
         await cleanup();
@@ -95,7 +121,9 @@ export async function startCluster(options: SandboxOptions, workers: number, log
 function readyOf(worker: Worker): Promise<WorkerReady> {
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null, signal: string | null) =>
-      reject(new StartupError(`a worker stopped before it was ready (${signal ?? `code ${code}`}); its error is above`));
+      reject(
+        new StartupError(`a worker stopped before it was ready (${signal ?? `code ${code}`}); its error is above`),
+      );
     worker.once('exit', onExit);
     worker.once('message', (message: { ready?: WorkerReady }) => {
       worker.off('exit', onExit);
@@ -107,20 +135,29 @@ function readyOf(worker: Worker): Promise<WorkerReady> {
 /** SIGTERM to every worker, then waits for all to exit (SIGKILL for one still running after 30 s). */
 async function stopWorkers(): Promise<void> {
   const running = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w) && !w!.isDead());
-  await Promise.all(running.map((worker) => new Promise<void>((resolve) => {
-    const force = setTimeout(() => worker.process.kill('SIGKILL'), 30_000);
-    worker.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    worker.process.kill('SIGTERM');
-  })));
+  await Promise.all(
+    running.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => worker.process.kill('SIGKILL'), 30_000);
+          worker.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 /** In a worker process: the options its primary handed down, or undefined outside a cluster. */
 export function clusterWorkerOptions(options: SandboxOptions): SandboxOptions | undefined {
   if (!cluster.isWorker || !process.env[workerEnv]) return undefined;
-  const { instanceId, databaseUrl, adminKey } = JSON.parse(process.env[workerEnv]) as { instanceId: string; databaseUrl: string; adminKey?: string };
+  const { instanceId, databaseUrl, adminKey } = JSON.parse(process.env[workerEnv]) as {
+    instanceId: string;
+    databaseUrl: string;
+    adminKey?: string;
+  };
   return { ...options, databaseUrl, postgres: false, worker: { instanceId, adminKey } };
 }
 

@@ -19,7 +19,10 @@ import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
 export const startupLockKey = 'sandbay:startup';
 
 /** Migrates and loads the seed template, under the start-up lock (a no-op check when already current). */
-export async function prepareDatabase(db: Db, migrations: Migration[] = loadMigrations(migrationsDir())): Promise<void> {
+export async function prepareDatabase(
+  db: Db,
+  migrations: Migration[] = loadMigrations(migrationsDir()),
+): Promise<void> {
   await db.withAdvisoryLock(startupLockKey, async () => {
     await migrate(db, migrations, packageVersion());
     await loadSeedTemplate(db, seedDir());
@@ -50,8 +53,14 @@ export interface DatabaseOptions {
 
 /** Opens Sandbay's database — a PostgreSQL server, a PGlite dir, or PGlite scratch storage — migrated and seeded. */
 export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db> {
-  if (!options.databaseUrl) return openPglite({ ...options, prepare: (db) => prepareDatabase(db), templateKey: templateKey() });
-  const db = openPostgres({ connectionString: options.databaseUrl, poolSize: options.poolSize, timeouts: options.timeouts, log: options.log });
+  if (!options.databaseUrl)
+    return openPglite({ ...options, prepare: (db) => prepareDatabase(db), templateKey: templateKey() });
+  const db = openPostgres({
+    connectionString: options.databaseUrl,
+    poolSize: options.poolSize,
+    timeouts: options.timeouts,
+    log: options.log,
+  });
   try {
     await prepareDatabase(db);
   } catch (err) {

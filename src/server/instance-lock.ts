@@ -82,8 +82,11 @@ function takeOver(file: string, stale: LockRecord, draft: string): boolean {
 export async function acquireLock(dataDir: string, instanceId: string): Promise<() => void> {
   const file = lockFile(dataDir);
   const mine: LockRecord = {
-    pid: process.pid, instanceId, startTime: processStatus(process.pid).startTime,
-    dataDir: realpathSync(dataDir), since: new Date().toISOString(),
+    pid: process.pid,
+    instanceId,
+    startTime: processStatus(process.pid).startTime,
+    dataDir: realpathSync(dataDir),
+    since: new Date().toISOString(),
   };
   const draft = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
   writeFileSync(draft, JSON.stringify(mine) + '\n', { mode: 0o600 });
@@ -113,7 +116,8 @@ async function staleLock(dataDir: string): Promise<LockRecord | undefined> {
   return current;
 }
 
-const acquiredFrom = (file: string, draft: string, stale: LockRecord | undefined) => stale !== undefined && takeOver(file, stale, draft);
+const acquiredFrom = (file: string, draft: string, stale: LockRecord | undefined) =>
+  stale !== undefined && takeOver(file, stale, draft);
 
 /** Writes the discovery file (mode 0600: it holds the admin key); returns its removal. */
 export function writeDiscovery(dataDir: string, discovery: Discovery): () => void {

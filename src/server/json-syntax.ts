@@ -40,7 +40,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
 function shown(text: string, offset: number): string {
   const char = String.fromCodePoint(text.codePointAt(offset) ?? 0);
   if (char === "'") return `"'" (JSON strings take double quotes)`;
-  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? `'${char}'` : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char)
+    ? `'${char}'`
+    : `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
@@ -54,7 +56,9 @@ export function describeJsonSyntaxError(text: string, v8Message: string): string
   const v8Offset = /at position (\d+)/.exec(v8Message)?.[1];
   const first = errors[0]
     ? { code: printParseErrorCode(errors[0].error), offset: errors[0].offset }
-    : v8Offset ? { code: 'InvalidSymbol', offset: Number(v8Offset) } : undefined;
+    : v8Offset
+      ? { code: 'InvalidSymbol', offset: Number(v8Offset) }
+      : undefined;
   if (!first) return 'it is not valid JSON';
   const { line, column } = lineColumn(text, first.offset);
   if (first.offset >= text.trimEnd().length) return `it ends early (line ${line}, column ${column})`;

@@ -70,10 +70,13 @@ function lockedElsewhere(record: LockRecord, dataDir: string): boolean {
  * discovery file names is asked who it is; one that answers late is taken as alive and busy.
  */
 export async function judgeHolder(
-  record: LockRecord, dataDir: string, discovery: { url: string; pid: number; instanceId?: string } | undefined,
+  record: LockRecord,
+  dataDir: string,
+  discovery: { url: string; pid: number; instanceId?: string } | undefined,
   probe: (url: string) => Promise<ProbeAnswer> = askInstance,
 ): Promise<Verdict> {
-  const ownsDiscovery = discovery && discovery.pid === record.pid && (!record.instanceId || discovery.instanceId === record.instanceId);
+  const ownsDiscovery =
+    discovery && discovery.pid === record.pid && (!record.instanceId || discovery.instanceId === record.instanceId);
   const held: Verdict = { held: true, url: ownsDiscovery ? discovery.url : undefined };
   const free: Verdict = { held: false };
   if (record.pid === process.pid) return record.instanceId && heldInThisProcess.has(record.instanceId) ? held : free;

@@ -19,7 +19,11 @@ export function redact(line: string, extraSecrets: readonly string[] = []): stri
 export function consoleLogger(extraSecrets: () => readonly string[] = () => []): Logger {
   const write = (stream: NodeJS.WriteStream, level: string) => (line: string) =>
     stream.write(`${new Date().toISOString()} ${level} ${redact(line, extraSecrets())}\n`);
-  return { info: write(process.stdout, 'info'), warn: write(process.stderr, 'warn'), error: write(process.stderr, 'error') };
+  return {
+    info: write(process.stdout, 'info'),
+    warn: write(process.stderr, 'warn'),
+    error: write(process.stderr, 'error'),
+  };
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -8,7 +8,7 @@ export const errorMeanings: Record<number, string> = {
   401: 'No access token, or one that is not valid or has expired',
   402: 'The card issuer refused',
   403: 'Refused: a token without the needed scope or naming another sandbox than its own, or a request the host or origin guard turns away',
-  404: 'No such object in this sandbox (another sandbox\'s objects are not found either)',
+  404: "No such object in this sandbox (another sandbox's objects are not found either)",
   409: 'Conflicts with the current state, or with an earlier request under the same Idempotency-Key',
   413: 'The body is over its limit (1 MiB for JSON bodies; an upload names its own)',
   415: 'The body is not sent as a media type the operation reads',

@@ -8,7 +8,7 @@ import type { Principal } from './auth/principal.ts';
 /** limit (1–100, default 20) and an opaque cursor, shared by every list (SPEC §2). */
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size, 1–100.'),
-  cursor: z.string().optional().describe('Opaque; from the previous page\'s nextCursor.'),
+  cursor: z.string().optional().describe("Opaque; from the previous page's nextCursor."),
 });
 
 /** Where a page ended: the sort key (a timestamp, a sequence number, `<position>.<seq>` or a name) and the id. */
@@ -27,8 +27,10 @@ export interface ListScope {
 }
 
 /** The scope of the list a request reads. */
-export const listScopeOf = (input: { ctx: Context; principal: Principal }): ListScope =>
-  ({ list: input.ctx.path, sandbox: input.principal.tenantId ?? null });
+export const listScopeOf = (input: { ctx: Context; principal: Principal }): ListScope => ({
+  list: input.ctx.path,
+  sandbox: input.principal.tenantId ?? null,
+});
 
 const version = 1;
 type Payload = [typeof version, string, string | null, CursorKey, string | number, string];
@@ -36,11 +38,17 @@ type Payload = [typeof version, string, string | null, CursorKey, string | numbe
 const keyIsValid: Record<CursorKey, (key: unknown) => boolean> = {
   time: (key) => typeof key === 'string' && !Number.isNaN(Date.parse(key)),
   seq: (key) => Number.isSafeInteger(key),
-  commit: (key) => typeof key === 'string' && /^\d{1,16}\.\d{1,16}$/.test(key) && key.split('.').every((n) => Number.isSafeInteger(Number(n))),
+  commit: (key) =>
+    typeof key === 'string' &&
+    /^\d{1,16}\.\d{1,16}$/.test(key) &&
+    key.split('.').every((n) => Number.isSafeInteger(Number(n))),
   name: (key) => typeof key === 'string',
 };
 
-function invalidCursor(detail: string, hint = 'Pass nextCursor from a previous page of this list unchanged.'): ApiError {
+function invalidCursor(
+  detail: string,
+  hint = 'Pass nextCursor from a previous page of this list unchanged.',
+): ApiError {
   return new ApiError(422, 'validation_failed', detail, { errors: [{ path: '/cursor', message: hint }] });
 }
 
@@ -68,14 +76,18 @@ export class CursorCodec {
   decode(scope: ListScope, kind: CursorKey, cursor: string): CursorPosition {
     const [text, signature, ...rest] = cursor.split('.');
     if (!text || !signature || rest.length > 0 || !constantTimeEqual(signature, this.sign(text))) {
-      throw invalidCursor('cursor is not one this server issued.', 'Invalid cursor; pass nextCursor from a previous page unchanged.');
+      throw invalidCursor(
+        'cursor is not one this server issued.',
+        'Invalid cursor; pass nextCursor from a previous page unchanged.',
+      );
     }
     const payload = parsePayload(Buffer.from(text, 'base64url').toString('utf8'));
     if (!payload) throw invalidCursor('cursor is not one this server issued.');
     const [, list, sandbox, issuedKind, key, id] = payload;
     if (list !== scope.list) throw invalidCursor(`This cursor pages ${list}, not ${scope.list}.`);
     if (sandbox !== scope.sandbox) throw invalidCursor('This cursor was issued to another sandbox.');
-    if (issuedKind !== kind || !keyIsValid[kind](key)) throw invalidCursor('This cursor is from an older version of this list; start again from the first page.');
+    if (issuedKind !== kind || !keyIsValid[kind](key))
+      throw invalidCursor('This cursor is from an older version of this list; start again from the first page.');
     return { key, id };
   }
 
@@ -89,7 +101,8 @@ function parsePayload(text: string): Payload | undefined {
     const value: unknown = JSON.parse(text);
     if (!Array.isArray(value) || value.length !== 6 || value[0] !== version) return undefined;
     const [, list, sandbox, , key, id] = value;
-    if (typeof list !== 'string' || (sandbox !== null && typeof sandbox !== 'string') || typeof id !== 'string') return undefined;
+    if (typeof list !== 'string' || (sandbox !== null && typeof sandbox !== 'string') || typeof id !== 'string')
+      return undefined;
     if (typeof key !== 'string' && typeof key !== 'number') return undefined;
     return value as Payload;
   } catch {
@@ -99,7 +112,11 @@ function parsePayload(text: string): Payload | undefined {
 
 /** The cursors of one list as one caller sees it. */
 export class ListCursors {
-  constructor(private readonly codec: CursorCodec, private readonly scope: ListScope, private readonly kind: CursorKey) {}
+  constructor(
+    private readonly codec: CursorCodec,
+    private readonly scope: ListScope,
+    private readonly kind: CursorKey,
+  ) {}
 
   /** Where the previous page ended; undefined for the first page. */
   decode(cursor: string | undefined): CursorPosition | undefined {
@@ -124,10 +141,18 @@ export class ListCursors {
    * another page exists.
    */
   page<T extends { id: string }>(
-    rows: T[], limit: number, keyOf: (row: T) => string | number = (row) => (row as unknown as { createdAt: string }).createdAt,
+    rows: T[],
+    limit: number,
+    keyOf: (row: T) => string | number = (row) => (row as unknown as { createdAt: string }).createdAt,
   ): { data: T[]; nextCursor: string | null } {
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
-    return { data, nextCursor: rows.length > limit && last ? this.codec.encode(this.scope, this.kind, { key: keyOf(last), id: last.id }) : null };
+    return {
+      data,
+      nextCursor:
+        rows.length > limit && last
+          ? this.codec.encode(this.scope, this.kind, { key: keyOf(last), id: last.id })
+          : null,
+    };
   }
 }

@@ -49,7 +49,11 @@ export interface ResponseSpec {
 export const redirectMedia = ['text/html', 'text/plain'] as const;
 
 /** One route: its schemas drive both request validation and the OpenAPI document. */
-export interface RouteDef<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+export interface RouteDef<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+> {
   method: Method;
   /** Koa-style path, e.g. /api/v1/orders/:id */
   path: string;

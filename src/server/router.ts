@@ -40,9 +40,10 @@ function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
     const result =
       key && isWrite && def.idempotent !== false && principal.tenantId
         ? await deps.idempotency.run(
-          { tenantId: principal.tenantId, method: ctx.method, path: ctx.path, key, body: input }, run,
-          { atomic: !def.awaitsNetwork, secretFields: def.secretFields },
-        )
+            { tenantId: principal.tenantId, method: ctx.method, path: ctx.path, key, body: input },
+            run,
+            { atomic: !def.awaitsNetwork, secretFields: def.secretFields },
+          )
         : await run();
     if (def.raw) return;
     respond(ctx, result);
@@ -84,11 +85,13 @@ export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
     if (!routers.has(bucket)) routers.set(bucket, new Router());
     routers.get(bucket)![def.method](def.path, pipeline(def, deps));
   }
-  const buckets = new Map<string, Middleware>([...routers].map(([bucket, router]) => {
-    const routes = router.routes() as Middleware;
-    const allowed = router.allowedMethods() as Middleware;
-    return [bucket, (ctx, next) => routes(ctx, () => allowed(ctx, next))];
-  }));
+  const buckets = new Map<string, Middleware>(
+    [...routers].map(([bucket, router]) => {
+      const routes = router.routes() as Middleware;
+      const allowed = router.allowedMethods() as Middleware;
+      return [bucket, (ctx, next) => routes(ctx, () => allowed(ctx, next))];
+    }),
+  );
   const dispatch: Middleware = (ctx, next) => {
     const bucket = buckets.get(bucketOf(ctx.path));
     return bucket ? bucket(ctx, next) : next();
@@ -101,7 +104,11 @@ export function buildRouter(defs: RouteDef[], deps: RouterDeps): Middleware[] {
     // allowedMethods leaves the Allow header (RFC 9110 §15.5.6); an unknown method is a 405 too, never a 5xx.
     if (ctx.status === 405 || ctx.status === 501) {
       const allow = ctx.response.get('Allow');
-      throw new ApiError(405, 'method_not_allowed', allow ? `${ctx.method} is not supported here; use ${allow}.` : 'This method is not supported.');
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        allow ? `${ctx.method} is not supported here; use ${allow}.` : 'This method is not supported.',
+      );
     }
   };
   return [fallbacks, dispatch];

@@ -172,21 +172,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Names this engine run in its lock, its discovery file and GET /api/v1/health alike.
   const instanceId = options.worker?.instanceId ?? `ins_${randomString(20)}`;
   try {
-    const { databaseUrl } = await claimDataDir({ dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres }, cleanups);
+    const { databaseUrl } = await claimDataDir(
+      { dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres },
+      cleanups,
+    );
     // Until the admin key is known, a logger that redacts it cannot exist: database trouble goes to stderr.
     let logError = (message: string) => console.error(`sandbay: ${message}`);
-    const db = withAmbientTransactions(await openSandboxDatabase({
-      dataDir: dataDir && join(dataDir, 'pgdata'), memory: options.memory, databaseUrl, poolSize: options.poolSize, timeouts: options.databaseTimeouts,
-      log: (message) => logError(message),
-    }));
+    const db = withAmbientTransactions(
+      await openSandboxDatabase({
+        dataDir: dataDir && join(dataDir, 'pgdata'),
+        memory: options.memory,
+        databaseUrl,
+        poolSize: options.poolSize,
+        timeouts: options.databaseTimeouts,
+        log: (message) => logError(message),
+      }),
+    );
     cleanups.push(() => db.close());
     // The admin key: the operator's; else the data dir's when its database lives there (PGlite or
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
     // by every engine on it). A worker of --workers gets its primary's.
     const ownDatabase = dataDir !== undefined && !options.databaseUrl;
     const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      adminKey: exposure.adminKey ?? options.worker?.adminKey
-        ?? (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
+      adminKey:
+        exposure.adminKey ??
+        options.worker?.adminKey ??
+        (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
@@ -196,25 +207,53 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const clock = new SandboxClock();
     await clock.load(db, invalidations);
     const tokens = new TokenStore(db, invalidations);
-    const scheduler = new Scheduler(clock, (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`), (fn) => detached(db, fn));
+    const scheduler = new Scheduler(
+      clock,
+      (err, job) => logger.error(`${job.kind} job ${job.id} failed: ${(err as Error)?.stack ?? err}`),
+      (fn) => detached(db, fn),
+    );
     const policy = new OutboundPolicy({
-      shared: exposure.shared, allowReceivers: options.allowReceivers, lookup: options.outboundLookup, database: databaseAddress(databaseUrl),
+      shared: exposure.shared,
+      allowReceivers: options.allowReceivers,
+      lookup: options.outboundLookup,
+      database: databaseAddress(databaseUrl),
     });
     const webhooks = createWebhookEngine({
       // Workers of one `--workers` run share the primary's instance id; each holds its own leases.
-      db, clock, scheduler, owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId, leaseMs: options.deliveryLeaseMs, pollMs: options.deliveryPollMs, aliveMs: options.engineAliveMs,
+      db,
+      clock,
+      scheduler,
+      owner: options.worker ? `${instanceId}/${randomString(8)}` : instanceId,
+      leaseMs: options.deliveryLeaseMs,
+      pollMs: options.deliveryPollMs,
+      aliveMs: options.engineAliveMs,
       attemptTimeoutMs: options.attemptTimeoutMs ?? attemptTimeoutSeconds * 1000,
-      maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000, onError: (message) => logger.error(message),
-      invalidations, policy, streamStallMs: options.streamStallMs,
+      maxDeliveriesPerSandbox: options.maxDeliveriesPerSandbox ?? 10_000,
+      onError: (message) => logger.error(message),
+      invalidations,
+      policy,
+      streamStallMs: options.streamStallMs,
     });
     cleanups.push(() => webhooks.close());
     await webhooks.stream.start();
     let baseUrl = '';
     const sandboxes = new Sandboxes(db, tokens, clock, invalidations);
     const services: Services = {
-      db, clock, tokens, scheduler, webhooks, sandboxes,
+      db,
+      clock,
+      tokens,
+      scheduler,
+      webhooks,
+      sandboxes,
       events: webhooks.outbox,
-      portable: new PortableSandboxes({ db, sandboxes, clock, invalidations, sandbayVersion: packageVersion(), baseUrl: () => baseUrl }),
+      portable: new PortableSandboxes({
+        db,
+        sandboxes,
+        clock,
+        invalidations,
+        sandbayVersion: packageVersion(),
+        baseUrl: () => baseUrl,
+      }),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,
     };
@@ -222,19 +261,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // Every cache has registered: from here on, other engines' changes reach them.
     await invalidations.start();
     cleanups.push(() => invalidations.close());
-    cleanups.push(await startCommerceJobs(services, { pollMs: options.jobPollMs, onError: (message) => logger.error(message) }));
+    cleanups.push(
+      await startCommerceJobs(services, { pollMs: options.jobPollMs, onError: (message) => logger.error(message) }),
+    );
     const catchers = new Catchers(db, clock, services.baseUrl);
 
     let auth: AuthConfig | undefined;
     // On a laptop anyone may create sandboxes (SPEC §3); a shared server's operator opens it explicitly.
-    const creation: SandboxCreation = { open: !exposure.shared || options.openSandboxCreation === true, isAdmin: (ctx) => carriesAdminKey(ctx, auth!) };
+    const creation: SandboxCreation = {
+      open: !exposure.shared || options.openSandboxCreation === true,
+      isAdmin: (ctx) => carriesAdminKey(ctx, auth!),
+    };
     const routes: RouteDef[] = [];
     routes.push(
       ...sessionRoutes(services, { shared: exposure.shared, auth: () => auth!, openSandboxCreation: creation.open }),
-      ...sandboxRoutes(services, creation), ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes, creation }),
-      ...oauthClientRoutes(services, new OAuthClients(db, tokens)), ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }), ...orderRoutes(services), ...clockRoutes(services),
-      ...topicRoutes(), ...deliveryExportRoutes(services), ...webhookRoutes(services), ...checkRoutes(services), ...eventRoutes(services), ...commerceRoutes(services), ...catcherRoutes(services, catchers),
-      ...healthRoutes({ instanceId, version: packageVersion(), database: () => webhooks.databaseState() }), ...metaRoutes(() => routes, () => ({ webhooks: webhooksSection() }), services.baseUrl),
+      ...sandboxRoutes(services, creation),
+      ...portableRoutes(services, { maxImportBytes: options.maxImportBytes ?? defaultMaxImportBytes, creation }),
+      ...oauthClientRoutes(services, new OAuthClients(db, tokens)),
+      ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }),
+      ...orderRoutes(services),
+      ...clockRoutes(services),
+      ...topicRoutes(),
+      ...deliveryExportRoutes(services),
+      ...webhookRoutes(services),
+      ...checkRoutes(services),
+      ...eventRoutes(services),
+      ...commerceRoutes(services),
+      ...catcherRoutes(services, catchers),
+      ...healthRoutes({ instanceId, version: packageVersion(), database: () => webhooks.databaseState() }),
+      ...metaRoutes(
+        () => routes,
+        () => ({ webhooks: webhooksSection() }),
+        services.baseUrl,
+      ),
     );
     await scheduler.start();
     cleanups.push(() => scheduler.stop());
@@ -250,24 +309,46 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       server.once('error', reject);
       server.listen(options.port ?? 4400, host, () => resolve());
     });
-    cleanups.push(() => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
     const idempotency = new IdempotencyKeys(db);
-    cleanups.push(idempotency.startPurging(undefined, (err) => logger.error(`purging idempotency keys failed: ${(err as Error)?.stack ?? err}`)));
+    cleanups.push(
+      idempotency.startPurging(undefined, (err) =>
+        logger.error(`purging idempotency keys failed: ${(err as Error)?.stack ?? err}`),
+      ),
+    );
     const port = (server.address() as AddressInfo).port;
     const cookieSuffix = cookiePort(port, exposure.publicUrl);
     auth = {
-      adminKey, cookieName: `sandbay_admin_${cookieSuffix}`, adminCookie: !exposure.shared,
+      adminKey,
+      cookieName: `sandbay_admin_${cookieSuffix}`,
+      adminCookie: !exposure.shared,
       session: { name: `sandbay_session_${cookieSuffix}`, publicUrl: exposure.publicUrl },
-      tokens, sandboxExists: (id: string) => services.sandboxes.exists(id),
+      tokens,
+      sandboxExists: (id: string) => services.sandboxes.exists(id),
     };
     const app = createApp({
-      host, allowHosts: options.allowHosts ?? [], publicUrl: exposure.publicUrl, auth, routes, logger,
+      host,
+      allowHosts: options.allowHosts ?? [],
+      publicUrl: exposure.publicUrl,
+      auth,
+      routes,
+      logger,
       logRequests: options.logRequests ?? true,
       idempotency,
-      before: [staticUi({ dir: join(packageRoot(), 'out', 'renderer'), adminKey, cookieName: auth.cookieName, adminCookie: auth.adminCookie })],
+      before: [
+        staticUi({
+          dir: join(packageRoot(), 'out', 'renderer'),
+          adminKey,
+          cookieName: auth.cookieName,
+          adminCookie: auth.adminCookie,
+        }),
+      ],
     });
     server.on('request', app.callback());
     const url = `http://${urlHost(host)}:${port}`;
@@ -279,7 +360,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const discovery = { url, ...(exposure.publicUrl ? { publicUrl } : {}), pid: process.pid, instanceId, adminKey };
     if (dataDir) cleanups.push(writeDiscovery(dataDir, discovery));
     const readyUrl = exposure.shared ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
-    return { url, publicUrl, readyUrl, shared: exposure.shared, adminKey, instanceId, port, dataDir, services, routes, close: cleanup };
+    return {
+      url,
+      publicUrl,
+      readyUrl,
+      shared: exposure.shared,
+      adminKey,
+      instanceId,
+      port,
+      dataDir,
+      services,
+      routes,
+      close: cleanup,
+    };
   } catch (err) {
     await cleanup();
     throw err;

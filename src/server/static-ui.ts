@@ -4,8 +4,14 @@ import { extname, join, normalize, sep } from 'node:path';
 import { constantTimeEqual } from '../shared/hmac.ts';
 
 const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
   '.map': 'application/json',
 };
 
@@ -37,10 +43,16 @@ const missingBuild = `<!doctype html><meta charset="utf-8"><title>Sandbay</title
 export function staticUi(options: UiOptions): Middleware {
   const root = normalize(options.dir);
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPrefixes.some((p) => ctx.path.startsWith(p))) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPrefixes.some((p) => ctx.path.startsWith(p)))
+      return next();
     const key = ctx.query.key;
     if (options.adminCookie && typeof key === 'string' && constantTimeEqual(key, options.adminKey)) {
-      ctx.cookies.set(options.cookieName, options.adminKey, { httpOnly: true, sameSite: 'strict', path: '/', overwrite: true });
+      ctx.cookies.set(options.cookieName, options.adminKey, {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: '/',
+        overwrite: true,
+      });
     }
     let file: string;
     try {

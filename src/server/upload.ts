@@ -8,9 +8,14 @@ import { ApiError } from '../shared/problem.ts';
 export const defaultMaxImportBytes = 256 * 2 ** 20;
 
 const tooLarge = (limit: number) =>
-  new ApiError(413, 'payload_too_large', `The upload is over the import limit of ${limit} bytes (${Math.round(limit / 2 ** 20)} MiB). Nothing was imported.`, {
-    extra: { limit },
-  });
+  new ApiError(
+    413,
+    'payload_too_large',
+    `The upload is over the import limit of ${limit} bytes (${Math.round(limit / 2 ** 20)} MiB). Nothing was imported.`,
+    {
+      extra: { limit },
+    },
+  );
 
 /**
  * Streams a request body into a file, refusing it (413) as soon as it is over `limit` bytes, by its
@@ -29,7 +34,11 @@ export async function spoolBody(req: IncomingMessage, path: string, limit: numbe
     await pipeline(req, counter, createWriteStream(path));
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError(400, 'upload_incomplete', 'The upload ended early: the connection closed before the whole file arrived. Nothing was imported.');
+    throw new ApiError(
+      400,
+      'upload_incomplete',
+      'The upload ended early: the connection closed before the whole file arrived. Nothing was imported.',
+    );
   }
   return size;
 }

@@ -74,7 +74,8 @@ export type CaughtRequest = z.infer<typeof catchers.CaughtRequest>;
 /** One case of the receiver check's battery, as GET /api/v1/webhooks/check-cases describes it. */
 export type CheckCaseInfo = z.infer<typeof checks.CheckCaseInfo>;
 
-export type StreamEvent = 'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'clock.advanced' | 'reset';
+export type StreamEvent =
+  'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'clock.advanced' | 'reset';
 
 /** What the live stream says about a delivery (SPEC §5.7); the stream is SSE, outside the OpenAPI document. */
 export interface StreamMessage {

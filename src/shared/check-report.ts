@@ -10,11 +10,14 @@ export type CheckRun = z.infer<typeof schemas.CheckRun>;
 
 /** Blocked cases say why in one line; the fix is the root cause's, given once. */
 export const blockedCause = (by: string, reached: boolean) =>
-  reached ? `Not scored: blocked by ${by}. While a correct delivery is refused, this case's answer proves nothing; fix ${by} first.` : `Not sent: the receiver did not answer ${by}.`;
+  reached
+    ? `Not scored: blocked by ${by}. While a correct delivery is refused, this case's answer proves nothing; fix ${by} first.`
+    : `Not sent: the receiver did not answer ${by}.`;
 
 /** A receiver that answered nothing at all: every case without an HTTP status (exit code 2). */
 export const receiverUnreachable = (report: CheckReport): boolean =>
   report.cases.length > 0 && report.cases.every((c) => c.got.status === null);
 
 /** Exit code of `sandbay check`: 0 every required case passed, 1 a case failed, 2 receiver unreachable. */
-export const checkExitCode = (report: CheckReport): 0 | 1 | 2 => (receiverUnreachable(report) ? 2 : report.failed > 0 ? 1 : 0);
+export const checkExitCode = (report: CheckReport): 0 | 1 | 2 =>
+  receiverUnreachable(report) ? 2 : report.failed > 0 ? 1 : 0;

@@ -6,6 +6,10 @@ export const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
  * with the request the engine signed afresh (GET …/deliveries/{id}/signed-request), in every scheme.
  */
 export function curlCommand(url: string, headers: Record<string, string>, body: string): string {
-  const lines = [`curl -X POST ${shellQuote(url)}`, ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`), `--data-binary ${shellQuote(body)}`];
+  const lines = [
+    `curl -X POST ${shellQuote(url)}`,
+    ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
+    `--data-binary ${shellQuote(body)}`,
+  ];
   return lines.join(' \\\n  ');
 }

@@ -6,7 +6,11 @@ import { signatureHeaderName } from './signature.ts';
  * content-length, connection): what the dispatcher sends, and what HAR exports and fixtures
  * reconstruct from the recorded signature header.
  */
-export function deliveryHeaders(topic: string, deliveryId: string, signatureHeader: string | null): Record<string, string> {
+export function deliveryHeaders(
+  topic: string,
+  deliveryId: string,
+  signatureHeader: string | null,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Sandbay-Webhooks/1.0',
@@ -20,9 +24,15 @@ export function deliveryHeaders(topic: string, deliveryId: string, signatureHead
  * The headers an attempt went out with, from what it recorded (SPEC §11): Sandbay's topic and delivery
  * id headers when its scheme was among the attempt's, and every signing header it carried.
  */
-export function attemptHeaders(topic: string, deliveryId: string, attempt: { signature: readonly string[]; signatureHeaders: Record<string, string> }): Record<string, string> {
+export function attemptHeaders(
+  topic: string,
+  deliveryId: string,
+  attempt: { signature: readonly string[]; signatureHeaders: Record<string, string> },
+): Record<string, string> {
   const sandbay = deliveryHeaders(topic, deliveryId, null);
-  const base = attempt.signature.includes('sandbay') ? sandbay : { 'content-type': sandbay['content-type'], 'user-agent': sandbay['user-agent'] };
+  const base = attempt.signature.includes('sandbay')
+    ? sandbay
+    : { 'content-type': sandbay['content-type'], 'user-agent': sandbay['user-agent'] };
   return { ...base, ...attempt.signatureHeaders };
 }
 

@@ -1,4 +1,10 @@
-import { isPublicKey, parseStandardHeaders, standardHeaders, standardSignedContent, type ParsedStandardHeaders } from './schemes.ts';
+import {
+  isPublicKey,
+  parseStandardHeaders,
+  standardHeaders,
+  standardSignedContent,
+  type ParsedStandardHeaders,
+} from './schemes.ts';
 import { parseSignatureHeader, signatureHeaderName, signedPayload, type ParsedSignature } from './signature.ts';
 
 /**
@@ -12,7 +18,10 @@ export type ReadHeader =
 
 /** Header lines as a lowercase record, when the text is "Name: value" lines. */
 function headerLines(text: string): Record<string, string> | undefined {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const pairs = lines.map((l) => /^([A-Za-z][\w-]*)\s*:\s*(.*)$/.exec(l));
   if (pairs.length === 0 || pairs.some((p) => !p)) return undefined;
   return Object.fromEntries(pairs.map((p) => [p![1].toLowerCase(), p![2].trim()]));
@@ -22,16 +31,25 @@ export function readHeader(text: string): ReadHeader {
   const trimmed = text.trim();
   const lines = headerLines(trimmed);
   if (lines && Object.keys(lines).some((name) => name.startsWith('webhook-'))) {
-    if (!lines[standardHeaders.signature]) return { error: 'no_header', scheme: 'standard-webhooks', nameIncluded: true };
-    const parsed = parseStandardHeaders({ id: lines[standardHeaders.id], timestamp: lines[standardHeaders.timestamp], signature: lines[standardHeaders.signature] });
-    return parsed ? { scheme: 'standard-webhooks', parsed } : { error: 'malformed_header', scheme: 'standard-webhooks', nameIncluded: true };
+    if (!lines[standardHeaders.signature])
+      return { error: 'no_header', scheme: 'standard-webhooks', nameIncluded: true };
+    const parsed = parseStandardHeaders({
+      id: lines[standardHeaders.id],
+      timestamp: lines[standardHeaders.timestamp],
+      signature: lines[standardHeaders.signature],
+    });
+    return parsed
+      ? { scheme: 'standard-webhooks', parsed }
+      : { error: 'malformed_header', scheme: 'standard-webhooks', nameIncluded: true };
   }
   const named = new RegExp(`^${signatureHeaderName}\\s*:\\s*`, 'i');
   const nameIncluded = named.test(trimmed);
   const value = trimmed.replace(named, '');
   if (!value) return { error: 'no_header', scheme: 'sandbay', nameIncluded };
   const parsed = parseSignatureHeader(value);
-  return parsed ? { scheme: 'sandbay', parsed, nameIncluded } : { error: 'malformed_header', scheme: 'sandbay', nameIncluded };
+  return parsed
+    ? { scheme: 'sandbay', parsed, nameIncluded }
+    : { error: 'malformed_header', scheme: 'sandbay', nameIncluded };
 }
 
 /**
@@ -46,10 +64,17 @@ export type CryptoQuestion =
 
 /** Whether any signature of the header verifies `body` with `key`, asking the driver for each computation. */
 export function* verifiesWith(
-  read: Exclude<ReadHeader, { error: string }>, key: string, body: string, equal: (a: string, b: string) => boolean,
+  read: Exclude<ReadHeader, { error: string }>,
+  key: string,
+  body: string,
+  equal: (a: string, b: string) => boolean,
 ): Generator<CryptoQuestion, boolean, unknown> {
   if (read.scheme === 'sandbay') {
-    const expected = (yield { op: 'hmacHex', secret: key, message: signedPayload(read.parsed.timestamp, body) }) as string;
+    const expected = (yield {
+      op: 'hmacHex',
+      secret: key,
+      message: signedPayload(read.parsed.timestamp, body),
+    }) as string;
     return read.parsed.signatures.some((v1) => equal(v1, expected));
   }
   const message = standardSignedContent(read.parsed.id, read.parsed.timestamp, body);

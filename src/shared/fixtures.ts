@@ -32,7 +32,12 @@ export interface FixturesFile {
 export function fixtureOf(d: Delivery): Fixture {
   const last = d.attempts.at(-1);
   return {
-    name: `${d.topic} ${d.id}`, topic: d.topic, deliveryId: d.id, eventId: d.eventId, body: d.rawBody, headers: deliveryHeaders(d.topic, d.id, null),
+    name: `${d.topic} ${d.id}`,
+    topic: d.topic,
+    deliveryId: d.id,
+    eventId: d.eventId,
+    body: d.rawBody,
+    headers: deliveryHeaders(d.topic, d.id, null),
     recorded: { url: last?.url ?? d.url, status: last?.responseStatus ?? null, at: last?.startedAt ?? null },
   };
 }

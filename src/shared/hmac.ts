@@ -13,7 +13,9 @@ const keys = new Map<string, Promise<HmacKey>>();
 /** Browsers only offer crypto.subtle in secure contexts (https, localhost, 127.0.0.1). */
 export class WebCryptoUnavailableError extends Error {
   constructor() {
-    super('This page cannot compute HMACs: WebCrypto is only available on https or loopback addresses (open the inspector on 127.0.0.1).');
+    super(
+      'This page cannot compute HMACs: WebCrypto is only available on https or loopback addresses (open the inspector on 127.0.0.1).',
+    );
   }
 }
 

@@ -39,34 +39,97 @@ const form = (f: JsonForm) => f;
  */
 export const jsonForms: readonly JsonForm[] = [
   form({
-    id: 'ruby', label: "Ruby's to_json / JSON.generate", features: 'compact, UTF-8 as is, 0.0 kept as 0.0', language: 'ruby',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: false, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
+    id: 'ruby',
+    label: "Ruby's to_json / JSON.generate",
+    features: 'compact, UTF-8 as is, 0.0 kept as 0.0',
+    language: 'ruby',
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: false,
+    escapesSlash: false,
+    escapesHtml: false,
+    sortsKeys: false,
+    keepsFloatPoint: true,
   }),
   form({
-    id: 'rails', label: "Rails' to_json (ActiveSupport)", features: 'compact, <, > and & escaped as \\u003c, \\u003e, \\u0026, 0.0 kept', language: 'ruby',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: false, escapesSlash: false, escapesHtml: true, sortsKeys: false, keepsFloatPoint: true,
+    id: 'rails',
+    label: "Rails' to_json (ActiveSupport)",
+    features: 'compact, <, > and & escaped as \\u003c, \\u003e, \\u0026, 0.0 kept',
+    language: 'ruby',
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: false,
+    escapesSlash: false,
+    escapesHtml: true,
+    sortsKeys: false,
+    keepsFloatPoint: true,
   }),
   form({
-    id: 'python', label: "Python's json.dumps (default separators)", features: '", " and ": " separators, non-ASCII as \\u escapes', language: 'python',
-    itemSeparator: ', ', keySeparator: ': ', asciiOnly: true, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
+    id: 'python',
+    label: "Python's json.dumps (default separators)",
+    features: '", " and ": " separators, non-ASCII as \\u escapes',
+    language: 'python',
+    itemSeparator: ', ',
+    keySeparator: ': ',
+    asciiOnly: true,
+    escapesSlash: false,
+    escapesHtml: false,
+    sortsKeys: false,
+    keepsFloatPoint: true,
   }),
   // What a receiver writes that copied a "compact" signing snippet: json.dumps(event, separators=(",", ":")).
   form({
-    id: 'python-compact', label: "Python's json.dumps with separators=(\",\", \":\")", features: 'compact, non-ASCII as \\u escapes, "/" as is, 0.0 kept', language: 'python',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: true, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: true,
+    id: 'python-compact',
+    label: 'Python\'s json.dumps with separators=(",", ":")',
+    features: 'compact, non-ASCII as \\u escapes, "/" as is, 0.0 kept',
+    language: 'python',
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: true,
+    escapesSlash: false,
+    escapesHtml: false,
+    sortsKeys: false,
+    keepsFloatPoint: true,
   }),
   form({
-    id: 'php', label: "PHP's json_encode", features: 'compact, "/" escaped as "\\/", non-ASCII as \\u escapes', language: 'php',
+    id: 'php',
+    label: "PHP's json_encode",
+    features: 'compact, "/" escaped as "\\/", non-ASCII as \\u escapes',
+    language: 'php',
     // 0.0 loses its point unless JSON_PRESERVE_ZERO_FRACTION is given.
-    itemSeparator: ',', keySeparator: ':', asciiOnly: true, escapesSlash: true, escapesHtml: false, sortsKeys: false, keepsFloatPoint: false,
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: true,
+    escapesSlash: true,
+    escapesHtml: false,
+    sortsKeys: false,
+    keepsFloatPoint: false,
   }),
   form({
-    id: 'go', label: "Go's encoding/json (into a map)", features: 'keys sorted, <, > and & escaped as \\u003c, \\u003e, \\u0026', language: 'go',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: false, escapesSlash: false, escapesHtml: true, sortsKeys: true, keepsFloatPoint: false,
+    id: 'go',
+    label: "Go's encoding/json (into a map)",
+    features: 'keys sorted, <, > and & escaped as \\u003c, \\u003e, \\u0026',
+    language: 'go',
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: false,
+    escapesSlash: false,
+    escapesHtml: true,
+    sortsKeys: true,
+    keepsFloatPoint: false,
   }),
   form({
-    id: 'javascript', label: "JavaScript's JSON.stringify (a body parser's object, serialised again)", features: 'compact, UTF-8 as is, 0.0 written as 0', language: 'node',
-    itemSeparator: ',', keySeparator: ':', asciiOnly: false, escapesSlash: false, escapesHtml: false, sortsKeys: false, keepsFloatPoint: false,
+    id: 'javascript',
+    label: "JavaScript's JSON.stringify (a body parser's object, serialised again)",
+    features: 'compact, UTF-8 as is, 0.0 written as 0',
+    language: 'node',
+    itemSeparator: ',',
+    keySeparator: ':',
+    asciiOnly: false,
+    escapesSlash: false,
+    escapesHtml: false,
+    sortsKeys: false,
+    keepsFloatPoint: false,
   }),
 ];
 
@@ -83,7 +146,15 @@ export class JsonFloat {
 }
 
 const hex4 = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
-const shortEscapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const shortEscapes: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 function writeString(text: string, f: JsonForm): string {
   let out = '"';
@@ -92,9 +163,14 @@ function writeString(text: string, f: JsonForm): string {
     if (shortEscapes[ch]) out += shortEscapes[ch];
     else if (code < 0x20) out += hex4(code);
     else if (ch === '/' && f.escapesSlash) out += '\\/';
-    else if (f.escapesHtml && (ch === '<' || ch === '>' || ch === '&' || code === 0x2028 || code === 0x2029)) out += hex4(code);
+    else if (f.escapesHtml && (ch === '<' || ch === '>' || ch === '&' || code === 0x2028 || code === 0x2029))
+      out += hex4(code);
     // Python also escapes DEL; astral characters become a surrogate pair.
-    else if (f.asciiOnly && code >= 0x7f) out += code > 0xffff ? hex4(0xd800 + ((code - 0x10000) >> 10)) + hex4(0xdc00 + ((code - 0x10000) & 0x3ff)) : hex4(code);
+    else if (f.asciiOnly && code >= 0x7f)
+      out +=
+        code > 0xffff
+          ? hex4(0xd800 + ((code - 0x10000) >> 10)) + hex4(0xdc00 + ((code - 0x10000) & 0x3ff))
+          : hex4(code);
     else out += ch;
   }
   return `${out}"`;
@@ -150,7 +226,10 @@ export function sameJson(a: string, b: string): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

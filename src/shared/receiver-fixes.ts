@@ -11,26 +11,36 @@ export type { LanguageFixes, ReceiverLanguage, ReceiverStack } from './fixes/typ
  * Fixes in the receiver's own language and framework: the receiver check, the doctor and
  * `sandbay verify` name the mistake, and this says what to write instead.
  */
-export const languageFixes: Record<ReceiverLanguage, LanguageFixes> = { node: nodeFixes, python: pythonFixes, php: phpFixes, go: goFixes, ruby: rubyFixes };
+export const languageFixes: Record<ReceiverLanguage, LanguageFixes> = {
+  node: nodeFixes,
+  python: pythonFixes,
+  php: phpFixes,
+  go: goFixes,
+  ruby: rubyFixes,
+};
 
 export type FixKind = 'rawBody' | 'key' | 'encoding' | 'wholeBody' | 'bodyLimit';
 
 // When the language is unknown: one neutral sentence, and each language's usual spelling in a few words.
 const anyLanguage: Record<FixKind, string> = {
-  rawBody: 'Verify the raw request bytes before parsing them, never JSON parsed and serialised again (Flask request.get_data(), Django request.body, Express express.raw(), Laravel $request->getContent(), PHP php://input, Go io.ReadAll(r.Body), Rails request.raw_post).',
-  key: 'The HMAC key is the whole whsec_… string as UTF-8 bytes, prefix included: do not strip whsec_ or base64-decode the rest (that is Svix\'s scheme, not this one).',
+  rawBody:
+    'Verify the raw request bytes before parsing them, never JSON parsed and serialised again (Flask request.get_data(), Django request.body, Express express.raw(), Laravel $request->getContent(), PHP php://input, Go io.ReadAll(r.Body), Rails request.raw_post).',
+  key: "The HMAC key is the whole whsec_… string as UTF-8 bytes, prefix included: do not strip whsec_ or base64-decode the rest (that is Svix's scheme, not this one).",
   encoding: 'Hash the body bytes as received; decode them as UTF-8 only to parse them, never as Latin-1.',
   wholeBody: 'Read the whole body (Content-Length bytes, every chunk) before verifying.',
-  bodyLimit: 'Accept bodies of at least 1 MiB on the webhook route (Express: express.raw({ limit: \'1mb\' }), its default is 100kb).',
+  bodyLimit:
+    "Accept bodies of at least 1 MiB on the webhook route (Express: express.raw({ limit: '1mb' }), its default is 100kb).",
 };
 
-const label = (stack: ReceiverStack) => `${languageFixes[stack.language].name}${stack.framework ? ` (${stack.framework})` : ''}`;
+const label = (stack: ReceiverStack) =>
+  `${languageFixes[stack.language].name}${stack.framework ? ` (${stack.framework})` : ''}`;
 
 /** The fix of one kind in the receiver's language (and framework), or in every language's words when unknown. */
 export function fixFor(kind: FixKind, stack?: ReceiverStack): string {
   if (!stack) return anyLanguage[kind];
   const fixes = languageFixes[stack.language];
-  const text = (kind !== 'key' && stack.framework ? fixes.byFramework[stack.framework]?.[kind] : undefined) ?? fixes[kind];
+  const text =
+    (kind !== 'key' && stack.framework ? fixes.byFramework[stack.framework]?.[kind] : undefined) ?? fixes[kind];
   return `In ${label(stack)}: ${text}.`;
 }
 
@@ -39,7 +49,8 @@ export function fixKindOf(code: string): FixKind | undefined {
   if (['reserialised_json', 'bom', 'crlf', 'surrounding_whitespace', 'body_differs'].includes(code)) return 'rawBody';
   if (code === 'wrong_encoding') return 'encoding';
   if (code === 'truncated_body') return 'wholeBody';
-  if (['stripped_prefix', 'decoded_key', 'kept_prefix', 'undecoded_key', 'secret_whitespace'].includes(code)) return 'key';
+  if (['stripped_prefix', 'decoded_key', 'kept_prefix', 'undecoded_key', 'secret_whitespace'].includes(code))
+    return 'key';
   return undefined;
 }
 
@@ -69,17 +80,28 @@ export function detectStack(headers: Record<string, string>): ReceiverStack | un
   const cookies = h('set-cookie');
   if (/Next\.js/i.test(powered)) return { language: 'node', framework: 'Next.js' };
   if (/Express/i.test(powered)) return { language: 'node', framework: 'Express' };
-  if (/PHP/i.test(powered) || /PHP/i.test(server)) return /laravel_session|XSRF-TOKEN/i.test(cookies) ? { language: 'php', framework: 'Laravel' } : { language: 'php' };
+  if (/PHP/i.test(powered) || /PHP/i.test(server))
+    return /laravel_session|XSRF-TOKEN/i.test(cookies)
+      ? { language: 'php', framework: 'Laravel' }
+      : { language: 'php' };
   if (/Werkzeug/i.test(server)) return { language: 'python', framework: 'Flask' };
   if (/uvicorn|hypercorn/i.test(server)) return { language: 'python', framework: 'FastAPI' };
-  if (/WSGIServer/i.test(server) || /csrftoken|sessionid/.test(cookies)) return { language: 'python', framework: 'Django' };
+  if (/WSGIServer/i.test(server) || /csrftoken|sessionid/.test(cookies))
+    return { language: 'python', framework: 'Django' };
   if (/BaseHTTP/i.test(server)) return { language: 'python', framework: 'http.server' };
   if (/gunicorn|Python/i.test(server)) return { language: 'python' };
   if (h('x-runtime') && h('x-request-id')) return { language: 'ruby', framework: 'Rails' };
-  if (/WEBrick|Puma|Thin|Falcon/i.test(server)) return { language: 'ruby', framework: /sinatra/i.test(powered) ? 'Sinatra' : undefined };
+  if (/WEBrick|Puma|Thin|Falcon/i.test(server))
+    return { language: 'ruby', framework: /sinatra/i.test(powered) ? 'Sinatra' : undefined };
   if (/fastify/i.test(powered)) return { language: 'node', framework: 'Fastify' };
   // Node's own server announces its keep-alive timeout; Go's http.Error sets exactly these two.
   if (/^timeout=\d+$/.test(h('keep-alive'))) return { language: 'node' };
-  if (!server && !powered && h('x-content-type-options') === 'nosniff' && h('content-type') === 'text/plain; charset=utf-8') return { language: 'go', framework: 'net/http' };
+  if (
+    !server &&
+    !powered &&
+    h('x-content-type-options') === 'nosniff' &&
+    h('content-type') === 'text/plain; charset=utf-8'
+  )
+    return { language: 'go', framework: 'net/http' };
   return undefined;
 }

@@ -12,10 +12,15 @@ export const schemeNames = ['sandbay', 'standard-webhooks', 'standard-webhooks-e
 export type SchemeName = (typeof schemeNames)[number];
 export const defaultScheme: SchemeName = 'sandbay';
 
-export const isSchemeName = (value: unknown): value is SchemeName => (schemeNames as readonly unknown[]).includes(value);
+export const isSchemeName = (value: unknown): value is SchemeName =>
+  (schemeNames as readonly unknown[]).includes(value);
 
 /** Standard Webhooks' header names, lowercase as HTTP/2 and Node hand them over. */
-export const standardHeaders = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+export const standardHeaders = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 
 /** HMAC secrets (both HMAC schemes), ed25519 secret keys (kept by the endpoint) and public keys (given to receivers). */
 export const keyPrefixes = { secret: 'whsec_', signingKey: 'whsk_', publicKey: 'whpk_' } as const;
@@ -45,14 +50,19 @@ export interface ParsedStandardHeaders {
 /** Exactly what Standard Webhooks signs: "<webhook-id>.<webhook-timestamp>.<raw body>". */
 export const standardSignedContent = (id: string, timestamp: number, body: string) => `${id}.${timestamp}.${body}`;
 
-export const formatStandardSignature = (signatures: readonly StandardSignature[]) => signatures.map((s) => `${s.version},${s.value}`).join(' ');
+export const formatStandardSignature = (signatures: readonly StandardSignature[]) =>
+  signatures.map((s) => `${s.version},${s.value}`).join(' ');
 
 /**
  * Reads the three Standard Webhooks headers; undefined when one is missing or unusable. Unknown
  * versions (v2,…) are skipped, as the official libraries do; an id with a "." is refused (the
  * specification forbids it: it would let one signed string pass for another).
  */
-export function parseStandardHeaders(headers: { id?: string | null; timestamp?: string | null; signature?: string | null }): ParsedStandardHeaders | undefined {
+export function parseStandardHeaders(headers: {
+  id?: string | null;
+  timestamp?: string | null;
+  signature?: string | null;
+}): ParsedStandardHeaders | undefined {
   const id = headers.id?.trim();
   const timestampText = headers.timestamp?.trim() ?? '';
   if (!id || id.includes('.') || !/^\d{1,12}$/.test(timestampText)) return undefined;

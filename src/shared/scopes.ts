@@ -1,6 +1,16 @@
 /** Scope areas (SPEC §3); each has :read and :write, and :write implies :read. */
 export const scopeAreas = [
-  'orders', 'payments', 'catalog', 'customers', 'b2b', 'vendors', 'payouts', 'reports', 'security', 'webhooks', 'sandbox',
+  'orders',
+  'payments',
+  'catalog',
+  'customers',
+  'b2b',
+  'vendors',
+  'payouts',
+  'reports',
+  'security',
+  'webhooks',
+  'sandbox',
 ] as const;
 
 export type ScopeArea = (typeof scopeAreas)[number];

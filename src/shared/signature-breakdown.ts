@@ -19,7 +19,8 @@ export interface SignatureBreakdown {
   toleranceSeconds: number;
 }
 
-export type BreakdownResult = { ok: true; breakdown: SignatureBreakdown } | { ok: false; reason: 'no_header' | 'malformed_header' };
+export type BreakdownResult =
+  { ok: true; breakdown: SignatureBreakdown } | { ok: false; reason: 'no_header' | 'malformed_header' };
 
 /** Places a timestamp's age against a ±tolerance window (SPEC §6 rejects both directions). */
 export function timestampStanding(ageSeconds: number, toleranceSeconds = defaultToleranceSeconds): TimestampStanding {

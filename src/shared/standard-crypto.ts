@@ -33,15 +33,21 @@ function cached(id: string, make: () => Promise<Key>): Promise<Key> {
 export async function standardV1Base64(secret: string, content: string): Promise<string | undefined> {
   const raw = standardHmacKey(secret);
   if (!raw) return undefined;
-  const key = await cached(`hmac:${secret}`, () => subtle().importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']));
+  const key = await cached(`hmac:${secret}`, () =>
+    subtle().importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+  );
   return toBase64(new Uint8Array(await subtle().sign('HMAC', key, encoder.encode(content))));
 }
 
 /** Whether a base64 v1a signature of `content` verifies with a whpk_ public key. */
 export async function ed25519Verifies(publicKey: string, signature: string, content: string): Promise<boolean> {
-  const raw = fromBase64(publicKey.startsWith(keyPrefixes.publicKey) ? publicKey.slice(keyPrefixes.publicKey.length) : publicKey);
+  const raw = fromBase64(
+    publicKey.startsWith(keyPrefixes.publicKey) ? publicKey.slice(keyPrefixes.publicKey.length) : publicKey,
+  );
   const sig = fromBase64(signature);
   if (raw?.length !== 32 || sig?.length !== 64) return false;
-  const key = await cached(`ed25519:${publicKey}`, () => subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']));
+  const key = await cached(`ed25519:${publicKey}`, () =>
+    subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']),
+  );
   return subtle().verify({ name: 'Ed25519' }, key, sig, encoder.encode(content));
 }

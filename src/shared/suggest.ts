@@ -9,7 +9,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
     }
   }
   return rows[a.length][b.length];
@@ -43,7 +44,11 @@ const split = (name: string): [subject: string, word: string] => {
 
 /** An unknown name taken apart the same way, whatever its separator: order.create, orders/created, order_created, orderCreated. */
 function parts(input: string): [subject: string, word: string] | undefined {
-  const name = input.trim().replace(/([a-z0-9])([A-Z])/g, '$1.$2').toLowerCase().replace(/[:/\s]+/g, '.');
+  const name = input
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1.$2')
+    .toLowerCase()
+    .replace(/[:/\s]+/g, '.');
   if (name.includes('.')) return split(name);
   const at = name.search(/[_-]/);
   return at > 0 ? [name.slice(0, at), name.slice(at + 1)] : undefined;
@@ -97,7 +102,8 @@ function suggest(input: string, candidates: readonly string[]): string[] {
 export const suggestTopics = (input: string) => suggest(input, topics) as Topic[];
 
 /** The same for a subscription pattern, which may also mean `*` or a `<category>.*`. */
-export const suggestPatterns = (input: string): string[] => suggest(input, [...topics, ...categories.map((c) => `${c}.*`)]);
+export const suggestPatterns = (input: string): string[] =>
+  suggest(input, [...topics, ...categories.map((c) => `${c}.*`)]);
 
 /** The best suggestion for an unknown topic, or undefined. */
 export const suggestTopic = (input: string): Topic | undefined => suggestTopics(input)[0];

@@ -16,7 +16,11 @@ export interface TextDifference {
 
 // Escapes as a developer would write them, so invisible differences (CR, BOM) show.
 const visible = (text: string) =>
-  text.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\uFEFF/g, '\\uFEFF');
+  text
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(/\uFEFF/g, '\\uFEFF');
 
 /** The first position where `actual` departs from `expected`, or undefined when they are equal. */
 export function firstDifference(expected: string, actual: string, context = 16): TextDifference | undefined {

@@ -18,7 +18,9 @@ export type Topic = (typeof topicCategories)[TopicCategory][number];
 export const categories = Object.keys(topicCategories) as TopicCategory[];
 export const topics: Topic[] = categories.flatMap((c) => [...topicCategories[c]]);
 
-const categoryByTopic = new Map<string, TopicCategory>(categories.flatMap((c) => topicCategories[c].map((t) => [t, c] as const)));
+const categoryByTopic = new Map<string, TopicCategory>(
+  categories.flatMap((c) => topicCategories[c].map((t) => [t, c] as const)),
+);
 
 export const isTopic = (value: string): value is Topic => categoryByTopic.has(value);
 export const categoryOf = (topic: Topic): TopicCategory => categoryByTopic.get(topic)!;
@@ -39,7 +41,11 @@ export const matchesAnyPattern = (patterns: readonly string[], topic: string): b
   patterns.length === 0 || (isTopic(topic) && patterns.some((p) => patternMatches(p, topic)));
 
 /** Patterns as a comma-separated list gives them (`order.*, payment.captured`). */
-export const patternList = (list: string | undefined): string[] => list?.split(',').map((t) => t.trim()).filter(Boolean) ?? [];
+export const patternList = (list: string | undefined): string[] =>
+  list
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean) ?? [];
 
 /** A pattern is valid when it names a topic or covers at least one. */
 export const isValidPattern = (pattern: string) => topics.some((t) => patternMatches(pattern, t));

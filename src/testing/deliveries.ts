@@ -36,7 +36,10 @@ export interface WaitOptions extends SandbayConnection {
 
 function connect(c: SandbayConnection = {}): { url: string; headers: Record<string, string> } {
   const discovery = c.url || process.env.SANDBAY_URL ? undefined : readDiscovery(defaultDataDir());
-  const url = (c.url ?? (process.env.SANDBAY_URL || undefined) ?? discovery?.url ?? 'http://127.0.0.1:4400').replace(/\/+$/, '');
+  const url = (c.url ?? (process.env.SANDBAY_URL || undefined) ?? discovery?.url ?? 'http://127.0.0.1:4400').replace(
+    /\/+$/,
+    '',
+  );
   const token = c.token ?? (process.env.SANDBAY_TOKEN || undefined) ?? discovery?.adminKey;
   const sandbox = c.sandbox ?? (process.env.SANDBAY_SANDBOX || undefined);
   if (!token) throw new Error('sandbay/testing: no token: pass { token } or set SANDBAY_TOKEN');
@@ -46,13 +49,17 @@ function connect(c: SandbayConnection = {}): { url: string; headers: Record<stri
 async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
   const res = await fetch(c.url + path, { headers: { ...c.headers, accept: 'application/json' } });
   const body = (await res.json().catch(() => undefined)) as { detail?: string } | undefined;
-  if (!res.ok) throw new Error(`sandbay/testing: GET ${path.split('?')[0]} answered ${res.status}${body?.detail ? `: ${body.detail}` : ''}`);
+  if (!res.ok)
+    throw new Error(
+      `sandbay/testing: GET ${path.split('?')[0]} answered ${res.status}${body?.detail ? `: ${body.detail}` : ''}`,
+    );
   return body as T;
 }
 
 // A receiver check's probes are not deliveries the code under test caused: they never match.
 const matches = (d: DeliverySummary, f: DeliveryFilter) =>
-  !d.check && (!f.topic || matchesAnyPattern([f.topic], d.topic)) &&
+  !d.check &&
+  (!f.topic || matchesAnyPattern([f.topic], d.topic)) &&
   (f.responseStatus === undefined || d.lastStatus === f.responseStatus) &&
   (f.since === undefined || Date.parse(d.createdAt) >= new Date(f.since).getTime());
 
@@ -65,14 +72,24 @@ function listQuery(f: DeliveryFilter, limit: number): string {
 }
 
 /** The newest deliveries (up to `limit`, default 100) of the sandbox that match a filter, newest first. */
-export async function deliveries(filter: DeliveryFilter = {}, options: SandbayConnection & { limit?: number } = {}): Promise<DeliverySummary[]> {
+export async function deliveries(
+  filter: DeliveryFilter = {},
+  options: SandbayConnection & { limit?: number } = {},
+): Promise<DeliverySummary[]> {
   return listMatching(connect(options), filter, options.limit ?? 100);
 }
 
-async function listMatching(c: ReturnType<typeof connect>, filter: DeliveryFilter, limit: number): Promise<DeliverySummary[]> {
+async function listMatching(
+  c: ReturnType<typeof connect>,
+  filter: DeliveryFilter,
+  limit: number,
+): Promise<DeliverySummary[]> {
   const out: DeliverySummary[] = [];
   for (let cursor = ''; out.length < limit;) {
-    const page = await get<{ data: DeliverySummary[]; nextCursor: string | null }>(c, `/api/v1/webhooks/deliveries?${listQuery(filter, 100)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await get<{ data: DeliverySummary[]; nextCursor: string | null }>(
+      c,
+      `/api/v1/webhooks/deliveries?${listQuery(filter, 100)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     out.push(...page.data.filter((d) => matches(d, filter)));
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
@@ -91,13 +108,23 @@ export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptio
   const deadline = Date.now() + timeout;
   let seen: DeliverySummary[] = [];
   for (;;) {
-    seen = await listMatching(c, { ...filter, topic: undefined, responseStatus: undefined, since: undefined, status: undefined }, 200);
-    const hit = seen.filter((d) => matches(d, filter) && d.attemptCount > 0 && (!filter.status || d.status === filter.status)).at(-1);
+    seen = await listMatching(
+      c,
+      { ...filter, topic: undefined, responseStatus: undefined, since: undefined, status: undefined },
+      200,
+    );
+    const hit = seen
+      .filter((d) => matches(d, filter) && d.attemptCount > 0 && (!filter.status || d.status === filter.status))
+      .at(-1);
     if (hit) return get<Delivery>(c, `/api/v1/webhooks/deliveries/${encodeURIComponent(hit.id)}`);
     if (Date.now() >= deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(options.intervalMs ?? 100, Math.max(0, deadline - Date.now()))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(options.intervalMs ?? 100, Math.max(0, deadline - Date.now()))),
+    );
   }
   const newest = seen[0];
-  const saw = newest ? `; ${seen.length} other deliveries seen, the newest ${newest.topic} ${newest.id} ${newest.status} (last answer ${newest.lastStatus ?? 'none'})` : '; no deliveries at all';
+  const saw = newest
+    ? `; ${seen.length} other deliveries seen, the newest ${newest.topic} ${newest.id} ${newest.status} (last answer ${newest.lastStatus ?? 'none'})`
+    : '; no deliveries at all';
   throw new Error(`waitForDelivery: no delivery matching ${JSON.stringify(filter)} within ${timeout} ms${saw}`);
 }

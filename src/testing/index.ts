@@ -15,8 +15,20 @@ export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
 export { signTestHeader } from '../receiver/testing.ts';
 export type { Delivery, DeliverySummary } from '../shared/api-types.ts';
 export type { Fixture, FixturesFile } from '../shared/fixtures.ts';
-export { loadFixtures, replayFixtures, type ReplayOptions, type ReplayResult, type ReplayScheme } from '../receiver/fixtures-replay.ts';
-export { deliveries, waitForDelivery, type DeliveryFilter, type SandbayConnection, type WaitOptions } from './deliveries.ts';
+export {
+  loadFixtures,
+  replayFixtures,
+  type ReplayOptions,
+  type ReplayResult,
+  type ReplayScheme,
+} from '../receiver/fixtures-replay.ts';
+export {
+  deliveries,
+  waitForDelivery,
+  type DeliveryFilter,
+  type SandbayConnection,
+  type WaitOptions,
+} from './deliveries.ts';
 
 export interface StartSandboxOptions {
   /** Per-attempt webhook timeout (default SPEC's 10 s); tests may shorten it. */
@@ -39,22 +51,36 @@ export interface TestingSandbox {
   /** This sandbox's newest deliveries matching a filter (see `deliveries`). */
   deliveries(filter?: DeliveryFilter): ReturnType<typeof deliveries>;
   /** Waits for a delivery of this sandbox matching a filter (see `waitForDelivery`). */
-  waitForDelivery(filter: DeliveryFilter, options?: Pick<WaitOptions, 'timeout' | 'intervalMs'>): ReturnType<typeof waitForDelivery>;
+  waitForDelivery(
+    filter: DeliveryFilter,
+    options?: Pick<WaitOptions, 'timeout' | 'intervalMs'>,
+  ): ReturnType<typeof waitForDelivery>;
   /** Stops the engine and removes its scratch database. */
   close(): Promise<void>;
 }
 
 /** Starts Sandbay in this process on an in-memory database, with a fresh sandbox and a token. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<TestingSandbox> {
-  const engine = await startEngine({ memory: true, port: 0, logRequests: false, logger: silentLogger, attemptTimeoutMs: options.attemptTimeoutMs });
+  const engine = await startEngine({
+    memory: true,
+    port: 0,
+    logRequests: false,
+    logger: silentLogger,
+    attemptTimeoutMs: options.attemptTimeoutMs,
+  });
   try {
     const created = await engine.services.sandboxes.create();
     const sandboxId = created.sandbox.id;
     return {
-      url: engine.url, sandboxId, token: created.credentials.accessToken, webhookTestSecret: created.webhookTestSecret, engine,
+      url: engine.url,
+      sandboxId,
+      token: created.credentials.accessToken,
+      webhookTestSecret: created.webhookTestSecret,
+      engine,
       checkReceiver: (check) => runCheck(engine, sandboxId, check),
       deliveries: (filter = {}) => deliveries(filter, { url: engine.url, token: created.credentials.accessToken }),
-      waitForDelivery: (filter, wait = {}) => waitForDelivery(filter, { ...wait, url: engine.url, token: created.credentials.accessToken }),
+      waitForDelivery: (filter, wait = {}) =>
+        waitForDelivery(filter, { ...wait, url: engine.url, token: created.credentials.accessToken }),
       close: () => engine.close(),
     };
   } catch (err) {
@@ -89,11 +115,24 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Chec
   }
 }
 
-async function runCheck(engine: RunningSandbox, sandboxId: string, options: CheckReceiverOptions): Promise<CheckReport> {
+async function runCheck(
+  engine: RunningSandbox,
+  sandboxId: string,
+  options: CheckReceiverOptions,
+): Promise<CheckReport> {
   const { effects } = options;
-  const counter = typeof effects === 'string' ? effectsUrlCounter(effects, engine.services.webhooks.sender) : effects ? async () => effects() : undefined;
+  const counter =
+    typeof effects === 'string'
+      ? effectsUrlCounter(effects, engine.services.webhooks.sender)
+      : effects
+        ? async () => effects()
+        : undefined;
   const { done } = await engine.services.webhooks.checks.ofUrl(sandboxId, {
-    url: options.url, secret: options.secret, signature: options.signature, allowInsecureTls: options.allowInsecureTls, effects: counter,
+    url: options.url,
+    secret: options.secret,
+    signature: options.signature,
+    allowInsecureTls: options.allowInsecureTls,
+    effects: counter,
   });
   return (await done).report;
 }

@@ -38,7 +38,10 @@ export function nextStep(input: {
   let nextAttemptAt = status === 'pending' ? input.finishedAt + delay! * 1000 : null;
   let retryAfter: AttemptRetryAfter | null = null;
   const header = outcome.headers['retry-after'];
-  const asked = header !== undefined && outcome.status !== null && retryAfterStatuses.has(outcome.status) ? retryAfterSeconds(header, input.realNowMs) : undefined;
+  const asked =
+    header !== undefined && outcome.status !== null && retryAfterStatuses.has(outcome.status)
+      ? retryAfterSeconds(header, input.realNowMs)
+      : undefined;
   if (asked !== undefined && !outcome.ok) {
     const delaySeconds = Math.min(asked, maxRetryAfterSeconds);
     const wanted = input.finishedAt + delaySeconds * 1000;

@@ -24,7 +24,10 @@ export interface AttemptRecord {
 /** What the receiver's answer did to the schedule, as stored (null when nothing). */
 function scheduleNote(a: AttemptRecord['attempt']): object | null {
   if (!a.retryAfter && !a.disabledEndpoint) return null;
-  return { ...(a.retryAfter ? { retryAfter: a.retryAfter } : {}), ...(a.disabledEndpoint ? { disabledEndpoint: true } : {}) };
+  return {
+    ...(a.retryAfter ? { retryAfter: a.retryAfter } : {}),
+    ...(a.disabledEndpoint ? { disabledEndpoint: true } : {}),
+  };
 }
 
 // Waiting a few ms lets a burst of attempts share one write: per-row cost drops by half
@@ -35,7 +38,11 @@ const flushDelayMs = 5;
 const retryFirstMs = 100;
 const retryMaxMs = 1_000;
 
-interface Pending { record: AttemptRecord; done: (kept: boolean) => void; fail: (err: unknown) => void }
+interface Pending {
+  record: AttemptRecord;
+  done: (kept: boolean) => void;
+  fail: (err: unknown) => void;
+}
 
 /**
  * Writes attempt results in batches: everything finished since the last write goes in one
@@ -57,7 +64,10 @@ export class AttemptRecorder {
   private retryMs = retryFirstMs;
   private giveUp = false;
 
-  constructor(private readonly db: Db, private readonly onError: (message: string) => void = () => undefined) {}
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (message: string) => void = () => undefined,
+  ) {}
 
   /** Resolves once the batch is committed: true if the record was written, false if its lease was lost. */
   record(record: AttemptRecord): Promise<boolean> {
@@ -66,10 +76,12 @@ export class AttemptRecorder {
       if (!this.scheduled) {
         this.scheduled = true;
         // Never inside a keyed request's transaction: other attempts' results share this write.
-        detached(this.db, () => setTimeout(() => {
-          this.scheduled = false;
-          this.flushing = this.flushing.then(() => this.flush());
-        }, flushDelayMs));
+        detached(this.db, () =>
+          setTimeout(() => {
+            this.scheduled = false;
+            this.flushing = this.flushing.then(() => this.flush());
+          }, flushDelayMs),
+        );
       }
     });
   }
@@ -88,20 +100,25 @@ export class AttemptRecorder {
    * shutting down never waits for it for ever. Those attempts are sent again once their leases expire.
    */
   giveUpAfter(ms: number): void {
-    detached(this.db, () => setTimeout(() => {
-      this.giveUp = true;
-      const lost = this.held.splice(0);
-      if (lost.length > 0) this.onError(`the database was away until shutdown: ${lost.length} attempt outcome(s) not recorded`);
-      for (const item of lost) item.fail(new Error('the database was away until shutdown: outcome not recorded'));
-    }, ms)).unref();
+    detached(this.db, () =>
+      setTimeout(() => {
+        this.giveUp = true;
+        const lost = this.held.splice(0);
+        if (lost.length > 0)
+          this.onError(`the database was away until shutdown: ${lost.length} attempt outcome(s) not recorded`);
+        for (const item of lost) item.fail(new Error('the database was away until shutdown: outcome not recorded'));
+      }, ms),
+    ).unref();
   }
 
   /** Writes again what an outage held back, once the database answers. */
   private retryHeld(): void {
     if (this.giveUp) return;
-    detached(this.db, () => setTimeout(() => {
-      this.flushing = this.flushing.then(() => this.flush());
-    }, this.retryMs));
+    detached(this.db, () =>
+      setTimeout(() => {
+        this.flushing = this.flushing.then(() => this.flush());
+      }, this.retryMs),
+    );
     this.retryMs = Math.min(this.retryMs * 2, retryMaxMs);
   }
 
@@ -110,12 +127,29 @@ export class AttemptRecorder {
     this.buffer = [];
     if (batch.length === 0) return;
     const rows = batch.map(({ record: { tenantId, deliveryId, lease, attempt: a, delivery: d } }) => ({
-      tenant_id: tenantId, delivery_id: deliveryId, lease_owner: lease.owner, lease_slot: lease.slot, number: a.number, trigger: a.trigger, url: a.url,
-      started_at: a.startedAt.toISOString(), duration_ms: a.durationMs, signature_header: a.signatureHeader,
-      response_status: a.responseStatus, response_headers: a.responseHeaders, response_body: a.responseBody, error: a.error, chaos: a.chaos,
-      signature: a.signature ?? ['sandbay'], signature_headers: a.signatureHeaders ?? null, schedule_note: scheduleNote(a),
-      status: d.status, attempt_count: d.attemptCount, cycle_attempts: d.cycleAttempts,
-      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null, updated_at: d.updatedAt.toISOString(),
+      tenant_id: tenantId,
+      delivery_id: deliveryId,
+      lease_owner: lease.owner,
+      lease_slot: lease.slot,
+      number: a.number,
+      trigger: a.trigger,
+      url: a.url,
+      started_at: a.startedAt.toISOString(),
+      duration_ms: a.durationMs,
+      signature_header: a.signatureHeader,
+      response_status: a.responseStatus,
+      response_headers: a.responseHeaders,
+      response_body: a.responseBody,
+      error: a.error,
+      chaos: a.chaos,
+      signature: a.signature ?? ['sandbay'],
+      signature_headers: a.signatureHeaders ?? null,
+      schedule_note: scheduleNote(a),
+      status: d.status,
+      attempt_count: d.attemptCount,
+      cycle_attempts: d.cycleAttempts,
+      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+      updated_at: d.updatedAt.toISOString(),
     }));
     try {
       // One statement (atomic on its own): update the deliveries still leased for these slots,
@@ -146,12 +180,14 @@ export class AttemptRecorder {
         { prepare: true },
       );
       const kept = new Set(written.map((w) => `${w.tenant_id}\u0000${w.delivery_id}`));
-      if (this.retryMs > retryFirstMs) this.onError(`database back: ${batch.length} attempt outcome(s) kept through the outage recorded`);
+      if (this.retryMs > retryFirstMs)
+        this.onError(`database back: ${batch.length} attempt outcome(s) kept through the outage recorded`);
       this.retryMs = retryFirstMs;
       for (const item of batch) item.done(kept.has(`${item.record.tenantId}\u0000${item.record.deliveryId}`));
     } catch (err) {
       if (isUnavailable(err) && !this.giveUp) {
-        if (this.retryMs === retryFirstMs) this.onError(`database away: keeping ${batch.length} attempt outcome(s) to record when it is back`);
+        if (this.retryMs === retryFirstMs)
+          this.onError(`database away: keeping ${batch.length} attempt outcome(s) to record when it is back`);
         this.held = batch;
         this.retryHeld();
         return;

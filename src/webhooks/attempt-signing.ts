@@ -12,10 +12,16 @@ export interface AttemptSigning {
 }
 
 /** An endpoint's signing at sandbox time `at`: its schemes and the keys live then (SPEC §11). */
-export const endpointSigning = (target: EndpointTarget, at: number): AttemptSigning => ({ schemes: target.signature, keys: Endpoints.signingKeys(target, at) });
+export const endpointSigning = (target: EndpointTarget, at: number): AttemptSigning => ({
+  schemes: target.signature,
+  keys: Endpoints.signingKeys(target, at),
+});
 
 /** Sandbay's scheme with one secret: a test sent to a bare URL (the sandbox's webhookTestSecret), or a receiver check's. */
-export const sandbaySigning = (secret: string): AttemptSigning => ({ schemes: ['sandbay'], keys: { secrets: [secret], signingKeys: [] } });
+export const sandbaySigning = (secret: string): AttemptSigning => ({
+  schemes: ['sandbay'],
+  keys: { secrets: [secret], signingKeys: [] },
+});
 
 export interface SignedAttempt {
   /** Every header of the request. */
@@ -30,9 +36,19 @@ export interface SignedAttempt {
  * Signs one attempt afresh (SPEC §5.2, §11): every scheme's headers at the real-clock second `timestamp`;
  * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it.
  */
-export function signAttempt(signing: AttemptSigning, delivery: { id: string; topic: string; body: string }, timestamp: number): SignedAttempt {
+export function signAttempt(
+  signing: AttemptSigning,
+  delivery: { id: string; topic: string; body: string },
+  timestamp: number,
+): SignedAttempt {
   // signRequest returns just the signing headers (X-Service-Signature, webhook-id/-timestamp/-signature).
-  const signatureHeaders = signRequest(signing.schemes, { id: delivery.id, timestamp, payload: delivery.body, secrets: signing.keys.secrets, signingKeys: signing.keys.signingKeys });
+  const signatureHeaders = signRequest(signing.schemes, {
+    id: delivery.id,
+    timestamp,
+    payload: delivery.body,
+    secrets: signing.keys.secrets,
+    signingKeys: signing.keys.signingKeys,
+  });
   return {
     // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
     headers: attemptHeaders(delivery.topic, delivery.id, { signature: signing.schemes, signatureHeaders }),
@@ -43,7 +59,12 @@ export function signAttempt(signing: AttemptSigning, delivery: { id: string; top
 
 /** Where an attempt goes and how it is signed, or why it is not made (SPEC §5.1, §5.4, §11). */
 export type AttemptTarget =
-  | { url: string; signing: AttemptSigning; allowInsecureTls: boolean; chaos?: { id: string; chaos: ChaosSettings; sinceSeq: number } }
+  | {
+      url: string;
+      signing: AttemptSigning;
+      allowInsecureTls: boolean;
+      chaos?: { id: string; chaos: ChaosSettings; sinceSeq: number };
+    }
   | { skipped: 'endpoint_disabled' | 'endpoint_deleted' };
 
 /** An attempt's target at sandbox time `asOf`: the endpoint's URL, schemes and live keys, or a test's bare URL and secret. */
@@ -54,12 +75,23 @@ export async function resolveTarget(
 ): Promise<AttemptTarget> {
   if (!state.endpointId) {
     // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret (SPEC §5.4).
-    return { url: state.targetUrl!, signing: sandbaySigning(await deps.testSecret(state.tenantId)), allowInsecureTls: false };
+    return {
+      url: state.targetUrl!,
+      signing: sandbaySigning(await deps.testSecret(state.tenantId)),
+      allowInsecureTls: false,
+    };
   }
   const endpoint = await deps.endpoints.target(state.tenantId, state.endpointId);
   if (!endpoint) return { skipped: 'endpoint_deleted' };
   // A disabled endpoint's deliveries stay pending in the database and are queued again on enable.
   if (!endpoint.enabled) return { skipped: 'endpoint_disabled' };
-  const chaos = endpoint.chaos ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq } : undefined;
-  return { url: endpoint.url, signing: endpointSigning(endpoint, asOf), allowInsecureTls: endpoint.allowInsecureTls, chaos };
+  const chaos = endpoint.chaos
+    ? { id: state.endpointId, chaos: endpoint.chaos, sinceSeq: endpoint.chaosSinceSeq }
+    : undefined;
+  return {
+    url: endpoint.url,
+    signing: endpointSigning(endpoint, asOf),
+    allowInsecureTls: endpoint.allowInsecureTls,
+    chaos,
+  };
 }

@@ -23,7 +23,10 @@ export interface ChaosDraw {
 
 /** A seeded, counter-based uniform number in [0, 1): the same (seed, n, salt) always gives the same value. */
 function unit(seed: number, n: number, salt: number): number {
-  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(n + 0x632be5ab, 0xc2b2ae35) ^ Math.imul(salt + 0x165667b1, 0x27d4eb2f);
+  let h =
+    Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+    Math.imul(n + 0x632be5ab, 0xc2b2ae35) ^
+    Math.imul(salt + 0x165667b1, 0x27d4eb2f);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -59,14 +62,23 @@ export class Chaos {
   constructor(private readonly db: Db) {}
 
   /** The delivery's draw, and until when (sandbox ms) it must wait if this is the moment it is drawn. */
-  async plan(tenantId: string, deliveryId: string, endpoint: { id: string; chaos: ChaosSettings; sinceSeq: number }, asOf: number): Promise<{ draw: ChaosDraw; holdUntil: number | null }> {
+  async plan(
+    tenantId: string,
+    deliveryId: string,
+    endpoint: { id: string; chaos: ChaosSettings; sinceSeq: number },
+    asOf: number,
+  ): Promise<{ draw: ChaosDraw; holdUntil: number | null }> {
     const [row] = await this.db.query<{ chaos: ChaosDraw | null; ordinal: number }>(
       `select d.chaos, (select count(*)::int from deliveries o where o.tenant_id = d.tenant_id and o.endpoint_id = d.endpoint_id
                           and o.check_id is null and o.seq > $3 and o.seq <= d.seq) as ordinal
          from deliveries d where d.tenant_id = $1 and d.id = $2`,
       [tenantId, deliveryId, endpoint.sinceSeq],
     );
-    if (!row) return { draw: drawChaos({ ...endpoint.chaos, duplicateRate: 0, reorderWindowMs: 0, delayMs: 0 }, 0), holdUntil: null };
+    if (!row)
+      return {
+        draw: drawChaos({ ...endpoint.chaos, duplicateRate: 0, reorderWindowMs: 0, delayMs: 0 }, 0),
+        holdUntil: null,
+      };
     if (row.chaos) return { draw: row.chaos, holdUntil: null };
     const draw = drawChaos(endpoint.chaos, row.ordinal);
     const held = draw.delayMs + draw.reorderMs;

@@ -1,4 +1,11 @@
-import { targetKey, type ClaimCondition, type ClaimRefusal, type DeliveryLeases, type LeasedDelivery, type Target } from './leases.ts';
+import {
+  targetKey,
+  type ClaimCondition,
+  type ClaimRefusal,
+  type DeliveryLeases,
+  type LeasedDelivery,
+  type Target,
+} from './leases.ts';
 
 interface ClaimAsk {
   id: string;
@@ -27,8 +34,12 @@ export class ClaimBatcher {
         setImmediate(() => {
           this.batches.delete(key);
           this.leases.claimMany(created.target, created.asks).then(
-            (results) => { for (const ask of created.asks) ask.resolve(results.get(ask.id) ?? 'unavailable'); },
-            (err) => { for (const ask of created.asks) ask.reject(err); },
+            (results) => {
+              for (const ask of created.asks) ask.resolve(results.get(ask.id) ?? 'unavailable');
+            },
+            (err) => {
+              for (const ask of created.asks) ask.reject(err);
+            },
           );
         });
       }

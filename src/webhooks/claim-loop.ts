@@ -110,8 +110,11 @@ export class ClaimLoop {
   }
 
   private poll(): void {
-    this.deps.leases.releaseDeadOwners()
-      .catch((err) => { if (!this.closed) this.deps.onError(`releasing leases of stopped engines failed: ${err}`); })
+    this.deps.leases
+      .releaseDeadOwners()
+      .catch((err) => {
+        if (!this.closed) this.deps.onError(`releasing leases of stopped engines failed: ${err}`);
+      })
       .finally(() => this.kick());
   }
 }

@@ -16,10 +16,27 @@ export interface DeliveryFilter {
 }
 
 interface Row {
-  id: string; event_id: string; topic: string; endpoint_id: string | null; url: string | null; status: DeliverySummary['status'];
-  attempt_count: number; next_attempt_at: Date | null; last_status: number | null; last_error: string | null; test: boolean;
-  created_at: Date; updated_at: Date; seq: number; position: number; body?: string; check_id: string | null; check_case: string | null;
-  endpoint_enabled: boolean | null; disabled_reason: string | null; disabled_at: Date | null;
+  id: string;
+  event_id: string;
+  topic: string;
+  endpoint_id: string | null;
+  url: string | null;
+  status: DeliverySummary['status'];
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  test: boolean;
+  created_at: Date;
+  updated_at: Date;
+  seq: number;
+  position: number;
+  body?: string;
+  check_id: string | null;
+  check_case: string | null;
+  endpoint_enabled: boolean | null;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
 }
 
 const summarySelect = `
@@ -35,14 +52,31 @@ const summarySelect = `
 function pausedOf(r: Row): DeliverySummary['paused'] {
   if (r.status !== 'pending' || r.endpoint_enabled !== false) return null;
   const why = r.disabled_reason === 'gone' ? 'its receiver answered 410 Gone' : 'it was disabled';
-  return { reason: 'endpoint_disabled', message: `Waiting: endpoint ${r.endpoint_id} is disabled (${why}). Enable it to resume.`, since: r.disabled_at!.toISOString() };
+  return {
+    reason: 'endpoint_disabled',
+    message: `Waiting: endpoint ${r.endpoint_id} is disabled (${why}). Enable it to resume.`,
+    since: r.disabled_at!.toISOString(),
+  };
 }
 
 const toSummary = (r: Row): DeliverySummary & ListPosition => ({
-  id: r.id, eventId: r.event_id, topic: r.topic, endpointId: r.endpoint_id, url: r.url, status: r.status, attemptCount: r.attempt_count,
-  nextAttemptAt: r.next_attempt_at?.toISOString() ?? null, lastStatus: r.last_status, lastError: r.last_error, test: r.test,
-  check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null, paused: pausedOf(r),
-  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), seq: r.seq, position: r.position,
+  id: r.id,
+  eventId: r.event_id,
+  topic: r.topic,
+  endpointId: r.endpoint_id,
+  url: r.url,
+  status: r.status,
+  attemptCount: r.attempt_count,
+  nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  test: r.test,
+  check: r.check_id ? { id: r.check_id, case: r.check_case ?? '' } : null,
+  paused: pausedOf(r),
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  seq: r.seq,
+  position: r.position,
 });
 
 /**
@@ -59,7 +93,11 @@ export interface ListPosition {
  * commits later always lands above what was listed: a forward poll never skips one, and never waits.
  */
 export async function listDeliveries(
-  q: Queryable, tenantId: string, filter: DeliveryFilter, limit: number, after?: ListPosition,
+  q: Queryable,
+  tenantId: string,
+  filter: DeliveryFilter,
+  limit: number,
+  after?: ListPosition,
 ): Promise<(DeliverySummary & ListPosition)[]> {
   const rows = await q.query<Row>(
     `${summarySelect}
@@ -69,8 +107,18 @@ export async function listDeliveries(
         and ($8::text is null or d.id = $8 or d.event_id = $8 or e.data->>'orderId' = $8)
         and (not $9::boolean or d.check_id is null)
       order by c.position desc, d.seq desc limit $2`,
-    [tenantId, limit, after?.seq ?? null, filter.status ?? null, filter.topic ?? null, filter.endpointId ?? null, filter.eventId ?? null, filter.search ?? null,
-      filter.excludeChecks ?? false, after?.position ?? null],
+    [
+      tenantId,
+      limit,
+      after?.seq ?? null,
+      filter.status ?? null,
+      filter.topic ?? null,
+      filter.endpointId ?? null,
+      filter.eventId ?? null,
+      filter.search ?? null,
+      filter.excludeChecks ?? false,
+      after?.position ?? null,
+    ],
   );
   return rows.map(toSummary);
 }

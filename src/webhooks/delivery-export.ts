@@ -1,6 +1,12 @@
 import type { Queryable } from '../db/database.ts';
 import { matchesAnyPattern } from '../shared/topics.ts';
-import { getDelivery, listDeliveries, type DeliveryDetail, type DeliveryFilter, type ListPosition } from './deliveries.ts';
+import {
+  getDelivery,
+  listDeliveries,
+  type DeliveryDetail,
+  type DeliveryFilter,
+  type ListPosition,
+} from './deliveries.ts';
 
 export interface ExportFilter extends DeliveryFilter {
   /** Topic patterns (`order.*`, `*`, a topic): a delivery matching any of them. */
@@ -15,7 +21,11 @@ const pageSize = 500;
  * The deliveries a filter matches (the newest `limit`), oldest first, each with its attempts: what a
  * HAR file or a fixtures file holds. Details are read one at a time as the consumer asks for them.
  */
-export async function* exportedDeliveries(q: Queryable, tenantId: string, filter: ExportFilter): AsyncGenerator<DeliveryDetail> {
+export async function* exportedDeliveries(
+  q: Queryable,
+  tenantId: string,
+  filter: ExportFilter,
+): AsyncGenerator<DeliveryDetail> {
   const { topics, limit, ...list } = filter;
   const wanted = (topic: string) => matchesAnyPattern(topics ?? [], topic);
   const ids: string[] = [];

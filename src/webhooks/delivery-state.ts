@@ -10,20 +10,38 @@ export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'
 }
 
 interface StateRow {
-  tenant_id?: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
-  attempt_count: number; cycle_attempts: number; status: string; next_attempt_at: Date | null;
+  tenant_id?: string;
+  id: string;
+  endpoint_id: string | null;
+  target_url: string | null;
+  topic: Topic;
+  body: string;
+  attempt_count: number;
+  cycle_attempts: number;
+  status: string;
+  next_attempt_at: Date | null;
 }
 
 const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, status, next_attempt_at
   from deliveries`;
 
 const toState = (tenantId: string, r: StateRow): DeliveryState => ({
-  tenantId, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
-  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts,
+  tenantId,
+  id: r.id,
+  endpointId: r.endpoint_id,
+  targetUrl: r.target_url,
+  topic: r.topic,
+  body: r.body,
+  attemptCount: r.attempt_count,
+  cycleAttempts: r.cycle_attempts,
 });
 
 /** Loads a delivery's state from the database (the source of truth). */
-export async function loadState(db: Db, tenantId: string, id: string): Promise<(DeliveryState & { status: string }) | undefined> {
+export async function loadState(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<(DeliveryState & { status: string }) | undefined> {
   const [row] = await db.query<StateRow>(`${stateSelect} where tenant_id = $1 and id = $2`, [tenantId, id]);
   return row && { ...toState(tenantId, row), status: row.status };
 }
@@ -33,7 +51,11 @@ export async function loadState(db: Db, tenantId: string, id: string): Promise<(
  * on them), within `windowMs` of the earliest, each with when it is due.
  */
 export async function dueStates(
-  db: Db, tenantId: string, upTo: number, windowMs: number, claimer: { owner: string; settled: boolean },
+  db: Db,
+  tenantId: string,
+  upTo: number,
+  windowMs: number,
+  claimer: { owner: string; settled: boolean },
 ): Promise<{ state: DeliveryState; dueAt: number }[]> {
   // Target by target, so that each is a short walk of deliveries_due (tenant, endpoint, due time)
   // rather than a pass over every pending delivery of the sandbox: the earliest open delivery of each

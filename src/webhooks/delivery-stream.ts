@@ -68,7 +68,11 @@ const parseId = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) : undefined)
 
 type Row = { tenant_id: string; seq: number; event: StreamEvent; data: StreamMessage['data'] };
 const messageOf = (row: Row): StreamMessage => ({ id: String(row.seq), event: row.event, data: row.data });
-const resetMessage = (at: number): StreamMessage => ({ id: String(at), event: 'reset', data: { reason: 'cannot_resume' } });
+const resetMessage = (at: number): StreamMessage => ({
+  id: String(at),
+  event: 'reset',
+  data: { reason: 'cannot_resume' },
+});
 
 /**
  * The live feed behind GET /api/v1/events/stream (SPEC §5.7), shared by every engine on the database.
@@ -95,7 +99,9 @@ export class DeliveryStream {
   dropped = 0;
 
   constructor(
-    private readonly db: Db, private readonly onError: (message: string) => void, private readonly stallMs = defaultStallMs,
+    private readonly db: Db,
+    private readonly onError: (message: string) => void,
+    private readonly stallMs = defaultStallMs,
   ) {
     this.watchers = new StreamWatchers(db, keepForMs);
   }
@@ -115,7 +121,8 @@ export class DeliveryStream {
   publish(tenantId: string, event: StreamEvent, data: StreamMessage['data']): void {
     if (this.closed) return;
     this.outgoing.push({ tenantId, event, data });
-    if (!this.flushTimer) detached(this.db, () => (this.flushTimer = setTimeout(() => void this.flush(), flushEveryMs)));
+    if (!this.flushTimer)
+      detached(this.db, () => (this.flushTimer = setTimeout(() => void this.flush(), flushEveryMs)));
   }
 
   /**
@@ -167,7 +174,9 @@ export class DeliveryStream {
   }
 
   private async counter(tenantId: string): Promise<number> {
-    const [row] = await this.db.query<{ seq: number }>('select seq from stream_counters where tenant_id = $1', [tenantId]);
+    const [row] = await this.db.query<{ seq: number }>('select seq from stream_counters where tenant_id = $1', [
+      tenantId,
+    ]);
     return row?.seq ?? 0;
   }
 
@@ -220,7 +229,7 @@ export class DeliveryStream {
 
   /** Waits until the client has read its buffer down to half; false if it has not within stallMs, or left. */
   private async drained(sub: Subscriber): Promise<boolean> {
-    for (const deadline = Date.now() + this.stallMs; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + this.stallMs; Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, drainPollMs));
       if (sub.closed || this.closed) return false;
       if (sub.unsentBytes() <= maxUnsentBytesPerClient / 2) return true;
@@ -248,7 +257,8 @@ export class DeliveryStream {
         // Numbers are taken under each sandbox's counter row (in one order, so two engines never deadlock)
         // and released at COMMIT: a message is visible only once every lower number of its sandbox is.
         const counters = await tx.query<{ tenant_id: string; seq: number }>(
-          'select tenant_id, seq from stream_counters where tenant_id = any($1::text[]) order by tenant_id for update', [tenants],
+          'select tenant_id, seq from stream_counters where tenant_id = any($1::text[]) order by tenant_id for update',
+          [tenants],
         );
         const next = new Map(counters.map((c) => [c.tenant_id, c.seq]));
         const rows = batch.flatMap((m) => {
@@ -296,7 +306,7 @@ export class DeliveryStream {
 
   private async read(): Promise<void> {
     try {
-      for (let full = true; full && this.feeds.size > 0; ) {
+      for (let full = true; full && this.feeds.size > 0;) {
         const followed = [...this.feeds].map(([tenantId, feed]) => [tenantId, feed.position] as const);
         const rows = await this.db.query<Row>(
           `select m.tenant_id, m.seq, m.event, m.data
@@ -307,7 +317,7 @@ export class DeliveryStream {
           [followed.map(([t]) => t), followed.map(([, p]) => p)],
         );
         full = false;
-        for (let start = 0; start < rows.length; ) {
+        for (let start = 0; start < rows.length;) {
           let end = start;
           while (end < rows.length && rows[end].tenant_id === rows[start].tenant_id) end++;
           full ||= end - start === readBatch;
@@ -348,8 +358,11 @@ export class DeliveryStream {
   private async prune(): Promise<void> {
     await this.watchers.prune();
     await this.db.transaction(async (tx) => {
-      const [{ mine }] = await tx.query<{ mine: boolean }>(`select pg_try_advisory_xact_lock(hashtextextended('stream:prune', 0)) as mine`);
-      if (mine) await tx.query(`delete from stream_messages where created_at < now() - $1 * interval '1 ms'`, [keepForMs]);
+      const [{ mine }] = await tx.query<{ mine: boolean }>(
+        `select pg_try_advisory_xact_lock(hashtextextended('stream:prune', 0)) as mine`,
+      );
+      if (mine)
+        await tx.query(`delete from stream_messages where created_at < now() - $1 * interval '1 ms'`, [keepForMs]);
     });
   }
 }

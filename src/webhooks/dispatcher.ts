@@ -9,7 +9,14 @@ import { attemptChaos, type Chaos, type ChaosDraw } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import type { Endpoints } from './endpoints.ts';
 import { dueStates, loadState, type DeliveryState } from './delivery-state.ts';
-import { maxInFlightPerEndpoint, targetKey, targetOf, type ClaimCondition, type DeliveryLeases, type LeasedDelivery } from './leases.ts';
+import {
+  maxInFlightPerEndpoint,
+  targetKey,
+  targetOf,
+  type ClaimCondition,
+  type DeliveryLeases,
+  type LeasedDelivery,
+} from './leases.ts';
 import { ClaimBatcher } from './claim-batcher.ts';
 import { ClaimLoop, dueChannel } from './claim-loop.ts';
 import { KeyedLimiter } from './limiter.ts';
@@ -79,9 +86,15 @@ export class Dispatcher implements JobHandler {
   constructor(private readonly deps: DispatcherDeps) {
     this.claims = new ClaimBatcher(deps.leases);
     this.loop = new ClaimLoop({
-      db: deps.db, leases: deps.leases, pollMs: deps.pollMs, onError: deps.onError,
+      db: deps.db,
+      leases: deps.leases,
+      pollMs: deps.pollMs,
+      onError: deps.onError,
       advancingTenants: () => deps.scheduler.advancingTenants(),
-      attempt: (leased) => this.inBackground(this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased)),
+      attempt: (leased) =>
+        this.inBackground(
+          this.attempt(leased, leased.cycleAttempts === 0 ? 'initial' : 'retry', leased.sandboxNowMs, leased),
+        ),
     });
   }
 
@@ -116,16 +129,31 @@ export class Dispatcher implements JobHandler {
    * of the earliest: the next batch an advance runs (the rest come at its next call).
    */
   async due(tenantId: string, upTo: number, windowMs: number): Promise<DueJob[]> {
-    const due = await dueStates(this.deps.db, tenantId, upTo, windowMs, { owner: this.deps.leases.owner, settled: this.deps.leases.settled() });
+    const due = await dueStates(this.deps.db, tenantId, upTo, windowMs, {
+      owner: this.deps.leases.owner,
+      settled: this.deps.leases.settled(),
+    });
     return due.map(({ state, dueAt }) => this.job(state, dueAt));
   }
 
   /** Hears of committed deliveries (the outbox's afterCommit): those leased to this engine go out now. */
   enqueue(deliveries: QueuedDelivery[]): void {
     for (const d of deliveries) {
-      this.deps.stream.publish(d.tenantId, 'delivery.created', { id: d.id, topic: d.topic, endpointId: d.endpointId, status: 'pending' });
+      this.deps.stream.publish(d.tenantId, 'delivery.created', {
+        id: d.id,
+        topic: d.topic,
+        endpointId: d.endpointId,
+        status: 'pending',
+      });
       if (d.leasedAt === null) continue;
-      const leased: LeasedDelivery = { ...d, leasedAt: d.leasedAt, attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: this.deps.clock.nowMs(d.tenantId) };
+      const leased: LeasedDelivery = {
+        ...d,
+        leasedAt: d.leasedAt,
+        attemptCount: 0,
+        cycleAttempts: 0,
+        slot: 1,
+        sandboxNowMs: this.deps.clock.nowMs(d.tenantId),
+      };
       this.inBackground(this.attempt(leased, 'initial', leased.sandboxNowMs, leased));
     }
   }
@@ -136,7 +164,9 @@ export class Dispatcher implements JobHandler {
     const state = queued ?? (await this.loadState(job.tenantId, job.id));
     if (!state) return;
     await this.attempt(state, state.cycleAttempts === 0 ? 'initial' : 'retry', asOf, {
-      statuses: ['pending'], attemptCount: state.attemptCount, dueBy: asOf,
+      statuses: ['pending'],
+      attemptCount: state.attemptCount,
+      dueBy: asOf,
       notAdvancing: !this.deps.scheduler.advancingTenants().includes(job.tenantId),
     });
   }
@@ -147,13 +177,15 @@ export class Dispatcher implements JobHandler {
    */
   private inBackground(attempt: Promise<AttemptResult>): void {
     attempt.catch((err) => {
-      if (!this.closed) this.deps.onError(`attempt failed before its outcome was recorded: ${(err as Error)?.message ?? err}`);
+      if (!this.closed)
+        this.deps.onError(`attempt failed before its outcome was recorded: ${(err as Error)?.message ?? err}`);
     });
   }
 
   /** Waits until no other engine has an attempt of the sandbox in flight (an advance runs after them). */
   async settle(tenantId: string): Promise<void> {
-    while (!this.closed && (await this.deps.leases.leasedElsewhere(tenantId))) await new Promise((r) => setTimeout(r, settlePollMs));
+    while (!this.closed && (await this.deps.leases.leasedElsewhere(tenantId)))
+      await new Promise((r) => setTimeout(r, settlePollMs));
   }
 
   /** True while an attempt of the delivery is in flight on any engine (a live lease). */
@@ -170,8 +202,16 @@ export class Dispatcher implements JobHandler {
    * replays too, until they are recorded and their follow-up is scheduled (SPEC §5.5).
    * It runs outside any request's transaction: it awaits the network.
    */
-  attempt(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
-    return this.deps.scheduler.track(state.tenantId, detached(this.deps.db, () => this.attemptOnce(state, trigger, asOf, claim)));
+  attempt(
+    state: DeliveryState,
+    trigger: Trigger,
+    asOf: number,
+    claim: ClaimCondition | LeasedDelivery,
+  ): Promise<AttemptResult> {
+    return this.deps.scheduler.track(
+      state.tenantId,
+      detached(this.deps.db, () => this.attemptOnce(state, trigger, asOf, claim)),
+    );
   }
 
   /**
@@ -189,7 +229,12 @@ export class Dispatcher implements JobHandler {
     }
   }
 
-  private async attemptOnce(state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery): Promise<AttemptResult> {
+  private async attemptOnce(
+    state: DeliveryState,
+    trigger: Trigger,
+    asOf: number,
+    claim: ClaimCondition | LeasedDelivery,
+  ): Promise<AttemptResult> {
     const flight = this.flights.board(state.tenantId);
     try {
       return await this.attemptIn(flight, state, trigger, asOf, claim);
@@ -199,7 +244,11 @@ export class Dispatcher implements JobHandler {
   }
 
   private async attemptIn(
-    flight: Flight, state: DeliveryState, trigger: Trigger, asOf: number, claim: ClaimCondition | LeasedDelivery,
+    flight: Flight,
+    state: DeliveryState,
+    trigger: Trigger,
+    asOf: number,
+    claim: ClaimCondition | LeasedDelivery,
   ): Promise<AttemptResult> {
     const { tenantId, id } = state;
     const epoch = flight.epoch;
@@ -212,12 +261,18 @@ export class Dispatcher implements JobHandler {
     }
     // Chaos hook (./chaos.ts): a first attempt may be held back once (its lease given up until then),
     // and a delivered one sent again below.
-    const chaos = trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
+    const chaos =
+      trigger === 'initial' && target.chaos ? await this.deps.chaos.plan(tenantId, id, target.chaos, asOf) : null;
     if (chaos?.holdUntil) {
       if (given) await this.deps.leases.release(tenantId, id, given.slot);
       if (flight.epoch !== epoch) return { status: 'pending', skipped: 'stale' };
       this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
-      this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'pending', nextAttemptAt: new Date(chaos.holdUntil).toISOString(), chaos: attemptChaos(chaos.draw, false) });
+      this.deps.stream.publish(tenantId, 'delivery.updated', {
+        id,
+        status: 'pending',
+        nextAttemptAt: new Date(chaos.holdUntil).toISOString(),
+        chaos: attemptChaos(chaos.draw, false),
+      });
       return { status: 'pending' };
     }
     // Claimed before waiting for a local turn, so an advance's batch is one claim per endpoint.
@@ -242,7 +297,12 @@ export class Dispatcher implements JobHandler {
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
       signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
-      outcome = await this.deps.sender.send({ url: target.url, body: leased.body, allowInsecureTls: target.allowInsecureTls, headers: signed.headers });
+      outcome = await this.deps.sender.send({
+        url: target.url,
+        body: leased.body,
+        allowInsecureTls: target.allowInsecureTls,
+        headers: signed.headers,
+      });
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();
@@ -251,7 +311,16 @@ export class Dispatcher implements JobHandler {
     }
     let result: AttemptResult;
     try {
-      result = await this.recordOutcome(leased, trigger, asOf, flight, epoch, { url: target.url, schemes: target.signing.schemes, signed }, outcome, chaos?.draw ?? null);
+      result = await this.recordOutcome(
+        leased,
+        trigger,
+        asOf,
+        flight,
+        epoch,
+        { url: target.url, schemes: target.signing.schemes, signed },
+        outcome,
+        chaos?.draw ?? null,
+      );
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
@@ -259,14 +328,23 @@ export class Dispatcher implements JobHandler {
     }
     if (outcome.ok && !result.skipped && chaos?.draw.duplicate) {
       const delivered = { ...leased, attemptCount: leased.slot, cycleAttempts: leased.cycleAttempts + 1 };
-      await this.attemptIn(flight, delivered, 'duplicate', asOf + outcome.durationMs, { statuses: ['succeeded'], attemptCount: leased.slot });
+      await this.attemptIn(flight, delivered, 'duplicate', asOf + outcome.durationMs, {
+        statuses: ['succeeded'],
+        attemptCount: leased.slot,
+      });
     }
     return result;
   }
 
   private async recordOutcome(
-    leased: LeasedDelivery, trigger: Trigger, asOf: number, flight: Flight, epoch: number, sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
-    outcome: Awaited<ReturnType<Sender['send']>>, chaos: ChaosDraw | null,
+    leased: LeasedDelivery,
+    trigger: Trigger,
+    asOf: number,
+    flight: Flight,
+    epoch: number,
+    sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
+    outcome: Awaited<ReturnType<Sender['send']>>,
+    chaos: ChaosDraw | null,
   ): Promise<AttemptResult> {
     const { tenantId, id } = leased;
     const cycle = trigger !== 'replay' && trigger !== 'duplicate';
@@ -274,37 +352,71 @@ export class Dispatcher implements JobHandler {
     const finishedAt = asOf + outcome.durationMs;
     // The retry schedule, then what the answer asks (SPEC §5.3): Retry-After, or 410 Gone.
     const { status, nextAttemptAt, retryAfter, disableEndpoint } = nextStep({
-      outcome, inCycle: cycle, duplicate: trigger === 'duplicate', cycleAttempts, finishedAt, realNowMs: this.deps.realNow(), hasEndpoint: leased.endpointId !== null,
+      outcome,
+      inCycle: cycle,
+      duplicate: trigger === 'duplicate',
+      cycleAttempts,
+      finishedAt,
+      realNowMs: this.deps.realNow(),
+      hasEndpoint: leased.endpointId !== null,
     });
     const next: DeliveryState = { ...leased, attemptCount: leased.slot, cycleAttempts };
     // Off first, so that no engine starts another attempt to a receiver that said it is gone.
-    if (disableEndpoint && flight.epoch === epoch) await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
+    if (disableEndpoint && flight.epoch === epoch)
+      await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
     const record: AttemptRecord = {
-      tenantId, deliveryId: id, lease: { owner: this.deps.leases.owner, slot: leased.slot },
+      tenantId,
+      deliveryId: id,
+      lease: { owner: this.deps.leases.owner, slot: leased.slot },
       attempt: {
-        number: leased.slot, trigger, url: sent.url, startedAt: new Date(asOf), durationMs: outcome.durationMs,
-        signatureHeader: sent.signed.signatureHeader, responseStatus: outcome.status, responseHeaders: outcome.headers, responseBody: outcome.body, error: outcome.error,
+        number: leased.slot,
+        trigger,
+        url: sent.url,
+        startedAt: new Date(asOf),
+        durationMs: outcome.durationMs,
+        signatureHeader: sent.signed.signatureHeader,
+        responseStatus: outcome.status,
+        responseHeaders: outcome.headers,
+        responseBody: outcome.body,
+        error: outcome.error,
         chaos: attemptChaos(chaos, trigger === 'duplicate'),
-        signature: sent.schemes, signatureHeaders: sent.signed.signatureHeaders, retryAfter, disabledEndpoint: disableEndpoint,
+        signature: sent.schemes,
+        signatureHeaders: sent.signed.signatureHeaders,
+        retryAfter,
+        disabledEndpoint: disableEndpoint,
       },
       delivery: {
-        status, attemptCount: leased.slot, cycleAttempts, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
+        status,
+        attemptCount: leased.slot,
+        cycleAttempts,
+        nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
         updatedAt: new Date(finishedAt),
       },
     };
     if (flight.epoch !== epoch) return { status, skipped: 'stale' };
     if (!(await this.deps.recorder.record(record))) {
       // The lease ran out and another engine took the slot (or a reset removed the delivery): its attempt stands.
-      if (flight.epoch === epoch) this.deps.onError(`delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`);
+      if (flight.epoch === epoch)
+        this.deps.onError(
+          `delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`,
+        );
       return { status, skipped: 'lost_lease' };
     }
     if (flight.epoch !== epoch) return { status, skipped: 'stale' };
     if (nextAttemptAt !== null) this.deps.scheduler.schedule(this.job(next, nextAttemptAt));
     this.deps.stream.publish(tenantId, 'attempt.finished', {
-      id, number: leased.slot, trigger, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
+      id,
+      number: leased.slot,
+      trigger,
+      responseStatus: outcome.status,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
     });
     this.deps.stream.publish(tenantId, 'delivery.updated', {
-      id, status, attemptCount: leased.slot, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
+      id,
+      status,
+      attemptCount: leased.slot,
+      nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
       ...(disableEndpoint ? { endpointId: leased.endpointId, endpointDisabled: true } : {}),
     });
     return { status };
@@ -350,7 +462,11 @@ export class Dispatcher implements JobHandler {
    * Dead-letters pending deliveries — one, or all of an endpoint's — with the reason as their last error:
    * their queued attempts are cancelled and the live stream hears of each.
    */
-  private async deadLetter(tenantId: string, which: { id: string } | { endpointId: string }, error: string): Promise<void> {
+  private async deadLetter(
+    tenantId: string,
+    which: { id: string } | { endpointId: string },
+    error: string,
+  ): Promise<void> {
     const [column, value] = 'id' in which ? ['id', which.id] : ['endpoint_id', which.endpointId];
     const rows = await this.deps.db.query<{ id: string }>(
       `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4

@@ -22,22 +22,45 @@ const columns = `id, topic, endpoint_id, total, succeeded, failed, skipped, crea
   case when ${silent} then updated_at else finished_at end as finished_at`;
 
 interface JobRow extends ReplayCounts {
-  id: string; state: DlqReplayState; topic: string | null; endpoint_id: string | null; total: number;
-  created_at: Date; updated_at: Date; finished_at: Date | null;
+  id: string;
+  state: DlqReplayState;
+  topic: string | null;
+  endpoint_id: string | null;
+  total: number;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
 }
 
 const toJob = (r: JobRow): DlqReplayJob => ({
-  id: r.id, state: r.state, topic: r.topic, endpointId: r.endpoint_id, total: r.total,
-  done: r.succeeded + r.failed + r.skipped, succeeded: r.succeeded, failed: r.failed, skipped: r.skipped,
-  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null,
+  id: r.id,
+  state: r.state,
+  topic: r.topic,
+  endpointId: r.endpoint_id,
+  total: r.total,
+  done: r.succeeded + r.failed + r.skipped,
+  succeeded: r.succeeded,
+  failed: r.failed,
+  skipped: r.skipped,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  finishedAt: r.finished_at?.toISOString() ?? null,
 });
 
 /**
  * Starts a job row, or returns undefined when the sandbox already has a live one (the partial
  * unique index decides, so two engines racing cannot both start). A silent one is closed first.
  */
-export async function insertJob(q: Queryable, tenantId: string, filter: { topic?: string; endpointId?: string }, total: number): Promise<DlqReplayJob | undefined> {
-  await q.query(`update dlq_replay_jobs set state = 'interrupted', finished_at = updated_at where tenant_id = $1 and ${silent}`, [tenantId]);
+export async function insertJob(
+  q: Queryable,
+  tenantId: string,
+  filter: { topic?: string; endpointId?: string },
+  total: number,
+): Promise<DlqReplayJob | undefined> {
+  await q.query(
+    `update dlq_replay_jobs set state = 'interrupted', finished_at = updated_at where tenant_id = $1 and ${silent}`,
+    [tenantId],
+  );
   const [row] = await q.query<JobRow>(
     `insert into dlq_replay_jobs (tenant_id, id, topic, endpoint_id, state, total) values ($1, $2, $3, $4, 'running', $5)
        on conflict (tenant_id) where state = 'running' do nothing returning ${columns}`,
@@ -47,18 +70,29 @@ export async function insertJob(q: Queryable, tenantId: string, filter: { topic?
 }
 
 export async function getJob(q: Queryable, tenantId: string, id: string): Promise<DlqReplayJob | undefined> {
-  const [row] = await q.query<JobRow>(`select ${columns} from dlq_replay_jobs where tenant_id = $1 and id = $2`, [tenantId, id]);
+  const [row] = await q.query<JobRow>(`select ${columns} from dlq_replay_jobs where tenant_id = $1 and id = $2`, [
+    tenantId,
+    id,
+  ]);
   return row && toJob(row);
 }
 
 /** The sandbox's job that is still running, if any. */
 export async function runningJob(q: Queryable, tenantId: string): Promise<DlqReplayJob | undefined> {
-  const [row] = await q.query<JobRow>(`select ${columns} from dlq_replay_jobs where tenant_id = $1 and state = 'running'`, [tenantId]);
+  const [row] = await q.query<JobRow>(
+    `select ${columns} from dlq_replay_jobs where tenant_id = $1 and state = 'running'`,
+    [tenantId],
+  );
   return row && toJob(row);
 }
 
 /** Newest first, after a (createdAt, id) cursor position. */
-export async function listJobs(q: Queryable, tenantId: string, limit: number, after?: { key: string | number; id: string }): Promise<DlqReplayJob[]> {
+export async function listJobs(
+  q: Queryable,
+  tenantId: string,
+  limit: number,
+  after?: { key: string | number; id: string },
+): Promise<DlqReplayJob[]> {
   const rows = await q.query<JobRow>(
     `select ${columns} from dlq_replay_jobs where tenant_id = $1 and ($3::timestamptz is null or (created_at, id) < ($3, $4))
       order by created_at desc, id desc limit $2`,
@@ -68,7 +102,12 @@ export async function listJobs(q: Queryable, tenantId: string, limit: number, af
 }
 
 /** Writes the worker's counts (and so its heartbeat); returns the job's state, undefined once a reset removed it. */
-export async function recordProgress(q: Queryable, tenantId: string, id: string, counts: ReplayCounts): Promise<DlqReplayState | undefined> {
+export async function recordProgress(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  counts: ReplayCounts,
+): Promise<DlqReplayState | undefined> {
   const [row] = await q.query<{ state: DlqReplayState }>(
     'update dlq_replay_jobs set succeeded = $3, failed = $4, skipped = $5, updated_at = now() where tenant_id = $1 and id = $2 returning state',
     [tenantId, id, counts.succeeded, counts.failed, counts.skipped],
@@ -77,7 +116,13 @@ export async function recordProgress(q: Queryable, tenantId: string, id: string,
 }
 
 /** The worker's last write: final counts, and `outcome` unless the job was cancelled or interrupted meanwhile. */
-export async function finishJob(q: Queryable, tenantId: string, id: string, counts: ReplayCounts, outcome: 'completed' | 'interrupted'): Promise<void> {
+export async function finishJob(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  counts: ReplayCounts,
+  outcome: 'completed' | 'interrupted',
+): Promise<void> {
   await q.query(
     `update dlq_replay_jobs set succeeded = $3, failed = $4, skipped = $5, updated_at = now(), finished_at = coalesce(finished_at, now()),
         state = case when state = 'running' then $6 else state end

@@ -5,7 +5,15 @@ import { ApiError, notFound } from '../shared/problem.ts';
 import { isTopic } from '../shared/topics.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import {
-  cancelJob, finishJob, getJob, insertJob, listJobs, recordProgress, runningJob, type DlqReplayJob, type ReplayCounts,
+  cancelJob,
+  finishJob,
+  getJob,
+  insertJob,
+  listJobs,
+  recordProgress,
+  runningJob,
+  type DlqReplayJob,
+  type ReplayCounts,
 } from './dlq-replay-jobs.ts';
 import { unknownTopic } from './service.ts';
 
@@ -57,14 +65,26 @@ export class DlqReplays {
     // The work starts once the job row is committed: inside a keyed request's transaction, not before it commits.
     const job = await this.db.transaction(async (tx) => {
       const inserted = await insertJob(tx, tenantId, filter, rows.length);
-      if (inserted) tx.afterCommit(() => this.run(tenantId, inserted.id, rows.map((r) => r.id)));
+      if (inserted)
+        tx.afterCommit(() =>
+          this.run(
+            tenantId,
+            inserted.id,
+            rows.map((r) => r.id),
+          ),
+        );
       return inserted;
     });
     if (!job) {
       const running = await runningJob(this.db, tenantId);
-      throw new ApiError(409, 'replay_in_progress', `A replay of this sandbox's DLQ is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`, {
-        extra: { jobId: running?.id ?? null },
-      });
+      throw new ApiError(
+        409,
+        'replay_in_progress',
+        `A replay of this sandbox's DLQ is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`,
+        {
+          extra: { jobId: running?.id ?? null },
+        },
+      );
     }
     return job;
   }
@@ -85,7 +105,12 @@ export class DlqReplays {
     if (cancelled) return cancelled;
     const job = await this.get(tenantId, id);
     if (job.state === 'cancelled') return job;
-    throw new ApiError(409, 'replay_not_running', `Replay ${id} is ${job.state}; only a running replay can be cancelled.`, { extra: { currentState: job.state } });
+    throw new ApiError(
+      409,
+      'replay_not_running',
+      `Replay ${id} is ${job.state}; only a running replay can be cancelled.`,
+      { extra: { currentState: job.state } },
+    );
   }
 
   /** A reset or delete of the sandbox removed its jobs: stop working on them here. */
@@ -98,7 +123,9 @@ export class DlqReplays {
     this.closed = true;
     const runs = [...this.local.values()];
     for (const run of runs) run.stopped = true;
-    await Promise.all(runs.map((run) => finishJob(this.db, run.tenantId, run.id, run.counts, 'interrupted').catch(() => {})));
+    await Promise.all(
+      runs.map((run) => finishJob(this.db, run.tenantId, run.id, run.counts, 'interrupted').catch(() => {})),
+    );
   }
 
   /** Resolves once the job running here (if any) has finished: for tests and shutdown ordering. */
@@ -112,7 +139,13 @@ export class DlqReplays {
   }
 
   private runDetached(tenantId: string, id: string, ids: string[]): void {
-    const run: LocalRun = { tenantId, id, counts: { succeeded: 0, failed: 0, skipped: 0 }, stopped: false, finished: Promise.resolve() };
+    const run: LocalRun = {
+      tenantId,
+      id,
+      counts: { succeeded: 0, failed: 0, skipped: 0 },
+      stopped: false,
+      finished: Promise.resolve(),
+    };
     this.local.set(key(tenantId, id), run);
     let writing = false;
     const heartbeat = setInterval(async () => {
@@ -153,7 +186,10 @@ export class DlqReplays {
     const state = await this.dispatcher.loadState(tenantId, id);
     if (!state || state.status !== 'dead') return 'skipped';
     // Claimed like any attempt: one in flight anywhere (a lease) means this one is skipped.
-    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), { statuses: ['dead'], attemptCount: state.attemptCount });
+    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), {
+      statuses: ['dead'],
+      attemptCount: state.attemptCount,
+    });
     if (result.skipped) return 'skipped';
     return result.status === 'succeeded' ? 'succeeded' : 'failed';
   }

@@ -30,7 +30,10 @@ export const newWebhookSecret = (schemes: readonly SchemeName[] = [defaultScheme
   keyPrefixes.secret + (standard(schemes) ? randomBytes(32).toString('base64') : randomString(32));
 
 /** A generation's keys: the secret, and an ed25519 key every generation gets (cheap, and ready should the scheme be turned on). */
-export const newGeneration = (schemes: readonly SchemeName[]) => ({ secret: newWebhookSecret(schemes), signingKey: newSigningKey() });
+export const newGeneration = (schemes: readonly SchemeName[]) => ({
+  secret: newWebhookSecret(schemes),
+  signingKey: newSigningKey(),
+});
 
 /** A new ed25519 private key (whsk_…). */
 export const newSigningKey = () => newEd25519KeyPair().signingKey;
@@ -49,4 +52,6 @@ export function signingKeysAt(generations: readonly KeyGeneration[], at: number)
 }
 
 /** The schemes of a request's `signature` (one name or a list, checked by its schema), without repeats, in the order given. */
-export const schemesOf = (value: SchemeName | readonly SchemeName[]): SchemeName[] => [...new Set(typeof value === 'string' ? [value] : value)];
+export const schemesOf = (value: SchemeName | readonly SchemeName[]): SchemeName[] => [
+  ...new Set(typeof value === 'string' ? [value] : value),
+];

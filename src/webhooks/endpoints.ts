@@ -10,7 +10,16 @@ import { isValidPattern } from '../shared/topics.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
-import { liveGenerations, newGeneration, newSigningKey, publicKeyOf, schemesOf, signingKeysAt, type KeyGeneration, type SigningKeys } from './endpoint-keys.ts';
+import {
+  liveGenerations,
+  newGeneration,
+  newSigningKey,
+  publicKeyOf,
+  schemesOf,
+  signingKeysAt,
+  type KeyGeneration,
+  type SigningKeys,
+} from './endpoint-keys.ts';
 
 export { newWebhookSecret } from './endpoint-keys.ts';
 
@@ -49,7 +58,9 @@ export interface EndpointTarget {
 function chaosSettings(input: EndpointInput['chaos']): ChaosSettings | null {
   if (!input) return null;
   const settings = {
-    duplicateRate: input.duplicateRate ?? 0, reorderWindowMs: input.reorderWindowMs ?? 0, delayMs: input.delayMs ?? 0,
+    duplicateRate: input.duplicateRate ?? 0,
+    reorderWindowMs: input.reorderWindowMs ?? 0,
+    delayMs: input.delayMs ?? 0,
     seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
   };
   return settings.duplicateRate || settings.reorderWindowMs || settings.delayMs ? settings : null;
@@ -64,9 +75,21 @@ const chaosJson = (input: EndpointInput['chaos']) => {
 const chaosSince = `(select coalesce(max(seq), 0) from deliveries where tenant_id = $1)`;
 
 interface EndpointRow {
-  id: string; url: string; topics: string[]; description: string | null; enabled: boolean; allow_insecure_tls: boolean;
-  created_at: Date; updated_at: Date; secret: string; signing_key: string | null; chaos: ChaosSettings | null; signature: SchemeName[];
-  disabled_reason: EndpointDisabled['reason'] | null; disabled_at: Date | null; disabled_delivery_id: string | null;
+  id: string;
+  url: string;
+  topics: string[];
+  description: string | null;
+  enabled: boolean;
+  allow_insecure_tls: boolean;
+  created_at: Date;
+  updated_at: Date;
+  secret: string;
+  signing_key: string | null;
+  chaos: ChaosSettings | null;
+  signature: SchemeName[];
+  disabled_reason: EndpointDisabled['reason'] | null;
+  disabled_at: Date | null;
+  disabled_delivery_id: string | null;
 }
 
 // The current generation is the newest one without an expiry.
@@ -80,25 +103,38 @@ function disabledOf(r: EndpointRow): EndpointDisabled | null {
   if (r.enabled) return null;
   const reason = r.disabled_reason ?? 'user';
   return {
-    reason, at: (r.disabled_at ?? r.updated_at).toISOString(), deliveryId: r.disabled_delivery_id,
-    message: reason === 'gone'
-      ? `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`
-      : 'Disabled by a user; its pending deliveries wait until it is enabled.',
+    reason,
+    at: (r.disabled_at ?? r.updated_at).toISOString(),
+    deliveryId: r.disabled_delivery_id,
+    message:
+      reason === 'gone'
+        ? `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`
+        : 'Disabled by a user; its pending deliveries wait until it is enabled.',
   };
 }
 
 const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
-  id: r.id, url: r.url, topics: r.topics, description: r.description, enabled: r.enabled, allowInsecureTls: r.allow_insecure_tls,
-  signature: r.signature, secret: reveal ? r.secret : maskSecret(r.secret),
+  id: r.id,
+  url: r.url,
+  topics: r.topics,
+  description: r.description,
+  enabled: r.enabled,
+  allowInsecureTls: r.allow_insecure_tls,
+  signature: r.signature,
+  secret: reveal ? r.secret : maskSecret(r.secret),
   publicKey: r.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(r.signing_key) : null,
-  disabled: disabledOf(r), chaos: r.chaos, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  disabled: disabledOf(r),
+  chaos: r.chaos,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
 });
 
 const insertGeneration = (tx: Queryable, tenantId: string, id: string, schemes: readonly SchemeName[], now: Date) => {
   const { secret, signingKey } = newGeneration(schemes);
-  return tx.query('insert into webhook_secrets (tenant_id, endpoint_id, secret, signing_key, created_at) values ($1, $2, $3, $4, $5)', [
-    tenantId, id, secret, signingKey, now,
-  ]);
+  return tx.query(
+    'insert into webhook_secrets (tenant_id, endpoint_id, secret, signing_key, created_at) values ($1, $2, $3, $4, $5)',
+    [tenantId, id, secret, signingKey, now],
+  );
 };
 
 export function checkTopics(topics: string[]): void {
@@ -106,10 +142,18 @@ export function checkTopics(topics: string[]): void {
   if (bad.length > 0) {
     const each = bad.map(({ t, i }) => ({ t, i, suggestions: suggestPatterns(t) }));
     const suggestions = [...new Set(each.flatMap((b) => b.suggestions))];
-    throw new ApiError(422, 'unknown_topic', `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${didYouMean(suggestions)} See GET /api/v1/webhooks/topics.`, {
-      errors: each.map(({ t, i, suggestions: own }) => ({ path: `/topics/${i}`, message: `${t} is not a topic, *, or <category>.*${didYouMean(own).replace(' Did', '; did')}` })),
-      extra: { suggestions },
-    });
+    throw new ApiError(
+      422,
+      'unknown_topic',
+      `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${didYouMean(suggestions)} See GET /api/v1/webhooks/topics.`,
+      {
+        errors: each.map(({ t, i, suggestions: own }) => ({
+          path: `/topics/${i}`,
+          message: `${t} is not a topic, *, or <category>.*${didYouMean(own).replace(' Did', '; did')}`,
+        })),
+        extra: { suggestions },
+      },
+    );
   }
 }
 
@@ -120,9 +164,14 @@ export class Endpoints {
   // endpoint or its secrets, so every engine on it drops its copy (src/db/cache-registry.ts).
   private readonly cache = new LruMap<string, Promise<EndpointTarget | null>>(maxCachedEndpoints);
 
-  constructor(private readonly db: Db, private readonly clock: SandboxClock, private readonly invalidations: Invalidations) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly invalidations: Invalidations,
+  ) {
     invalidations.on('endpoints', {
-      drop: (message) => this.forget(String(message.tenantId), message.id === undefined ? undefined : String(message.id)),
+      drop: (message) =>
+        this.forget(String(message.tenantId), message.id === undefined ? undefined : String(message.id)),
       dropAll: () => this.cache.clear(),
     });
   }
@@ -143,8 +192,20 @@ export class Endpoints {
         `insert into webhook_endpoints (tenant_id, id, url, topics, description, enabled, allow_insecure_tls, created_at, updated_at, chaos, chaos_since_seq,
                                         signature, disabled_reason, disabled_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, ${chaosSince}, $10, $11, $12)`,
-        [tenantId, id, input.url, [...new Set(input.topics)], input.description ?? null, enabled, input.allowInsecureTls ?? false, now,
-          chaosJson(input.chaos), schemes, enabled ? null : 'user', enabled ? null : now],
+        [
+          tenantId,
+          id,
+          input.url,
+          [...new Set(input.topics)],
+          input.description ?? null,
+          enabled,
+          input.allowInsecureTls ?? false,
+          now,
+          chaosJson(input.chaos),
+          schemes,
+          enabled ? null : 'user',
+          enabled ? null : now,
+        ],
       );
       await insertGeneration(tx, tenantId, id, schemes, now);
       this.changed(tx, tenantId, id);
@@ -172,10 +233,17 @@ export class Endpoints {
    * The row is locked first, so of two updates at once on two engines the second reads what the
    * first wrote: neither loses the other's fields, and only one of them sees the endpoint come on.
    */
-  async update(tenantId: string, id: string, patch: Partial<EndpointInput>): Promise<{ endpoint: Endpoint; enabledNow: boolean }> {
+  async update(
+    tenantId: string,
+    id: string,
+    patch: Partial<EndpointInput>,
+  ): Promise<{ endpoint: Endpoint; enabledNow: boolean }> {
     if (patch.topics) checkTopics(patch.topics);
     const { endpoint, enabledNow } = await this.db.transaction(async (tx) => {
-      const [before] = await tx.query<{ enabled: boolean }>('select enabled from webhook_endpoints where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+      const [before] = await tx.query<{ enabled: boolean }>(
+        'select enabled from webhook_endpoints where tenant_id = $1 and id = $2 for update',
+        [tenantId, id],
+      );
       if (!before) throw notFound('webhook endpoint');
       // Turning it off by hand records that and when; turning it on clears why it was off (410 Gone included).
       await tx.query(
@@ -189,9 +257,20 @@ export class Endpoints {
                 disabled_at = case when $7 then null when $7 = false and enabled then $9 else disabled_at end,
                 disabled_delivery_id = case when $7 = false and not enabled then disabled_delivery_id else null end
           where tenant_id = $1 and id = $2`,
-        [tenantId, id, patch.url ?? null, patch.topics ? [...new Set(patch.topics)] : null, patch.description !== undefined,
-          patch.description ?? null, patch.enabled ?? null, patch.allowInsecureTls ?? null, this.clock.now(tenantId),
-          patch.chaos !== undefined, chaosJson(patch.chaos), patch.signature ? schemesOf(patch.signature) : null],
+        [
+          tenantId,
+          id,
+          patch.url ?? null,
+          patch.topics ? [...new Set(patch.topics)] : null,
+          patch.description !== undefined,
+          patch.description ?? null,
+          patch.enabled ?? null,
+          patch.allowInsecureTls ?? null,
+          this.clock.now(tenantId),
+          patch.chaos !== undefined,
+          chaosJson(patch.chaos),
+          patch.signature ? schemesOf(patch.signature) : null,
+        ],
       );
       if (patch.signature) await this.keyCurrentGeneration(tx, tenantId, id);
       this.changed(tx, tenantId, id);
@@ -204,12 +283,14 @@ export class Endpoints {
   /** Generations from before ed25519 keys were kept get one when the endpoint's schemes change (the scheme may be among them now). */
   private async keyCurrentGeneration(tx: Queryable, tenantId: string, id: string): Promise<void> {
     const rows = await tx.query<{ secret: string }>(
-      'select secret from webhook_secrets where tenant_id = $1 and endpoint_id = $2 and expires_at is null and signing_key is null', [tenantId, id],
+      'select secret from webhook_secrets where tenant_id = $1 and endpoint_id = $2 and expires_at is null and signing_key is null',
+      [tenantId, id],
     );
     for (const { secret } of rows) {
-      await tx.query('update webhook_secrets set signing_key = $4 where tenant_id = $1 and endpoint_id = $2 and secret = $3', [
-        tenantId, id, secret, newSigningKey(),
-      ]);
+      await tx.query(
+        'update webhook_secrets set signing_key = $4 where tenant_id = $1 and endpoint_id = $2 and secret = $3',
+        [tenantId, id, secret, newSigningKey()],
+      );
     }
   }
 
@@ -231,7 +312,10 @@ export class Endpoints {
   /** Deletes the endpoint and its secrets; the caller dead-letters its pending deliveries. */
   async remove(tenantId: string, id: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const rows = await tx.query('delete from webhook_endpoints where tenant_id = $1 and id = $2 returning id', [tenantId, id]);
+      const rows = await tx.query('delete from webhook_endpoints where tenant_id = $1 and id = $2 returning id', [
+        tenantId,
+        id,
+      ]);
       if (rows.length === 0) throw notFound('webhook endpoint');
       await tx.query('delete from webhook_secrets where tenant_id = $1 and endpoint_id = $2', [tenantId, id]);
       this.changed(tx, tenantId, id);
@@ -242,7 +326,10 @@ export class Endpoints {
   async rotateSecret(tenantId: string, id: string): Promise<Endpoint> {
     const now = this.clock.now(tenantId);
     await this.db.transaction(async (tx) => {
-      const [exists] = await tx.query<{ signature: SchemeName[] }>('select signature from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, id]);
+      const [exists] = await tx.query<{ signature: SchemeName[] }>(
+        'select signature from webhook_endpoints where tenant_id = $1 and id = $2',
+        [tenantId, id],
+      );
       if (!exists) throw notFound('webhook endpoint');
       await tx.query(
         `update webhook_secrets set expires_at = $3 where tenant_id = $1 and endpoint_id = $2 and expires_at is null`,
@@ -259,11 +346,12 @@ export class Endpoints {
     const target = await this.target(tenantId, id);
     if (!target) throw notFound('webhook endpoint');
     const now = this.clock.nowMs(tenantId);
-    return liveGenerations(target.secrets, now)
-      .map((s) => ({
-        secret: s.secret, createdAt: new Date(s.createdAt).toISOString(), expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString(),
-        publicKey: target.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(s.signingKey) : null,
-      }));
+    return liveGenerations(target.secrets, now).map((s) => ({
+      secret: s.secret,
+      createdAt: new Date(s.createdAt).toISOString(),
+      expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt).toISOString(),
+      publicKey: target.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(s.signingKey) : null,
+    }));
   }
 
   /** The dispatcher's view of an endpoint (cached; null once deleted). */
@@ -283,7 +371,12 @@ export class Endpoints {
 
   private async loadTarget(tenantId: string, id: string): Promise<EndpointTarget | null> {
     const [row] = await this.db.query<{
-      url: string; enabled: boolean; allow_insecure_tls: boolean; chaos: ChaosSettings | null; chaos_since_seq: number; signature: SchemeName[];
+      url: string;
+      enabled: boolean;
+      allow_insecure_tls: boolean;
+      chaos: ChaosSettings | null;
+      chaos_since_seq: number;
+      signature: SchemeName[];
       secrets: { secret: string; signingKey: string | null; createdAt: string; expiresAt: string | null }[] | null;
     }>(
       `select e.url, e.enabled, e.allow_insecure_tls, e.chaos, e.chaos_since_seq, e.signature,
@@ -295,10 +388,17 @@ export class Endpoints {
     );
     return row
       ? {
-          url: row.url, enabled: row.enabled, allowInsecureTls: row.allow_insecure_tls, chaos: row.chaos, chaosSinceSeq: row.chaos_since_seq,
+          url: row.url,
+          enabled: row.enabled,
+          allowInsecureTls: row.allow_insecure_tls,
+          chaos: row.chaos,
+          chaosSinceSeq: row.chaos_since_seq,
           signature: row.signature,
           secrets: (row.secrets ?? []).map((s) => ({
-            secret: s.secret, signingKey: s.signingKey, createdAt: Date.parse(s.createdAt), expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null,
+            secret: s.secret,
+            signingKey: s.signingKey,
+            createdAt: Date.parse(s.createdAt),
+            expiresAt: s.expiresAt ? Date.parse(s.expiresAt) : null,
           })),
         }
       : null;

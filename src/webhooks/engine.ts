@@ -82,7 +82,6 @@ export const defaultLeaseMs = 30_000;
 export const defaultPollMs = 2_000;
 export const defaultAliveMs = 20_000;
 
-
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {
   const { db, clock, scheduler } = options;
@@ -95,17 +94,38 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const liveness = new EngineLiveness(db, options.owner, {
     // A heartbeat must outlast an attempt started on it (leases.ts readyToSend).
     aliveMs: Math.max(options.aliveMs ?? defaultAliveMs, options.attemptTimeoutMs + 4_000),
-    exclusive: db.driver === 'pglite', onError: options.onError,
+    exclusive: db.driver === 'pglite',
+    onError: options.onError,
   });
   const leases = new DeliveryLeases(db, liveness, options.leaseMs ?? defaultLeaseMs, options.attemptTimeoutMs);
   const testSecrets = new TestSecrets(db, options.invalidations);
   const testSecret = (tenantId: string) => testSecrets.of(tenantId);
   const dispatcher = new Dispatcher({
-    db, clock, scheduler, endpoints, sender, recorder, stream, leases, chaos: new Chaos(db), realNow: options.realNow ?? Date.now,
-    pollMs: options.pollMs ?? defaultPollMs, onError: options.onError, testSecret, shares,
+    db,
+    clock,
+    scheduler,
+    endpoints,
+    sender,
+    recorder,
+    stream,
+    leases,
+    chaos: new Chaos(db),
+    realNow: options.realNow ?? Date.now,
+    pollMs: options.pollMs ?? defaultPollMs,
+    onError: options.onError,
+    testSecret,
+    shares,
   });
   const checkRuns = new CheckStore(db, clock);
-  const checkRunner = new CheckRunner({ db, clock, sender, shares, store: checkRuns, stream, onError: options.onError });
+  const checkRunner = new CheckRunner({
+    db,
+    clock,
+    sender,
+    shares,
+    store: checkRuns,
+    stream,
+    onError: options.onError,
+  });
   const checks = new Checks(db, clock, endpoints, checkRunner, testSecret);
   scheduler.register(attemptJob, dispatcher);
 
@@ -132,7 +152,18 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   };
 
   return {
-    outbox, dispatcher, endpoints, service, replays, stream, recorder, checks, checkRuns, sender, outbound: { policy, shares }, lifecycle,
+    outbox,
+    dispatcher,
+    endpoints,
+    service,
+    replays,
+    stream,
+    recorder,
+    checks,
+    checkRuns,
+    sender,
+    outbound: { policy, shares },
+    lifecycle,
     databaseState: () => liveness.databaseState(),
     resigner: new Resigner(db, clock, endpoints, testSecret),
     start: () => dispatcher.start(),

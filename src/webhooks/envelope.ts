@@ -24,7 +24,12 @@ export interface StandardEnvelope<T = unknown> {
  * advice for migrating payloads).
  */
 export function buildEnvelope(input: {
-  topic: Topic; deliveryId: string; tenantId: string; occurredAt: Date; data: unknown; schemes?: readonly SchemeName[];
+  topic: Topic;
+  deliveryId: string;
+  tenantId: string;
+  occurredAt: Date;
+  data: unknown;
+  schemes?: readonly SchemeName[];
 }): string {
   const schemes = input.schemes ?? [defaultScheme];
   const sandbay = schemes.includes('sandbay');

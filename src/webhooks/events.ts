@@ -12,7 +12,14 @@ export interface EventSummary {
 }
 
 interface Row {
-  id: string; topic: string; occurred_at: Date; data: unknown; delivery_count: number; test: boolean; seq: number; position: number;
+  id: string;
+  topic: string;
+  occurred_at: Date;
+  data: unknown;
+  delivery_count: number;
+  test: boolean;
+  seq: number;
+  position: number;
 }
 
 const select = `
@@ -22,14 +29,25 @@ const select = `
     join list_commits c on c.tenant_id = e.tenant_id and c.xid = e.xid`;
 
 const toEvent = (r: Row) => ({
-  id: r.id, topic: r.topic, occurredAt: r.occurred_at.toISOString(), data: r.data, deliveryCount: r.delivery_count, test: r.test, seq: r.seq, position: r.position,
+  id: r.id,
+  topic: r.topic,
+  occurredAt: r.occurred_at.toISOString(),
+  data: r.data,
+  deliveryCount: r.delivery_count,
+  test: r.test,
+  seq: r.seq,
+  position: r.position,
 });
 
 /**
  * The sandbox's events, newest first, as Stripe users expect them (SPEC §5.7): by commit, then insertion
  * order (./deliveries.ts ListPosition), so a forward poll never skips one that committed late.
  */
-export async function listEvents(q: Queryable, tenantId: string, opts: { limit: number; after?: ListPosition; topic?: string }) {
+export async function listEvents(
+  q: Queryable,
+  tenantId: string,
+  opts: { limit: number; after?: ListPosition; topic?: string },
+) {
   const rows = await q.query<Row>(
     `${select} where e.tenant_id = $1 and ($3::bigint is null or (c.position, e.seq) < ($5::bigint, $3::bigint))
         and ($4::text is null or e.topic = $4)

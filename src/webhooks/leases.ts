@@ -15,8 +15,14 @@ export const soleHolderLeases = 200;
 
 /** A delivery leased to this engine for one attempt slot, with what the attempt needs. */
 export interface LeasedDelivery {
-  tenantId: string; id: string; endpointId: string | null; targetUrl: string | null; topic: Topic; body: string;
-  attemptCount: number; cycleAttempts: number;
+  tenantId: string;
+  id: string;
+  endpointId: string | null;
+  targetUrl: string | null;
+  topic: Topic;
+  body: string;
+  attemptCount: number;
+  cycleAttempts: number;
   /** The attempt number the lease is for (attemptCount + 1). */
   slot: number;
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
@@ -40,14 +46,32 @@ export interface ClaimCondition {
 }
 
 interface Row {
-  tenant_id: string; id: string; endpoint_id: string | null; target_url: string | null; topic: Topic; body: string;
-  attempt_count: number; cycle_attempts: number; sandbox_now_ms: number;
+  tenant_id: string;
+  id: string;
+  endpoint_id: string | null;
+  target_url: string | null;
+  topic: Topic;
+  body: string;
+  attempt_count: number;
+  cycle_attempts: number;
+  sandbox_now_ms: number;
 }
 
-const toLeased = (leasedAt: number) => (r: Row): LeasedDelivery => ({
-  tenantId: r.tenant_id, id: r.id, endpointId: r.endpoint_id, targetUrl: r.target_url, topic: r.topic, body: r.body,
-  attemptCount: r.attempt_count, cycleAttempts: r.cycle_attempts, slot: r.attempt_count + 1, sandboxNowMs: r.sandbox_now_ms, leasedAt,
-});
+const toLeased =
+  (leasedAt: number) =>
+  (r: Row): LeasedDelivery => ({
+    tenantId: r.tenant_id,
+    id: r.id,
+    endpointId: r.endpoint_id,
+    targetUrl: r.target_url,
+    topic: r.topic,
+    body: r.body,
+    attemptCount: r.attempt_count,
+    cycleAttempts: r.cycle_attempts,
+    slot: r.attempt_count + 1,
+    sandboxNowMs: r.sandbox_now_ms,
+    leasedAt,
+  });
 
 const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.attempt_count, d.cycle_attempts,
   (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
@@ -72,7 +96,8 @@ const endpointOpen = `(d.endpoint_id is null or not exists (
   select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled))`;
 /** Rows of one target ($1 tenant, $2 endpoint or $3 bare URL), in a form the indexes serve. */
 const sameTarget = (endpointId: string | null) =>
-  endpointId === null ? `d.tenant_id = $1 and d.endpoint_id is null and d.target_url = $3::text and $2::text is null`
+  endpointId === null
+    ? `d.tenant_id = $1 and d.endpoint_id is null and d.target_url = $3::text and $2::text is null`
     : `d.tenant_id = $1 and d.endpoint_id = $2::text and $3::text is null`;
 
 /**
@@ -87,11 +112,18 @@ const usedSlots = (endpointId: string | null) => `select count(*) as n,
     and not (d.lease_owner = $owner and d.id = any($sent::text[]))`;
 
 /** Where deliveries go: a registered endpoint, or (a test webhook) a bare URL. */
-export interface Target { tenantId: string; endpointId: string | null; targetUrl: string | null }
+export interface Target {
+  tenantId: string;
+  endpointId: string | null;
+  targetUrl: string | null;
+}
 
 /** Where a delivery goes: its endpoint, or for a test webhook its bare URL. */
-export const targetOf = (d: { tenantId: string; endpointId: string | null; targetUrl: string | null }): Target =>
-  ({ tenantId: d.tenantId, endpointId: d.endpointId, targetUrl: d.endpointId ? null : d.targetUrl });
+export const targetOf = (d: { tenantId: string; endpointId: string | null; targetUrl: string | null }): Target => ({
+  tenantId: d.tenantId,
+  endpointId: d.endpointId,
+  targetUrl: d.endpointId ? null : d.targetUrl,
+});
 
 export const targetKey = (t: Target) => `${t.tenantId}\u0000${t.endpointId ?? `url:${t.targetUrl}`}`;
 
@@ -151,7 +183,10 @@ export class DeliveryLeases {
 
   /** Stops the heartbeat and gives back what this engine still holds (leased ahead, never sent). */
   async close(): Promise<void> {
-    await this.db.query('update deliveries set lease_owner = null, lease_until = null, lease_slot = null where lease_owner = $1', [this.owner])
+    await this.db
+      .query('update deliveries set lease_owner = null, lease_until = null, lease_slot = null where lease_owner = $1', [
+        this.owner,
+      ])
       .catch(() => undefined);
     await this.liveness.close();
   }
@@ -164,8 +199,11 @@ export class DeliveryLeases {
    */
   async readyToSend(leased: LeasedDelivery): Promise<boolean> {
     for (let tries = 0; ; tries++) {
-      if (this.liveness.aliveRoomMs() < this.attemptMs + beatSlackMs && !(await this.liveness.nextBeat(this.leaseMs))) return false;
-      const fresh = leased.leasedAt >= this.liveness.trustedSince() && leased.leasedAt + this.leaseMs - Date.now() >= this.leaseRoomMs;
+      if (this.liveness.aliveRoomMs() < this.attemptMs + beatSlackMs && !(await this.liveness.nextBeat(this.leaseMs)))
+        return false;
+      const fresh =
+        leased.leasedAt >= this.liveness.trustedSince() &&
+        leased.leasedAt + this.leaseMs - Date.now() >= this.leaseRoomMs;
       if (fresh) return true;
       try {
         return await this.renew(leased.tenantId, leased.id, leased.slot);
@@ -190,24 +228,42 @@ export class DeliveryLeases {
    * them (SPEC §5.2's ten across engines; more while it is the only holder). Call under its lock.
    */
   async room(q: Queryable, tenantId: string, endpointId: string | null, targetUrl: string | null): Promise<number> {
-    const [sql, params] = named(usedSlots(endpointId), { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
-      [tenantId, endpointId, endpointId === null ? targetUrl : null]);
+    const [sql, params] = named(
+      usedSlots(endpointId),
+      { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
+      [tenantId, endpointId, endpointId === null ? targetUrl : null],
+    );
     const [row] = await q.query<{ room: number }>(sql, params, { prepare: true });
     return row.room;
   }
 
   private limits() {
-    return { max: maxInFlightPerEndpoint, sole: soleHolderLeases, leaseMs: this.leaseMs, settled: this.liveness.settled() };
+    return {
+      max: maxInFlightPerEndpoint,
+      sole: soleHolderLeases,
+      leaseMs: this.leaseMs,
+      settled: this.liveness.settled(),
+    };
   }
 
   /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
-  async lockTarget(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, wait = true): Promise<boolean> {
+  async lockTarget(
+    tx: Tx,
+    tenantId: string,
+    endpointId: string | null,
+    targetUrl: string | null,
+    wait = true,
+  ): Promise<boolean> {
     const key = `sandbay:deliveries:${tenantId}:${endpointId ?? `url:${targetUrl}`}`;
     if (wait) {
       await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key], { prepare: true });
       return true;
     }
-    const [row] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked', [key], { prepare: true });
+    const [row] = await tx.query<{ locked: boolean }>(
+      'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked',
+      [key],
+      { prepare: true },
+    );
     return row.locked;
   }
 
@@ -216,14 +272,20 @@ export class DeliveryLeases {
    * not leased by anyone live, oldest due first, as far as the endpoint has room. Returns, per id
    * asked, the lease or why not (`full`: no slot was left for it).
    */
-  async claimMany(target: Target, asks: { id: string; when: ClaimCondition }[]): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
+  async claimMany(
+    target: Target,
+    asks: { id: string; when: ClaimCondition }[],
+  ): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
     const { tenantId, endpointId, targetUrl } = target;
     const leasedAt = Date.now();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       const requests = asks.map(({ id, when }) => ({
-        id, statuses: when.statuses.join(','), attempts: when.attemptCount ?? null,
-        due_by: when.dueBy === undefined ? null : new Date(when.dueBy).toISOString(), not_advancing: when.notAdvancing ?? false,
+        id,
+        statuses: when.statuses.join(','),
+        attempts: when.attemptCount ?? null,
+        due_by: when.dueBy === undefined ? null : new Date(when.dueBy).toISOString(),
+        not_advancing: when.notAdvancing ?? false,
       }));
       const [sql, params] = named(
         `with used as (${usedSlots(endpointId)}), r as (
@@ -239,10 +301,18 @@ export class DeliveryLeases {
          update deliveries d set ${setLease} from c, tenants t
           where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
          ${returning}`,
-        { owner: this.owner, sent: this.sentOf(tenantId), asks: JSON.stringify(requests), ids: asks.map((a) => a.id), ...this.limits() },
+        {
+          owner: this.owner,
+          sent: this.sentOf(tenantId),
+          asks: JSON.stringify(requests),
+          ids: asks.map((a) => a.id),
+          ...this.limits(),
+        },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
-      const leased = new Map((await tx.query<Row>(sql, params, { prepare: true })).map((r) => [r.id, toLeased(leasedAt)(r)]));
+      const leased = new Map(
+        (await tx.query<Row>(sql, params, { prepare: true })).map((r) => [r.id, toLeased(leasedAt)(r)]),
+      );
       const room = leased.size === asks.length ? 1 : await this.room(tx, tenantId, endpointId, targetUrl);
       const result = new Map<string, LeasedDelivery | ClaimRefusal>();
       // An id not leased while no slot was left may simply not have fitted: it is asked again.
@@ -267,9 +337,13 @@ export class DeliveryLeases {
        select distinct t.id, null, d.target_url
          from tenants t join deliveries d on d.tenant_id = t.id and d.endpoint_id is null and d.status = 'pending'
         where ${dueNow} and ${notLeased} and ${notAdvancing} and not (t.id = any($1::text[]))`,
-      { owner: this.owner, settled: this.liveness.settled() }, [skipTenants],
+      { owner: this.owner, settled: this.liveness.settled() },
+      [skipTenants],
     );
-    const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(sql, params);
+    const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(
+      sql,
+      params,
+    );
     return rows.map((r) => ({ tenantId: r.tenant_id, endpointId: r.endpoint_id, targetUrl: r.target_url }));
   }
 
@@ -314,7 +388,13 @@ export class DeliveryLeases {
    * first attempt, as many as the endpoint has room for, so they go out at COMMIT without a poll.
    * Returns the ids it leased (the first of `ids`, in order); another claim of the target under way means none.
    */
-  async leaseNew(tx: Tx, tenantId: string, endpointId: string | null, targetUrl: string | null, ids: string[]): Promise<Set<string>> {
+  async leaseNew(
+    tx: Tx,
+    tenantId: string,
+    endpointId: string | null,
+    targetUrl: string | null,
+    ids: string[],
+  ): Promise<Set<string>> {
     if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return new Set();
     // One statement after the lock: the room left (as usedSlots counts it) and the leases within it.
     const [sql, params] = named(
@@ -354,14 +434,19 @@ export class DeliveryLeases {
   /** True while another engine holds a live lease on one of the sandbox's deliveries (an attempt in flight there). */
   async leasedElsewhere(tenantId: string): Promise<boolean> {
     const rows = await this.db.query(
-      'select 1 from deliveries where tenant_id = $1 and lease_owner <> $2 and lease_until > now() limit 1', [tenantId, this.owner], { prepare: true },
+      'select 1 from deliveries where tenant_id = $1 and lease_owner <> $2 and lease_until > now() limit 1',
+      [tenantId, this.owner],
+      { prepare: true },
     );
     return rows.length > 0;
   }
 
   /** True while anyone, on any engine, holds a live lease on the delivery (409 attempt_in_flight). */
   async isLeased(tenantId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(`select 1 from deliveries where tenant_id = $1 and id = $2 and lease_until > now()`, [tenantId, id]);
+    const rows = await this.db.query(
+      `select 1 from deliveries where tenant_id = $1 and id = $2 and lease_until > now()`,
+      [tenantId, id],
+    );
     return rows.length > 0;
   }
 

@@ -40,7 +40,11 @@ export class EngineLiveness {
   /** What the last heartbeat found: the database answering, away, or out of disk. */
   private state: DatabaseState = 'ok';
 
-  constructor(private readonly db: Db, readonly owner: string, private readonly options: LivenessOptions) {}
+  constructor(
+    private readonly db: Db,
+    readonly owner: string,
+    private readonly options: LivenessOptions,
+  ) {}
 
   /** One engine per database (PGlite): no other engine can be alive. */
   get exclusive(): boolean {
@@ -55,8 +59,11 @@ export class EngineLiveness {
    */
   async start(): Promise<void> {
     await this.beat(true);
-    await this.db.query(`delete from engine_heartbeats where alive_until < now() - interval '1 hour'`)
-      .catch((err) => this.options.onError(`dropping the heartbeats of engines long gone failed: ${(err as Error)?.message ?? err}`));
+    await this.db
+      .query(`delete from engine_heartbeats where alive_until < now() - interval '1 hour'`)
+      .catch((err) =>
+        this.options.onError(`dropping the heartbeats of engines long gone failed: ${(err as Error)?.message ?? err}`),
+      );
   }
 
   /** The engine is shutting down: nothing waits for a heartbeat any more (it keeps beating until close()). */
@@ -96,7 +103,9 @@ export class EngineLiveness {
    * soon as the database answers, and writes the outcomes it kept at once) has renewed its heartbeat.
    */
   settled(): boolean {
-    return this.options.exclusive || (this.healthySince !== undefined && Date.now() - this.healthySince >= this.beatMs * 3);
+    return (
+      this.options.exclusive || (this.healthySince !== undefined && Date.now() - this.healthySince >= this.beatMs * 3)
+    );
   }
 
   /**
@@ -135,7 +144,8 @@ export class EngineLiveness {
     } catch (err) {
       if (first) throw err;
       this.state = faultOf(err) === 'storage_full' ? 'storage_full' : 'unavailable';
-      if (this.healthySince !== undefined) this.options.onError(`engine heartbeat failed: ${(err as Error)?.message ?? err}`);
+      if (this.healthySince !== undefined)
+        this.options.onError(`engine heartbeat failed: ${(err as Error)?.message ?? err}`);
       this.healthySince = undefined;
     }
     // While beats fail, try again sooner: the first one that lands lets held work go on.

@@ -33,7 +33,12 @@ export interface QueuedDelivery {
  * Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if
  * enabled); `signature` is the endpoint's schemes, which shape the body (a bare URL gets Sandbay's).
  */
-export interface Target { endpointId: string | null; url: string | null; enabled?: boolean; signature?: SchemeName[] }
+export interface Target {
+  endpointId: string | null;
+  url: string | null;
+  enabled?: boolean;
+  signature?: SchemeName[];
+}
 
 export interface EmitOptions {
   /** Sandbox time of the event; defaults to the caller's sandbox now. */
@@ -48,9 +53,18 @@ export interface EmitOptions {
  * so nothing is sent for a change that rolled back and nothing committed is lost.
  */
 export class Outbox {
-  constructor(private readonly onCommitted: (committed: Committed) => void, private readonly leases?: DeliveryLeases) {}
+  constructor(
+    private readonly onCommitted: (committed: Committed) => void,
+    private readonly leases?: DeliveryLeases,
+  ) {}
 
-  async emit(tx: Tx, tenantId: string, topic: Topic, data: unknown, options: EmitOptions): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
+  async emit(
+    tx: Tx,
+    tenantId: string,
+    topic: Topic,
+    data: unknown,
+    options: EmitOptions,
+  ): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
     const eventId = newId('evt');
     const occurredAt = options.occurredAt;
     // The pruner's count comes along (one index probe in the same statement): deliveries since the last prune.
@@ -64,8 +78,14 @@ export class Outbox {
     const deliveries = targets.map((target): QueuedDelivery => {
       const id = newId('dlv');
       return {
-        tenantId, id, endpointId: target.endpointId, targetUrl: target.url, topic,
-        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data, schemes: target.signature }), dueAt: occurredAt.getTime(), leasedAt: null,
+        tenantId,
+        id,
+        endpointId: target.endpointId,
+        targetUrl: target.url,
+        topic,
+        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data, schemes: target.signature }),
+        dueAt: occurredAt.getTime(),
+        leasedAt: null,
       };
     });
     if (deliveries.length > 0) {
@@ -99,7 +119,13 @@ export class Outbox {
     }
     for (const group of byTarget.values()) {
       const leasedAt = Date.now();
-      const leased = await this.leases.leaseNew(tx, tenantId, group[0].endpointId, group[0].targetUrl, group.map((d) => d.id));
+      const leased = await this.leases.leaseNew(
+        tx,
+        tenantId,
+        group[0].endpointId,
+        group[0].targetUrl,
+        group.map((d) => d.id),
+      );
       for (const d of group) if (leased.has(d.id)) d.leasedAt = leasedAt;
     }
   }
@@ -107,8 +133,10 @@ export class Outbox {
 
 async function subscribedEndpoints(q: Queryable, tenantId: string, topic: Topic): Promise<Target[]> {
   const rows = await q.query<{ id: string; topics: string[]; enabled: boolean; signature: SchemeName[] }>(
-    'select id, topics, enabled, signature from webhook_endpoints where tenant_id = $1', [tenantId],
+    'select id, topics, enabled, signature from webhook_endpoints where tenant_id = $1',
+    [tenantId],
   );
-  return rows.filter((r) => r.topics.some((p) => patternMatches(p, topic)))
+  return rows
+    .filter((r) => r.topics.some((p) => patternMatches(p, topic)))
     .map((r) => ({ endpointId: r.id, url: null, enabled: r.enabled, signature: r.signature }));
 }

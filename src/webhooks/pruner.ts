@@ -23,7 +23,11 @@ export class Pruner {
   /** Prunes running now: a burst that crosses the count once starts one. */
   private readonly pruning = new Set<string>();
 
-  constructor(private readonly db: Db, private readonly max: number, private readonly onError: (message: string) => void) {}
+  constructor(
+    private readonly db: Db,
+    private readonly max: number,
+    private readonly onError: (message: string) => void,
+  ) {}
 
   /**
    * New deliveries committed: `unpruned` is the database's count of the sandbox's deliveries since its
@@ -40,7 +44,10 @@ export class Pruner {
   /** Prunes one sandbox now; returns how many deliveries went (0 when another engine is pruning it). */
   async prune(tenantId: string): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const [{ mine }] = await tx.query<{ mine: boolean }>(`select pg_try_advisory_xact_lock(hashtextextended('prune:' || $1, 0)) as mine`, [tenantId]);
+      const [{ mine }] = await tx.query<{ mine: boolean }>(
+        `select pg_try_advisory_xact_lock(hashtextextended('prune:' || $1, 0)) as mine`,
+        [tenantId],
+      );
       if (!mine) return 0;
       const gone = await tx.query<{ id: string; xid: string }>(
         `delete from deliveries d

@@ -32,10 +32,14 @@ export class Sender {
   /** This server's own catchers, reached directly (OutboundPolicy.selfRoute). */
   private readonly selfAgent: Agent;
 
-  constructor(private readonly timeoutMs: number, private readonly policy = new OutboundPolicy({ shared: false })) {
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly policy = new OutboundPolicy({ shared: false }),
+  ) {
     const options = { keepAliveTimeout: 10_000, connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
     // On a laptop the plain connector (loopback receivers are the point); shared, every connection is vetted.
-    const connect = (tls: { rejectUnauthorized?: boolean }) => (policy.vetsConnections ? policyConnector(policy, tls) : tls);
+    const connect = (tls: { rejectUnauthorized?: boolean }) =>
+      policy.vetsConnections ? policyConnector(policy, tls) : tls;
     this.agent = new Agent({ ...options, connect: connect({}) });
     this.insecureAgent = new Agent({ ...options, connect: connect({ rejectUnauthorized: false }) });
     this.selfAgent = new Agent(options);
@@ -53,14 +57,19 @@ export class Sender {
       // undici's request() never follows redirects (that takes an interceptor), as SPEC §5.3 wants.
       const own = this.policy.selfRoute(req.url);
       const res = await request(own ?? req.url, {
-        method: 'POST', headers: req.headers, body: req.body, signal,
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        signal,
         dispatcher: own ? this.selfAgent : req.allowInsecureTls ? this.insecureAgent : this.agent,
       });
       const headers = flattenHeaders(res.headers);
       const body = await readExcerpt(res.body);
       const redirect = res.statusCode >= 300 && res.statusCode < 400;
       return finish({
-        status: res.statusCode, headers, body,
+        status: res.statusCode,
+        headers,
+        body,
         error: redirect ? `redirect not followed${headers.location ? ` (Location: ${headers.location})` : ''}` : null,
       });
     } catch (err) {
@@ -76,7 +85,13 @@ export class Sender {
     const signal = AbortSignal.timeout(timeoutMs);
     let res;
     try {
-      res = await request(url, { method: 'GET', signal, dispatcher: this.agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      res = await request(url, {
+        method: 'GET',
+        signal,
+        dispatcher: this.agent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
     } catch (err) {
       throw new Error(describeError(err, timeoutMs));
     }
@@ -89,7 +104,9 @@ export class Sender {
         chunks.push(chunk);
       }
     } catch (err) {
-      throw new Error((err as Error).message.startsWith('answered more') ? (err as Error).message : describeError(err, timeoutMs));
+      throw new Error(
+        (err as Error).message.startsWith('answered more') ? (err as Error).message : describeError(err, timeoutMs),
+      );
     } finally {
       res.body.destroy();
     }
@@ -123,7 +140,8 @@ const storable = (s: string) => s.replace(/\u0000/g, '\uFFFD');
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = storable(Array.isArray(v) ? v.join(', ') : v);
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = storable(Array.isArray(v) ? v.join(', ') : v);
   return out;
 }
 
@@ -132,16 +150,33 @@ function describeError(err: unknown, timeoutMs: number): string {
   const blocked = [err, e?.cause].find((x) => x instanceof BlockedByPolicy);
   if (blocked) return (blocked as BlockedByPolicy).message;
   const code = e?.code ?? e?.cause?.code;
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError
+  ) {
     return `timeout: no complete response within ${timeoutMs / 1000} s`;
   }
   switch (code) {
-    case 'ECONNREFUSED': return 'connection refused';
-    case 'ECONNRESET': case 'UND_ERR_SOCKET': return 'connection reset by the receiver';
-    case 'ENOTFOUND': case 'EAI_AGAIN': return 'host not found';
-    case 'EHOSTUNREACH': case 'ENETUNREACH': return 'host unreachable';
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT': case 'SELF_SIGNED_CERT_IN_CHAIN': case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE': case 'CERT_HAS_EXPIRED': case 'ERR_TLS_CERT_ALTNAME_INVALID':
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'CERT_HAS_EXPIRED':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `TLS certificate rejected (${code}); set allowInsecureTls on the endpoint for a self-signed receiver`;
-    default: return e?.message ? `${code ? `${code}: ` : ''}${e.message}` : String(err);
+    default:
+      return e?.message ? `${code ? `${code}: ` : ''}${e.message}` : String(err);
   }
 }

@@ -23,7 +23,8 @@ export const unknownTopic = (topic: string, path = '/topic') => {
 };
 
 /** 409: an attempt of the delivery holds its lease, on this engine or another. */
-const attemptInFlight = () => new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
+const attemptInFlight = () =>
+  new ApiError(409, 'attempt_in_flight', 'An attempt of this delivery is in flight; wait for it to finish.');
 
 /** The webhook operations behind the API and the CLI: endpoints, retries, replays, tests. */
 export class WebhookService {
@@ -55,7 +56,10 @@ export class WebhookService {
     await this.assertAttemptable(tenantId, id, state.endpointId);
     // The wake-up for this slot is void now (one on another engine finds the slot taken when it fires).
     this.scheduler.cancel(attemptJob, tenantId, id);
-    const result = await this.dispatcher.attempt(state, 'manual', this.clock.nowMs(tenantId), { statuses: ['pending'], attemptCount: state.attemptCount });
+    const result = await this.dispatcher.attempt(state, 'manual', this.clock.nowMs(tenantId), {
+      statuses: ['pending'],
+      attemptCount: state.attemptCount,
+    });
     if (result.skipped === 'in_flight') throw attemptInFlight();
     return getDelivery(this.db, tenantId, id);
   }
@@ -69,9 +73,14 @@ export class WebhookService {
     if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
     if (state.status !== 'dead') {
       const route = state.status === 'pending' ? 'retry' : 'replay';
-      throw new ApiError(409, 'delivery_not_dead', `Delivery ${id} is ${state.status}, not in the DLQ. To attempt it anyway: POST /api/v1/webhooks/deliveries/${id}/${route} (sandbay resend ${id}).`, {
-        extra: { currentStatus: state.status },
-      });
+      throw new ApiError(
+        409,
+        'delivery_not_dead',
+        `Delivery ${id} is ${state.status}, not in the DLQ. To attempt it anyway: POST /api/v1/webhooks/deliveries/${id}/${route} (sandbay resend ${id}).`,
+        {
+          extra: { currentStatus: state.status },
+        },
+      );
     }
     return this.replay(tenantId, id);
   }
@@ -81,12 +90,20 @@ export class WebhookService {
     const state = await this.dispatcher.loadState(tenantId, id);
     if (!state) throw new ApiError(404, 'not_found', 'No such delivery.');
     if (state.status === 'pending') {
-      throw new ApiError(409, 'delivery_pending', 'This delivery is still in its retry cycle; use /retry to attempt it now.', {
-        extra: { currentStatus: 'pending' },
-      });
+      throw new ApiError(
+        409,
+        'delivery_pending',
+        'This delivery is still in its retry cycle; use /retry to attempt it now.',
+        {
+          extra: { currentStatus: 'pending' },
+        },
+      );
     }
     await this.assertAttemptable(tenantId, id, state.endpointId);
-    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), { statuses: ['dead', 'succeeded'], attemptCount: state.attemptCount });
+    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), {
+      statuses: ['dead', 'succeeded'],
+      attemptCount: state.attemptCount,
+    });
     if (result.skipped === 'in_flight') throw attemptInFlight();
     return getDelivery(this.db, tenantId, id);
   }
@@ -111,7 +128,10 @@ export class WebhookService {
 
   private async resolveTestTarget(tenantId: string, endpoint: string): Promise<Target> {
     if (/^whe_/.test(endpoint)) {
-      const [row] = await this.db.query<{ id: string; signature: SchemeName[] }>('select id, signature from webhook_endpoints where tenant_id = $1 and id = $2', [tenantId, endpoint]);
+      const [row] = await this.db.query<{ id: string; signature: SchemeName[] }>(
+        'select id, signature from webhook_endpoints where tenant_id = $1 and id = $2',
+        [tenantId, endpoint],
+      );
       if (!row) {
         throw new ApiError(422, 'endpoint_not_found', `No webhook endpoint ${endpoint} in this sandbox.`, {
           errors: [{ path: '/endpoint', message: 'Unknown endpoint id.' }],
@@ -120,20 +140,31 @@ export class WebhookService {
       return { endpointId: row.id, url: null, signature: row.signature };
     }
     const [registered] = await this.db.query<{ id: string; signature: SchemeName[] }>(
-      'select id, signature from webhook_endpoints where tenant_id = $1 and url = $2 order by created_at limit 1', [tenantId, endpoint],
+      'select id, signature from webhook_endpoints where tenant_id = $1 and url = $2 order by created_at limit 1',
+      [tenantId, endpoint],
     );
-    return registered ? { endpointId: registered.id, url: null, signature: registered.signature } : { endpointId: null, url: endpoint };
+    return registered
+      ? { endpointId: registered.id, url: null, signature: registered.signature }
+      : { endpointId: null, url: endpoint };
   }
 
   private async assertAttemptable(tenantId: string, id: string, endpointId: string | null): Promise<void> {
-    const [check] = await this.db.query<{ check_id: string }>('select check_id from deliveries where tenant_id = $1 and id = $2 and check_id is not null', [tenantId, id]);
+    const [check] = await this.db.query<{ check_id: string }>(
+      'select check_id from deliveries where tenant_id = $1 and id = $2 and check_id is not null',
+      [tenantId, id],
+    );
     if (check) {
-      throw new ApiError(409, 'check_delivery', `This delivery is a request of receiver check ${check.check_id}, sent once as the case wanted it; run the check again instead.`);
+      throw new ApiError(
+        409,
+        'check_delivery',
+        `This delivery is a request of receiver check ${check.check_id}, sent once as the case wanted it; run the check again instead.`,
+      );
     }
     if (await this.dispatcher.isInFlight(tenantId, id)) throw attemptInFlight();
     if (!endpointId) return;
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw new ApiError(409, 'endpoint_deleted', 'The endpoint of this delivery was deleted.');
-    if (!target.enabled) throw new ApiError(409, 'endpoint_disabled', 'The endpoint of this delivery is disabled; enable it first.');
+    if (!target.enabled)
+      throw new ApiError(409, 'endpoint_disabled', 'The endpoint of this delivery is disabled; enable it first.');
   }
 }

@@ -18,8 +18,14 @@ export interface SignedRequest {
 }
 
 interface Row {
-  endpoint_id: string | null; target_url: string | null; topic: string; body: string;
-  check_secret: string | null; check_url: string | null; check_signature: SchemeName[] | null; check_public_key: string | null;
+  endpoint_id: string | null;
+  target_url: string | null;
+  topic: string;
+  body: string;
+  check_secret: string | null;
+  check_url: string | null;
+  check_signature: SchemeName[] | null;
+  check_public_key: string | null;
 }
 
 /**
@@ -44,7 +50,12 @@ export class Resigner {
     );
     if (!row) throw notFound('delivery');
     const target = row.endpoint_id && !row.check_secret ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
-    if (row.endpoint_id && !row.check_secret && !target) throw new ApiError(409, 'endpoint_deleted', 'The endpoint of this delivery was deleted: nothing signs for it any more.');
+    if (row.endpoint_id && !row.check_secret && !target)
+      throw new ApiError(
+        409,
+        'endpoint_deleted',
+        'The endpoint of this delivery was deleted: nothing signs for it any more.',
+      );
     let url: string;
     let signing: AttemptSigning;
     if (target) {
@@ -54,8 +65,11 @@ export class Resigner {
       // A receiver check's request: the run's schemes and secret (migration 091), and for ed25519 the
       // endpoint's key whose public half the run recorded, while the endpoint still holds it.
       url = row.check_url ?? row.target_url ?? '';
-      const endpoint = row.endpoint_id && row.check_public_key ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
-      const signingKeys = (endpoint?.secrets ?? []).flatMap((g) => (g.signingKey && publicKeyOf(g.signingKey) === row.check_public_key ? [g.signingKey] : []));
+      const endpoint =
+        row.endpoint_id && row.check_public_key ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
+      const signingKeys = (endpoint?.secrets ?? []).flatMap((g) =>
+        g.signingKey && publicKeyOf(g.signingKey) === row.check_public_key ? [g.signingKey] : [],
+      );
       signing = { schemes: row.check_signature ?? ['sandbay'], keys: { secrets: [row.check_secret], signingKeys } };
     } else {
       // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret.

@@ -6,7 +6,10 @@ import type { Db } from '../db/database.ts';
  * client that reconnects within the resume window finds what it missed.
  */
 export class StreamWatchers {
-  constructor(private readonly db: Db, private readonly windowMs: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly windowMs: number,
+  ) {}
 
   /**
    * Starts or renews the watch of these sandboxes; returns, per sandbox, the number its unbroken watch

@@ -12,7 +12,10 @@ const maxCached = 10_000;
 export class TestSecrets {
   private readonly cache = new LruMap<string, string>(maxCached);
 
-  constructor(private readonly db: Db, private readonly invalidations: Invalidations) {
+  constructor(
+    private readonly db: Db,
+    private readonly invalidations: Invalidations,
+  ) {
     invalidations.on('testSecrets', {
       drop: (message) => this.forget(String(message.tenantId)),
       dropAll: () => this.cache.clear(),
@@ -23,9 +26,13 @@ export class TestSecrets {
     const cached = this.invalidations.trusted ? this.cache.get(tenantId) : undefined;
     if (cached !== undefined) return cached;
     const generation = this.invalidations.generation;
-    const [row] = await this.db.query<{ webhook_test_secret: string }>('select webhook_test_secret from tenants where id = $1', [tenantId]);
+    const [row] = await this.db.query<{ webhook_test_secret: string }>(
+      'select webhook_test_secret from tenants where id = $1',
+      [tenantId],
+    );
     const secret = row?.webhook_test_secret ?? '';
-    if (row && this.invalidations.trusted && this.invalidations.generation === generation) this.cache.set(tenantId, secret);
+    if (row && this.invalidations.trusted && this.invalidations.generation === generation)
+      this.cache.set(tenantId, secret);
     return secret;
   }
 

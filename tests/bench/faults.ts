@@ -17,28 +17,41 @@ import { percentile, type BenchRow } from './table.ts';
 const section = 'faults';
 const runs = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const order = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } };
+const order = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Konak' },
+};
 
 /** A fault: does its harm and resolves when it is over (the server back, or running again). */
 type Fault = (server: FaultServer) => Promise<void>;
 
 const faults: [string, Fault][] = [
-  ['pg_terminate_backend ×2, 2 s apart', async (s) => {
-    await s.terminate('sandbay');
-    await sleep(2_000);
-    await s.terminate('sandbay');
-  }],
+  [
+    'pg_terminate_backend ×2, 2 s apart',
+    async (s) => {
+      await s.terminate('sandbay');
+      await sleep(2_000);
+      await s.terminate('sandbay');
+    },
+  ],
   ['pg_ctl restart -m fast', (s) => s.restart()],
-  ['server stopped 5 s', async (s) => {
-    await s.stop();
-    await sleep(5_000);
-    await s.start();
-  }],
-  ['SIGSTOP 8 s, SIGCONT', async (s) => {
-    s.pause();
-    await sleep(8_000);
-    s.resume();
-  }],
+  [
+    'server stopped 5 s',
+    async (s) => {
+      await s.stop();
+      await sleep(5_000);
+      await s.start();
+    },
+  ],
+  [
+    'SIGSTOP 8 s, SIGCONT',
+    async (s) => {
+      s.pause();
+      await sleep(8_000);
+      s.resume();
+    },
+  ],
 ];
 
 const badAnswers = (probe: Probe, from: number) =>
@@ -62,9 +75,30 @@ async function measure(name: string, fault: Fault): Promise<BenchRow[]> {
     await probe.stop();
     const dead = engines.filter((e) => e.child.exitCode !== null).length;
     return [
-      { section, metric: `${name}: every engine normal again, p50 of ${runs}`, value: percentile(recoveries, 50) / 1000, unit: 's', target: '≤ 5 s', ok: percentile(recoveries, 50) <= 5_000 },
-      { section, metric: `${name}: first delivery received after it, p50`, value: percentile(deliveries, 50) / 1000, unit: 's', target: '≤ 5 s', ok: percentile(deliveries, 50) <= 5_000 },
-      { section, metric: `${name}: 5xx other than 503, or no answer`, value: badAnswers(probe, 0) + dead, unit: 'requests', target: '0', ok: badAnswers(probe, 0) + dead === 0 },
+      {
+        section,
+        metric: `${name}: every engine normal again, p50 of ${runs}`,
+        value: percentile(recoveries, 50) / 1000,
+        unit: 's',
+        target: '≤ 5 s',
+        ok: percentile(recoveries, 50) <= 5_000,
+      },
+      {
+        section,
+        metric: `${name}: first delivery received after it, p50`,
+        value: percentile(deliveries, 50) / 1000,
+        unit: 's',
+        target: '≤ 5 s',
+        ok: percentile(deliveries, 50) <= 5_000,
+      },
+      {
+        section,
+        metric: `${name}: 5xx other than 503, or no answer`,
+        value: badAnswers(probe, 0) + dead,
+        unit: 'requests',
+        target: '0',
+        ok: badAnswers(probe, 0) + dead === 0,
+      },
     ];
   } finally {
     for (const e of engines) e.child.kill('SIGKILL');
@@ -104,8 +138,22 @@ async function fullDisk(): Promise<BenchRow[]> {
       recoveries.push(Date.now() - freed);
     }
     return [
-      { section, metric: `PGlite full disk: writes again once space returns, p50 of ${runs}`, value: percentile(recoveries, 50) / 1000, unit: 's', target: '≤ 5 s', ok: percentile(recoveries, 50) <= 5_000 },
-      { section, metric: 'PGlite full disk: 5xx other than 503/507, or no answer', value: bad.length, unit: 'requests', target: '0', ok: bad.length === 0 },
+      {
+        section,
+        metric: `PGlite full disk: writes again once space returns, p50 of ${runs}`,
+        value: percentile(recoveries, 50) / 1000,
+        unit: 's',
+        target: '≤ 5 s',
+        ok: percentile(recoveries, 50) <= 5_000,
+      },
+      {
+        section,
+        metric: 'PGlite full disk: 5xx other than 503/507, or no answer',
+        value: bad.length,
+        unit: 'requests',
+        target: '0',
+        ok: bad.length === 0,
+      },
     ];
   } finally {
     engine.child.kill('SIGTERM');
@@ -122,19 +170,34 @@ async function rush(): Promise<BenchRow[]> {
   receiver.holdMs = 300;
   const [engine] = await startEngines(await server.createDatabase(), 1);
   try {
-    const sandboxes = await Promise.all(Array.from({ length: 11 }, async () => {
-      const sb = await createSandbox(engine.url);
-      await registerEndpoint(sb, receiver.url, ['order.placed']);
-      await timedCall(engine.url, '/api/v1/orders', sb.token, 'POST', order);
-      return sb;
-    }));
+    const sandboxes = await Promise.all(
+      Array.from({ length: 11 }, async () => {
+        const sb = await createSandbox(engine.url);
+        await registerEndpoint(sb, receiver.url, ['order.placed']);
+        await timedCall(engine.url, '/api/v1/orders', sb.token, 'POST', order);
+        return sb;
+      }),
+    );
     await sleep(1_000);
     const answers = await Promise.all([
-      ...[...sandboxes, sandboxes[10]].map((sb) => timedCall(engine.url, '/api/v1/sandbox/clock/advance', sb.token, 'POST', { seconds: 7_200 })),
-      ...Array.from({ length: 60 }, (_, i) => timedCall(engine.url, '/api/v1/webhooks/deliveries', sandboxes[i % 11].token)),
+      ...[...sandboxes, sandboxes[10]].map((sb) =>
+        timedCall(engine.url, '/api/v1/sandbox/clock/advance', sb.token, 'POST', { seconds: 7_200 }),
+      ),
+      ...Array.from({ length: 60 }, (_, i) =>
+        timedCall(engine.url, '/api/v1/webhooks/deliveries', sandboxes[i % 11].token),
+      ),
     ]);
     const bad = answers.filter((a) => a.status === 0 || a.status >= 500).length;
-    return [{ section, metric: '12 advances + 60 lists on one engine (pool of 10): 5xx', value: bad, unit: 'requests', target: '0', ok: bad === 0 }];
+    return [
+      {
+        section,
+        metric: '12 advances + 60 lists on one engine (pool of 10): 5xx',
+        value: bad,
+        unit: 'requests',
+        target: '0',
+        ok: bad === 0,
+      },
+    ];
   } finally {
     engine.child.kill('SIGKILL');
     await engine.exited;

@@ -14,14 +14,25 @@ import type { BenchRow } from './table.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
 const section = 'portable';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
+const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
+  section,
+  metric,
+  value,
+  unit,
+  target,
+  ok,
+});
 const scratch = mkdtempSync(join(tmpdir(), 'sandbay-bench-portable-'));
 const bigDeliveries = 50_000;
 
-const status = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const status = (pid: number, field: string) =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** Runs `work` and reports its time and the engine's peak RSS during it (MB), and the RSS it began at. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; ms: number; peakMb: number; startMb: number }> {
+async function measured<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; ms: number; peakMb: number; startMb: number }> {
   writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
   const startMb = status(pid, 'VmRSS');
   const started = performance.now();
@@ -30,14 +41,20 @@ async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ resul
 }
 
 async function exportTo(url: string, token: string, file: string): Promise<number> {
-  const res = await fetch(`${url}/api/v1/sandbox/export?includeSecrets=true`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${url}/api/v1/sandbox/export?includeSecrets=true`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (!res.ok) throw new Error(`bench: export failed ${res.status} ${await res.text()}`);
   writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   return statSync(file).size;
 }
 
 async function importFrom(url: string, file: string): Promise<any> {
-  const res = await fetch(`${url}/api/v1/sandboxes/import`, { method: 'POST', body: await openAsBlob(file), headers: { 'content-type': 'application/gzip' } });
+  const res = await fetch(`${url}/api/v1/sandboxes/import`, {
+    method: 'POST',
+    body: await openAsBlob(file),
+    headers: { 'content-type': 'application/gzip' },
+  });
   const body = await res.json();
   if (res.status !== 201) throw new Error(`bench: import failed ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -101,18 +118,27 @@ export async function run(): Promise<BenchRow[]> {
     const exp = await measured(engine.pid, () => exportTo(url, token, seeded));
     const imp = await measured(engine.pid, () => importFrom(url, seeded));
     out.push(
-      row('seeded sandbox: export', exp.ms, 'ms'), row('seeded sandbox: file size', exp.result / 1024, 'KiB'),
+      row('seeded sandbox: export', exp.ms, 'ms'),
+      row('seeded sandbox: file size', exp.result / 1024, 'KiB'),
       row('seeded sandbox: export peak RSS', exp.peakMb, 'MB', `from ${exp.startMb.toFixed(0)} MB`),
-      row('seeded sandbox: import', imp.ms, 'ms'), row('seeded sandbox: import peak RSS', imp.peakMb, 'MB', `from ${imp.startMb.toFixed(0)} MB`),
+      row('seeded sandbox: import', imp.ms, 'ms'),
+      row('seeded sandbox: import peak RSS', imp.peakMb, 'MB', `from ${imp.startMb.toFixed(0)} MB`),
     );
 
     // A sandbox with real deliveries and attempts, multiplied to 50,000 deliveries.
     const api = jsonClient(url, { authorization: `Bearer ${token}` });
-    const endpoint = await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.*'] });
+    const endpoint = await api.request('POST', '/api/v1/webhooks/endpoints', {
+      url: receiver.url,
+      topics: ['order.*'],
+    });
     if (endpoint.status !== 201) throw new Error(`bench: endpoint failed ${JSON.stringify(endpoint.body)}`);
     await api.request('PATCH', '/api/v1/variants/var_0001', { stock: 1000 });
     for (let i = 0; i < 50; i++) {
-      const placed = await api.request('POST', '/api/v1/orders', { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Bornova' } });
+      const placed = await api.request('POST', '/api/v1/orders', {
+        customerId: 'cus_0004',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'İzmir', district: 'Bornova' },
+      });
       if (placed.status !== 201) throw new Error(`bench: order failed ${JSON.stringify(placed.body)}`);
     }
     await receiver.waitFor(50, 60_000);
@@ -132,9 +158,19 @@ export async function run(): Promise<BenchRow[]> {
     out.push(
       row(`${delivered.toLocaleString('en')} deliveries: export`, bigExport.ms / 1000, 's'),
       row(`${delivered.toLocaleString('en')} deliveries: file size`, bigExport.result / 2 ** 20, 'MiB'),
-      row(`${delivered.toLocaleString('en')} deliveries: export peak RSS`, bigExport.peakMb, 'MB', `from ${bigExport.startMb.toFixed(0)} MB`),
+      row(
+        `${delivered.toLocaleString('en')} deliveries: export peak RSS`,
+        bigExport.peakMb,
+        'MB',
+        `from ${bigExport.startMb.toFixed(0)} MB`,
+      ),
       row(`${delivered.toLocaleString('en')} deliveries: import`, second.ms / 1000, 's'),
-      row(`${delivered.toLocaleString('en')} deliveries: import peak RSS`, second.peakMb, 'MB', `from ${second.startMb.toFixed(0)} MB`),
+      row(
+        `${delivered.toLocaleString('en')} deliveries: import peak RSS`,
+        second.peakMb,
+        'MB',
+        `from ${second.startMb.toFixed(0)} MB`,
+      ),
     );
   } finally {
     await engine.stop();

@@ -34,10 +34,36 @@ async function measure(driver: string, options: SandboxOptions): Promise<BenchRo
   // PGlite --memory starts from a copy of its template every time; a PostgreSQL database is migrated and
   // seeded once, then only checked.
   return [
-    ...(options.databaseUrl ? [{ section, metric: `${driver}: engine ready, empty database (migrate + seed)`, value: firstMs / 1000, unit: 's' }] : []),
-    { section, metric: `${driver}: engine ready${options.databaseUrl ? ', existing database' : ', --memory'} (median of 3)`, value: percentile(again, 50) / 1000, unit: 's' },
-    { section, metric: `${driver}: POST /sandboxes, create + seed (median of 15)`, value: percentile(createMs, 50), unit: 'ms', target: '≤ 150 ms', ok: percentile(createMs, 50) <= 150 },
-    { section, metric: `${driver}: POST /orders into one sandbox, 25 at once (an event and 3 deliveries each)`, value: ordersPerSecond, unit: '/s' },
+    ...(options.databaseUrl
+      ? [
+          {
+            section,
+            metric: `${driver}: engine ready, empty database (migrate + seed)`,
+            value: firstMs / 1000,
+            unit: 's',
+          },
+        ]
+      : []),
+    {
+      section,
+      metric: `${driver}: engine ready${options.databaseUrl ? ', existing database' : ', --memory'} (median of 3)`,
+      value: percentile(again, 50) / 1000,
+      unit: 's',
+    },
+    {
+      section,
+      metric: `${driver}: POST /sandboxes, create + seed (median of 15)`,
+      value: percentile(createMs, 50),
+      unit: 'ms',
+      target: '≤ 150 ms',
+      ok: percentile(createMs, 50) <= 150,
+    },
+    {
+      section,
+      metric: `${driver}: POST /orders into one sandbox, 25 at once (an event and 3 deliveries each)`,
+      value: ordersPerSecond,
+      unit: '/s',
+    },
   ];
 }
 
@@ -48,19 +74,31 @@ async function measure(driver: string, options: SandboxOptions): Promise<BenchRo
 async function ordersIntoOneSandbox(anon: ReturnType<typeof jsonClient>): Promise<number> {
   const created = await anon.request('POST', '/api/v1/sandboxes');
   const token = created.body.credentials.accessToken as string;
-  const call = (method: string, path: string, body?: unknown) => anon.request(method, path, body, { authorization: `Bearer ${token}` });
+  const call = (method: string, path: string, body?: unknown) =>
+    anon.request(method, path, body, { authorization: `Bearer ${token}` });
   await call('PATCH', '/api/v1/variants/var_0001', { stock: 1_000_000 });
-  for (let i = 0; i < 3; i++) await call('POST', '/api/v1/webhooks/endpoints', { url: 'http://127.0.0.1:9/', topics: ['order.placed'], enabled: false });
-  const order = { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Bornova' } };
+  for (let i = 0; i < 3; i++)
+    await call('POST', '/api/v1/webhooks/endpoints', {
+      url: 'http://127.0.0.1:9/',
+      topics: ['order.placed'],
+      enabled: false,
+    });
+  const order = {
+    customerId: 'cus_0004',
+    items: [{ variantId: 'var_0001', quantity: 1 }],
+    shippingAddress: { city: 'İzmir', district: 'Bornova' },
+  };
   const count = 1500;
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: 25 }, async () => {
-    while (next++ < count) {
-      const res = await call('POST', '/api/v1/orders', order);
-      if (res.status !== 201) throw new Error(`bench: order failed ${JSON.stringify(res.body)}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 25 }, async () => {
+      while (next++ < count) {
+        const res = await call('POST', '/api/v1/orders', order);
+        if (res.status !== 201) throw new Error(`bench: order failed ${JSON.stringify(res.body)}`);
+      }
+    }),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 

@@ -8,11 +8,19 @@ import { runScript, startCeiling, startSandbay } from './spawn.ts';
 import { percentile, type BenchRow } from './table.ts';
 
 const section = 'server';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
+const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
+  section,
+  metric,
+  value,
+  unit,
+  target,
+  ok,
+});
 
 async function readiness(): Promise<BenchRow[]> {
   const child = join('tests', 'bench', 'servers', 'ready-child.ts');
-  const measure = async (target: string) => JSON.parse(await runScript(child, [target])) as { readyMs: number; rssMb: number };
+  const measure = async (target: string) =>
+    JSON.parse(await runScript(child, [target])) as { readyMs: number; rssMb: number };
   const dir = mkdtempSync(join(tmpdir(), 'sandbay-bench-'));
   try {
     const fresh = await measure(join(dir, 'data'));
@@ -20,7 +28,11 @@ async function readiness(): Promise<BenchRow[]> {
     for (let i = 0; i < 3; i++) reopened.push(await measure(join(dir, 'data')));
     const memory: { readyMs: number; rssMb: number }[] = [];
     for (let i = 0; i < 3; i++) memory.push(await measure('memory'));
-    const med = (xs: { readyMs: number }[]) => percentile(xs.map((x) => x.readyMs), 50);
+    const med = (xs: { readyMs: number }[]) =>
+      percentile(
+        xs.map((x) => x.readyMs),
+        50,
+      );
     const maxRss = Math.max(fresh.rssMb, ...reopened.map((x) => x.rssMb), ...memory.map((x) => x.rssMb));
     return [
       row('ready, fresh data dir', fresh.readyMs / 1000, 's'),
@@ -52,7 +64,12 @@ async function againstLookupCeiling(url: string, headers: Record<string, string>
       ceiling.push(await requestsPerSecond(lookup.url, { seconds: 3 }));
       ratios.push((100 * route[i]) / ceiling[i]);
     }
-    return { rps: percentile(route, 50), lookupRps: percentile(ceiling, 50), ratio: percentile(ratios, 50), worst: Math.min(...ratios) };
+    return {
+      rps: percentile(route, 50),
+      lookupRps: percentile(ceiling, 50),
+      ratio: percentile(ratios, 50),
+      worst: Math.min(...ratios),
+    };
   } finally {
     await lookup.stop();
   }
@@ -75,12 +92,18 @@ async function sandboxesAndOrders(): Promise<BenchRow[]> {
     for (let i = 0; i < 10; i++) resetMs.push((await api.request('POST', '/api/v1/sandbox/reset')).body.durationMs);
 
     const get = await sequentialLatency(1000, () => api.request('GET', '/api/v1/orders/ord_0042'));
-    const order = { customerId: 'cus_0003', items: [{ variantId: 'var_0005', quantity: 1 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' } };
+    const order = {
+      customerId: 'cus_0003',
+      items: [{ variantId: 'var_0005', quantity: 1 }],
+      shippingAddress: { city: 'Ankara', district: 'Çankaya' },
+    };
     const post = await sequentialLatency(300, () => api.request('POST', '/api/v1/orders', order));
     await api.request('POST', '/api/v1/sandbox/reset');
 
     await Promise.all([anon.close(), api.close()]);
-    const { rps, lookupRps, ratio, worst } = await againstLookupCeiling(`${sandbay.url}/api/v1/orders/ord_0042`, { authorization: `Bearer ${token}` });
+    const { rps, lookupRps, ratio, worst } = await againstLookupCeiling(`${sandbay.url}/api/v1/orders/ord_0042`, {
+      authorization: `Bearer ${token}`,
+    });
 
     const constant = await startCeiling('koa-constant');
     const koaRps = await requestsPerSecond(constant.url).finally(() => constant.stop());

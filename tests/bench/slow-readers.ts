@@ -19,7 +19,11 @@ const ordersPerSecond = Number(process.env.BENCH_SLOW_READERS_RATE ?? 100);
 const phaseSeconds = Number(process.env.BENCH_SLOW_READERS_SECONDS ?? 90);
 const warmUpSeconds = 20;
 const endpoints = 4;
-const order = { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Bornova' } };
+const order = {
+  customerId: 'cus_0004',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Bornova' },
+};
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -40,13 +44,18 @@ function nonReader(url: string, token: string, resumeFrom: () => string, run: Ru
     run.cut++;
     setTimeout(() => nonReader(url, token, resumeFrom, run), 1000);
   });
-  socket.write(`GET /api/v1/events/stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nLast-Event-ID: ${resumeFrom()}\r\n\r\n`);
+  socket.write(
+    `GET /api/v1/events/stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${token}\r\nLast-Event-ID: ${resumeFrom()}\r\n\r\n`,
+  );
 }
 
 /** A client that reads everything: the ids of the messages it got, the newest last. */
 async function reader(url: string, token: string): Promise<{ ids: string[]; close(): void }> {
   const controller = new AbortController();
-  const res = await fetch(`${url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const res = await fetch(`${url}/api/v1/events/stream`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
   const ids: string[] = [];
   void (async () => {
     let text = '';
@@ -108,7 +117,8 @@ export async function run(): Promise<BenchRow[]> {
     const api = jsonClient(sandbay.url, { authorization: `Bearer ${token}` });
     const restocked = await api.request('PATCH', `/api/v1/variants/${order.items[0].variantId}`, { stock: 1_000_000 });
     if (restocked.status !== 200) throw new Error(`bench: restock failed ${JSON.stringify(restocked.body)}`);
-    for (let i = 0; i < endpoints; i++) await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'] });
+    for (let i = 0; i < endpoints; i++)
+      await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'] });
     const watcher = await reader(sandbay.url, token);
     await api.request('POST', '/api/v1/orders', order);
     while (watcher.ids.length === 0) await new Promise((r) => setTimeout(r, 10));
@@ -124,10 +134,32 @@ export async function run(): Promise<BenchRow[]> {
     await api.close();
     const rate = (p: Phase) => `${p.placed.toFixed(0)} orders/s`;
     return [
-      { section, metric: `engine RSS, ${phaseSeconds} s at ${rate(alone)} with one stream reader: peak`, value: alone.peak, unit: 'MB' },
-      { section, metric: `then ${phaseSeconds} s at ${rate(crowded)} with ${clients} more clients that never read (cut off ${runState.cut} times): peak`, value: crowded.peak, unit: 'MB' },
-      { section, metric: `what those ${clients} clients cost: peak against peak`, value: crowded.peak - alone.peak, unit: 'MB', target: '≤ 60 MB', ok: crowded.peak - alone.peak <= 60 },
-      { section, metric: `the same, settled (median of each phase's last third)`, value: crowded.settled - alone.settled, unit: 'MB' },
+      {
+        section,
+        metric: `engine RSS, ${phaseSeconds} s at ${rate(alone)} with one stream reader: peak`,
+        value: alone.peak,
+        unit: 'MB',
+      },
+      {
+        section,
+        metric: `then ${phaseSeconds} s at ${rate(crowded)} with ${clients} more clients that never read (cut off ${runState.cut} times): peak`,
+        value: crowded.peak,
+        unit: 'MB',
+      },
+      {
+        section,
+        metric: `what those ${clients} clients cost: peak against peak`,
+        value: crowded.peak - alone.peak,
+        unit: 'MB',
+        target: '≤ 60 MB',
+        ok: crowded.peak - alone.peak <= 60,
+      },
+      {
+        section,
+        metric: `the same, settled (median of each phase's last third)`,
+        value: crowded.settled - alone.settled,
+        unit: 'MB',
+      },
     ];
   } finally {
     runState.stopped = true;

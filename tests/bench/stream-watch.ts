@@ -12,7 +12,8 @@ export interface StreamWatch {
 export async function watchStream(url: string, token: string): Promise<StreamWatch> {
   const controller = new AbortController();
   const res = await request(`${url}/api/v1/events/stream`, {
-    headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: controller.signal,
+    headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    signal: controller.signal,
   });
   if (res.statusCode !== 200) throw new Error(`bench: stream refused ${res.statusCode}`);
   const created: number[] = [];

@@ -18,10 +18,22 @@ export function percentile(samples: number[], p: number): number {
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 export function printTable(rows: BenchRow[]): void {
-  const lines = rows.map((r) => [r.section, r.metric, `${fmt(r.value)} ${r.unit}`, r.target ?? '', r.ok === undefined ? '' : r.ok ? 'ok' : 'MISS']);
+  const lines = rows.map((r) => [
+    r.section,
+    r.metric,
+    `${fmt(r.value)} ${r.unit}`,
+    r.target ?? '',
+    r.ok === undefined ? '' : r.ok ? 'ok' : 'MISS',
+  ]);
   const header = ['section', 'metric', 'value', 'target', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const print = (cols: string[]) => console.log(cols.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  const print = (cols: string[]) =>
+    console.log(
+      cols
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
   print(header);
   print(widths.map((w) => '-'.repeat(w)));
   lines.forEach(print);

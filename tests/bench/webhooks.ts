@@ -12,8 +12,19 @@ import type { SchemeName } from '../../src/shared/schemes.ts';
 import { schemeRows } from './schemes.ts';
 
 const section = 'webhooks';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({ section, metric, value, unit, target, ok });
-const order = { customerId: 'cus_0004', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Bornova' } };
+const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
+  section,
+  metric,
+  value,
+  unit,
+  target,
+  ok,
+});
+const order = {
+  customerId: 'cus_0004',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Bornova' },
+};
 
 type Api = ReturnType<typeof jsonClient>;
 
@@ -50,32 +61,56 @@ const noneLeft = (api: Api, status: string) => async () =>
 /** Ceiling: sign and POST the same kind of body straight to the receiver, 10 at a time. */
 export async function rawUndici(url: string, count: number): Promise<number> {
   const agent = new Agent({ connections: 10 });
-  const body = JSON.stringify({ topic: 'order.placed', deliveryId: 'dlv_bench', tenantId: 'sbx_bench', occurredAt: new Date().toISOString(), data: order });
+  const body = JSON.stringify({
+    topic: 'order.placed',
+    deliveryId: 'dlv_bench',
+    tenantId: 'sbx_bench',
+    occurredAt: new Date().toISOString(),
+    data: order,
+  });
   let sent = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (sent < count) {
-      sent++;
-      const t = Math.floor(Date.now() / 1000);
-      const v1 = createHmac('sha256', 'whsec_bench').update(`${t}.${body}`).digest('hex');
-      const res = await request(url, {
-        method: 'POST', dispatcher: agent, body,
-        headers: { 'content-type': 'application/json', 'x-service-signature': `t=${t},v1=${v1}` },
-      });
-      await res.body.dump();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (sent < count) {
+        sent++;
+        const t = Math.floor(Date.now() / 1000);
+        const v1 = createHmac('sha256', 'whsec_bench').update(`${t}.${body}`).digest('hex');
+        const res = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          body,
+          headers: { 'content-type': 'application/json', 'x-service-signature': `t=${t},v1=${v1}` },
+        });
+        await res.body.dump();
+      }
+    }),
+  );
   await agent.close();
   return count / ((performance.now() - started) / 1000);
 }
 
 /** Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with `signature`, default Sandbay's). */
-export async function throughput(url: string, receiver: Receiver, watched = false, signature?: SchemeName[]): Promise<number> {
+export async function throughput(
+  url: string,
+  receiver: Receiver,
+  watched = false,
+  signature?: SchemeName[],
+): Promise<number> {
   const { api, stream } = await newSandbox(url, watched);
   const endpoints = 4;
   const ids: string[] = [];
   for (let i = 0; i < endpoints; i++) {
-    ids.push((await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'], enabled: false, signature })).body.id);
+    ids.push(
+      (
+        await api.request('POST', '/api/v1/webhooks/endpoints', {
+          url: receiver.url,
+          topics: ['order.placed'],
+          enabled: false,
+          signature,
+        })
+      ).body.id,
+    );
   }
   const orders = 1250; // × 4 endpoints = 5,000 deliveries
   await placeOrders(api, orders);
@@ -94,7 +129,12 @@ export async function throughput(url: string, receiver: Receiver, watched = fals
  * Time from the API call returning to the request arriving at the receiver; with `watched`, also
  * to its delivery.created reaching an inspector that streams the sandbox.
  */
-export async function firstAttemptLatency(url: string, receiver: Receiver, watched = false, signature?: SchemeName[]): Promise<{ p50: number; p99: number; shown?: number[] }> {
+export async function firstAttemptLatency(
+  url: string,
+  receiver: Receiver,
+  watched = false,
+  signature?: SchemeName[],
+): Promise<{ p50: number; p99: number; shown?: number[] }> {
   const { api, stream } = await newSandbox(url, watched);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.placed'], signature });
   const samples: number[] = [];
@@ -120,7 +160,11 @@ export async function longAdvance(url: string, failing: Receiver): Promise<{ ms:
   const { api } = await newSandbox(url);
   await api.request('POST', '/api/v1/webhooks/endpoints', { url: failing.url, topics: ['order.placed'] });
   await placeOrders(api, 1000);
-  await until(async () => (await api.request('GET', '/api/v1/webhooks/deliveries?limit=100')).body.data.every((d: any) => d.attemptCount === 1));
+  await until(async () =>
+    (await api.request('GET', '/api/v1/webhooks/deliveries?limit=100')).body.data.every(
+      (d: any) => d.attemptCount === 1,
+    ),
+  );
   await new Promise((r) => setTimeout(r, 500)); // let every first attempt finish and be recorded
   const before = failing.received.length;
   const started = performance.now();
@@ -160,9 +204,21 @@ export async function run(): Promise<BenchRow[]> {
       row('deliveries/s with an inspector streaming the sandbox', watchedPerSecond, '/s'),
       row('first attempt p50, sandbox streamed', watched.p50, 'ms', '≤ 5 ms', watched.p50 <= 5),
       row('first attempt p99, sandbox streamed', watched.p99, 'ms', '≤ 25 ms', watched.p99 <= 25),
-      row('new delivery on the stream after the API returns, p50', percentile(shown, 50), 'ms', '≤ 250 ms', percentile(shown, 50) <= 250),
+      row(
+        'new delivery on the stream after the API returns, p50',
+        percentile(shown, 50),
+        'ms',
+        '≤ 250 ms',
+        percentile(shown, 50) <= 250,
+      ),
       row('new delivery on the stream after the API returns, p99', percentile(shown, 99), 'ms'),
-      row(`2 h advance, 1,000 failing deliveries (${advance.attempts} attempts)`, advance.ms / 1000, 's', '≤ 3 s', advance.ms <= 3000),
+      row(
+        `2 h advance, 1,000 failing deliveries (${advance.attempts} attempts)`,
+        advance.ms / 1000,
+        's',
+        '≤ 3 s',
+        advance.ms <= 3000,
+      ),
       ...schemes,
     ];
   } finally {

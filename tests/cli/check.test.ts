@@ -9,7 +9,9 @@ import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts
 import { registerEndpoint } from '../helpers/webhooks.ts';
 
 // Loaded untyped: its typings pull the DOM lib into the whole type-check (and change fetch's types).
-const { DOMParser } = (await import('@xmldom/xmldom' as string)) as { DOMParser: new (options: object) => { parseFromString(xml: string, type: string): any } };
+const { DOMParser } = (await import('@xmldom/xmldom' as string)) as {
+  DOMParser: new (options: object) => { parseFromString(xml: string, type: string): any };
+};
 
 const engine = useEngine();
 const secret = 'whsec_cliCheckSecret0123456789abcdef';
@@ -51,16 +53,42 @@ test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json 
   const stale = lines.findIndex((l) => l.startsWith('✕ stale-timestamp'));
   assert.match(lines[stale], /signed correctly, t 10 minutes in the past → 200 in \d+ ms \(expected 4xx\)$/);
   assert.match(lines[stale + 1], /^ {4}cause: Accepted a correctly signed request whose t is 10 minutes old/);
-  assert.match(lines[stale + 2], /^ {4}fix: {3}Reject a signature whose t is more than 300 s from now, in both directions/);
+  assert.match(
+    lines[stale + 2],
+    /^ {4}fix: {3}Reject a signature whose t is more than 300 s from now, in both directions/,
+  );
   assert.match(lines[stale + 3], new RegExp(`^ {4}see: {3}${engine.url}/sandboxes/${sb.id}/deliveries/dlv_\\w+$`));
   assert.match(text.stdout, /Score: 13\/15 passed, 2 failed/);
 
   const json = await runCli(['check', r.url, '--secret', secret, '--json', ...as(sb)]);
   assert.equal(json.code, 1);
   const report = JSON.parse(json.stdout);
-  assert.deepEqual(Object.keys(report), ['url', 'passed', 'failed', 'blocked', 'warnings', 'durationMs', 'rootCause', 'cases']);
-  assert.deepEqual(Object.keys(report.cases[0]), ['id', 'ok', 'status', 'blockedBy', 'warning', 'expected', 'got', 'cause', 'fix', 'deliveryIds']);
-  assert.deepEqual(report.cases.filter((c: any) => !c.ok).map((c: any) => c.id), ['stale-timestamp', 'future-timestamp']);
+  assert.deepEqual(Object.keys(report), [
+    'url',
+    'passed',
+    'failed',
+    'blocked',
+    'warnings',
+    'durationMs',
+    'rootCause',
+    'cases',
+  ]);
+  assert.deepEqual(Object.keys(report.cases[0]), [
+    'id',
+    'ok',
+    'status',
+    'blockedBy',
+    'warning',
+    'expected',
+    'got',
+    'cause',
+    'fix',
+    'deliveryIds',
+  ]);
+  assert.deepEqual(
+    report.cases.filter((c: any) => !c.ok).map((c: any) => c.id),
+    ['stale-timestamp', 'future-timestamp'],
+  );
 });
 
 test('--junit writes XML with one testcase per case and the failures marked', async () => {
@@ -70,17 +98,28 @@ test('--junit writes XML with one testcase per case and the failures marked', as
   const result = await runCli(['check', r.url, '--secret', secret, '--junit', file, ...as(sb)]);
   assert.equal(result.code, 1);
   const errors: string[] = [];
-  const doc = new DOMParser({ errorHandler: { warning: (m: string) => errors.push(m), error: (m: string) => errors.push(m), fatalError: (m: string) => errors.push(m) } })
-    .parseFromString(readFileSync(file, 'utf8'), 'text/xml');
+  const doc = new DOMParser({
+    errorHandler: {
+      warning: (m: string) => errors.push(m),
+      error: (m: string) => errors.push(m),
+      fatalError: (m: string) => errors.push(m),
+    },
+  }).parseFromString(readFileSync(file, 'utf8'), 'text/xml');
   assert.deepEqual(errors, []);
   const suites = doc.getElementsByTagName('testsuites')[0];
   assert.equal(suites.getAttribute('tests'), '15');
   assert.equal(suites.getAttribute('failures'), '1');
-  const cases = Array.from({ length: doc.getElementsByTagName('testcase').length }, (_, i) => doc.getElementsByTagName('testcase')[i]);
+  const cases = Array.from(
+    { length: doc.getElementsByTagName('testcase').length },
+    (_, i) => doc.getElementsByTagName('testcase')[i],
+  );
   assert.equal(cases.length, 15);
   assert.equal(cases[0].getAttribute('name'), 'valid');
   const failed = cases.filter((c: any) => c.getElementsByTagName('failure').length > 0);
-  assert.deepEqual(failed.map((c: any) => c.getAttribute('name')), ['rotation']);
+  assert.deepEqual(
+    failed.map((c: any) => c.getAttribute('name')),
+    ['rotation'],
+  );
   const failure = failed[0].getElementsByTagName('failure')[0];
   assert.match(failure.getAttribute('message')!, /compares only the first v1/);
   assert.match(failure.textContent!, /expected 2xx, got 400\ncause: .*\nfix: .*any v1 matches/);
@@ -102,13 +141,23 @@ test('a receiver that refuses every request: the root cause once with its fix, t
   assert.equal(result.code, 1, result.stderr);
   const lines = result.stdout.trim().split('\n');
   const valid = lines.findIndex((l) => l.startsWith('✕ valid'));
-  assert.match(lines[valid + 1], /^ {4}cause: Your receiver rejects correctly signed deliveries \(400 "rejected"\), in every byte form/);
+  assert.match(
+    lines[valid + 1],
+    /^ {4}cause: Your receiver rejects correctly signed deliveries \(400 "rejected"\), in every byte form/,
+  );
   assert.match(lines[valid + 2], /^ {4}fix: {3}Use the endpoint's current secret/);
   assert.equal(lines.filter((l) => /^ {4}fix:/.test(l)).length, 1, 'one fix, for the one cause');
-  assert.deepEqual(lines.filter((l) => /^✓ /.test(l)), [], 'no refusal counts as a pass: not latency, not redirect');
+  assert.deepEqual(
+    lines.filter((l) => /^✓ /.test(l)),
+    [],
+    'no refusal counts as a pass: not latency, not redirect',
+  );
   assert.equal(lines.filter((l) => /^– \S+ .* → 400 in \d+ ms \(not scored: blocked by valid\)$/.test(l)).length, 14);
   assert.match(lines.at(-4)!, /^Root cause \(valid, fix above\): Your receiver rejects correctly signed deliveries/);
-  assert.match(lines.at(-3)!, /^ {4}blocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)$/);
+  assert.match(
+    lines.at(-3)!,
+    /^ {4}blocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)$/,
+  );
   assert.match(lines.at(-2)!, /^Score: 0\/15 passed, 1 failed, 14 not scored, 0 warnings in/);
 });
 
@@ -122,21 +171,37 @@ test('--junit: the cases a failed valid blocks are skipped with a short message 
   const suites = doc.getElementsByTagName('testsuites')[0];
   assert.equal(suites.getAttribute('failures'), '1');
   assert.equal(suites.getAttribute('skipped'), '14');
-  const cases = Array.from({ length: doc.getElementsByTagName('testcase').length }, (_, i) => doc.getElementsByTagName('testcase')[i]);
+  const cases = Array.from(
+    { length: doc.getElementsByTagName('testcase').length },
+    (_, i) => doc.getElementsByTagName('testcase')[i],
+  );
   const skipped = cases.filter((c: any) => c.getElementsByTagName('skipped').length > 0);
   assert.equal(skipped.length, 14);
   for (const c of skipped) {
-    assert.equal(c.getElementsByTagName('skipped')[0].getAttribute('message'), 'not scored: blocked by valid, which failed (its failure has the cause and fix)');
+    assert.equal(
+      c.getElementsByTagName('skipped')[0].getAttribute('message'),
+      'not scored: blocked by valid, which failed (its failure has the cause and fix)',
+    );
   }
   const failed = cases.filter((c: any) => c.getElementsByTagName('failure').length > 0);
   assert.equal(failed.map((c: any) => c.getAttribute('name')).join(), 'valid');
   // The root cause once, on valid, with the cases it blocks: not repeated in every skipped case.
-  assert.match(failed[0].getElementsByTagName('failure')[0].getAttribute('message'), /^Your receiver rejects .* without its whsec_ prefix/);
-  assert.match(failed[0].textContent, /\nblocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)\n/);
-  assert.equal(readFileSync(file, 'utf8').split('without its whsec_ prefix').length - 1, 2, 'the cause appears in the failure message and its text, and nowhere else');
+  assert.match(
+    failed[0].getElementsByTagName('failure')[0].getAttribute('message'),
+    /^Your receiver rejects .* without its whsec_ prefix/,
+  );
+  assert.match(
+    failed[0].textContent,
+    /\nblocks: tampered-body, wrong-secret, .*, redirect \(not scored until valid passes\)\n/,
+  );
+  assert.equal(
+    readFileSync(file, 'utf8').split('without its whsec_ prefix').length - 1,
+    2,
+    'the cause appears in the failure message and its text, and nowhere else',
+  );
 });
 
-test('--endpoint uses the endpoint\'s URL and secret; a wrong use of the flags is a one-line error', async () => {
+test("--endpoint uses the endpoint's URL and secret; a wrong use of the flags is a one-line error", async () => {
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:9/hook', ['*']);
   const r = await startTestReceiver(endpoint.secret);

@@ -41,7 +41,10 @@ test('without it, the failure names the data dir it searched and how to point at
   const connection = resolveConnection({}, { XDG_DATA_HOME: env.XDG_DATA_HOME });
   assert.deepEqual([connection.url, connection.urlFrom, connection.admin], ['http://127.0.0.1:4400', 'default', false]);
   assert.equal(connection.dataDir, join(env.XDG_DATA_HOME, 'sandbay'));
-  assert.match(unreachableMessage(connection), /^cannot reach Sandbay at http:\/\/127\.0\.0\.1:4400 — is it running\? \(sandbay serve\); no server\.json in .*xdg.sandbay: for a Sandbay started with serve --data-dir DIR, pass --data-dir DIR \(or SANDBAY_DATA_DIR\), or --url$/);
+  assert.match(
+    unreachableMessage(connection),
+    /^cannot reach Sandbay at http:\/\/127\.0\.0\.1:4400 — is it running\? \(sandbay serve\); no server\.json in .*xdg.sandbay: for a Sandbay started with serve --data-dir DIR, pass --data-dir DIR \(or SANDBAY_DATA_DIR\), or --url$/,
+  );
   // Found through --data-dir, the URL is the running engine's and the admin key comes along.
   const found = resolveConnection({ dataDir }, { XDG_DATA_HOME: env.XDG_DATA_HOME });
   assert.deepEqual([found.url, found.urlFrom, found.admin], [engine.url, 'discovery', true]);
@@ -49,7 +52,10 @@ test('without it, the failure names the data dir it searched and how to point at
 
 test('a URL the user gave is not second-guessed: an unreachable one gets the plain message', async () => {
   const given = await runCli(['token', '--new', '--url', 'http://127.0.0.1:9'], { env });
-  assertOneLineFailure(given, /^sandbay: cannot reach Sandbay at http:\/\/127\.0\.0\.1:9 — is it running\? \(sandbay serve\)$/);
+  assertOneLineFailure(
+    given,
+    /^sandbay: cannot reach Sandbay at http:\/\/127\.0\.0\.1:9 — is it running\? \(sandbay serve\)$/,
+  );
 });
 
 test('one SANDBAY_DATA_DIR for serve and the client verbs: the server writes its server.json there, the CLI finds it', async () => {

@@ -27,7 +27,10 @@ async function deadDelivery(sb: TestSandbox, topic = 'order.placed'): Promise<st
   const { id } = await runCliJson(['trigger', topic, '--to', receiver.url, ...as(sb)]);
   const advanced = await runCli(['clock', 'advance', '2h', ...as(sb)]);
   assert.equal(advanced.code, 0, advanced.stderr);
-  assert.match(advanced.stdout, /^Advanced 2h: sandbox now \S+Z \(\d+h(\d+m)? ahead of the real clock\); \d+ due jobs? ran\n$/);
+  assert.match(
+    advanced.stdout,
+    /^Advanced 2h: sandbox now \S+Z \(\d+h(\d+m)? ahead of the real clock\); \d+ due jobs? ran\n$/,
+  );
   assert.equal((await delivery(sb, id)).status, 'dead');
   return id;
 }
@@ -37,16 +40,26 @@ test('dlq list shows dead deliveries; dlq replay <id> sends one again', async ()
   const id = await deadDelivery(sb);
   const list = await runCli(['dlq', 'list', ...as(sb)]);
   assert.equal(list.code, 0, list.stderr);
-  assert.match(list.stdout.split('\n')[1], new RegExp(`^dead\\s+order\\.placed\\s+${id}\\s+5\\s+500\\s+—\\s+${receiver.url}$`));
-  assert.deepEqual((await runCliJson(['dlq', 'list', ...as(sb)])).data.map((d: any) => d.id), [id]);
+  assert.match(
+    list.stdout.split('\n')[1],
+    new RegExp(`^dead\\s+order\\.placed\\s+${id}\\s+5\\s+500\\s+—\\s+${receiver.url}$`),
+  );
+  assert.deepEqual(
+    (await runCliJson(['dlq', 'list', ...as(sb)])).data.map((d: any) => d.id),
+    [id],
+  );
 
   receiver.behaviour = { kind: 'status', status: 200 };
   const replayed = await runCli(['dlq', 'replay', id, ...as(sb)]);
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.match(replayed.stdout, /\[200\] \d+ ms, attempt 6 \(replay\)\s+· succeeded/);
   assert.equal((await runCli(['dlq', 'list', ...as(sb)])).stdout, 'No deliveries.\n');
-  assertOneLineFailure(await runCli(['dlq', 'replay', id, ...as(sb)]),
-    new RegExp(`^sandbay: Delivery ${id} is succeeded, not in the DLQ\\. \`sandbay resend ${id}\` attempts it anyway\\. \\(delivery_not_dead\\)$`));
+  assertOneLineFailure(
+    await runCli(['dlq', 'replay', id, ...as(sb)]),
+    new RegExp(
+      `^sandbay: Delivery ${id} is succeeded, not in the DLQ\\. \`sandbay resend ${id}\` attempts it anyway\\. \\(delivery_not_dead\\)$`,
+    ),
+  );
   assert.equal((await delivery(sb, id)).attempts.length, 6, 'and nothing was sent');
 });
 
@@ -56,7 +69,10 @@ test('dlq replay --all replays every dead delivery, narrowed by --topic', async 
   const cancelled = await deadDelivery(sb, 'order.cancelled');
   receiver.behaviour = { kind: 'status', status: 200 };
   const byTopic = await runCliJson(['dlq', 'replay', '--all', '--topic', 'order.cancelled', ...as(sb)]);
-  assert.deepEqual([byTopic.state, byTopic.topic, byTopic.total, byTopic.succeeded, byTopic.failed], ['completed', 'order.cancelled', 1, 1, 0]);
+  assert.deepEqual(
+    [byTopic.state, byTopic.topic, byTopic.total, byTopic.succeeded, byTopic.failed],
+    ['completed', 'order.cancelled', 1, 1, 0],
+  );
   assert.equal((await delivery(sb, cancelled)).status, 'succeeded');
   const all = await runCli(['dlq', 'replay', '--all', ...as(sb)]);
   assert.equal(all.stdout, 'Replayed 1: 1 succeeded, 0 failed\n');
@@ -71,11 +87,19 @@ test('dlq replay --all --no-wait returns the job; dlq status follows it; Ctrl-C 
   receiver.behaviour = { kind: 'hang' };
   const started = await runCli(['dlq', 'replay', '--all', '--no-wait', ...as(sb)]);
   assert.equal(started.code, 0, started.stderr);
-  const jobId = /^Started (dlr_\w+): replaying 2 dead deliveries\. Follow it: sandbay dlq status dlr_\w+\n$/.exec(started.stdout)?.[1];
+  const jobId = /^Started (dlr_\w+): replaying 2 dead deliveries\. Follow it: sandbay dlq status dlr_\w+\n$/.exec(
+    started.stdout,
+  )?.[1];
   assert.ok(jobId, started.stdout);
-  assert.match((await runCli(['dlq', 'status', ...as(sb)])).stdout, new RegExp(`^${jobId} running: 0 of 2 replayed — 0 succeeded, 0 failed\n$`));
+  assert.match(
+    (await runCli(['dlq', 'status', ...as(sb)])).stdout,
+    new RegExp(`^${jobId} running: 0 of 2 replayed — 0 succeeded, 0 failed\n$`),
+  );
   assert.equal((await runCliJson(['dlq', 'status', jobId, ...as(sb)])).state, 'running');
-  assertOneLineFailure(await runCli(['dlq', 'replay', '--all', ...as(sb)]), new RegExp(`already running \\(${jobId}\\).*\\(replay_in_progress\\)$`));
+  assertOneLineFailure(
+    await runCli(['dlq', 'replay', '--all', ...as(sb)]),
+    new RegExp(`already running \\(${jobId}\\).*\\(replay_in_progress\\)$`),
+  );
   const cancelled = await runCli(['dlq', 'cancel', jobId, ...as(sb)]);
   assert.match(cancelled.stdout, new RegExp(`^${jobId} cancelled after 0 of 2`), cancelled.stderr);
   assertOneLineFailure(await runCli(['dlq', 'cancel', 'dlr_missing', ...as(sb)]), /not_found/);

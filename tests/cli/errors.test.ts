@@ -17,43 +17,95 @@ async function closedPort(): Promise<number> {
 
 test('an unreachable Sandbay is one line that says how to start it', async () => {
   const url = `http://127.0.0.1:${await closedPort()}`;
-  for (const args of [['deliveries'], ['trigger', 'order.placed', '--to', 'http://x.test'], ['dlq', 'list'], ['clock', 'advance', '1h'], ['token', '--new']]) {
-    assertOneLineFailure(await runCli([...args, '--url', url, '--token', 't']), new RegExp(`cannot reach Sandbay at ${url} — is it running\\? \\(sandbay serve\\)$`));
+  for (const args of [
+    ['deliveries'],
+    ['trigger', 'order.placed', '--to', 'http://x.test'],
+    ['dlq', 'list'],
+    ['clock', 'advance', '1h'],
+    ['token', '--new'],
+  ]) {
+    assertOneLineFailure(
+      await runCli([...args, '--url', url, '--token', 't']),
+      new RegExp(`cannot reach Sandbay at ${url} — is it running\\? \\(sandbay serve\\)$`),
+    );
   }
-  assertOneLineFailure(await runCli(['deliveries'], { env: { SANDBAY_URL: url, SANDBAY_TOKEN: 't' } }), /cannot reach Sandbay/);
+  assertOneLineFailure(
+    await runCli(['deliveries'], { env: { SANDBAY_URL: url, SANDBAY_TOKEN: 't' } }),
+    /cannot reach Sandbay/,
+  );
 });
 
-test('a bad, missing or admin token without a sandbox is the API\'s reason in one line', async () => {
-  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', 'sat_bad']), /^sandbay: The access token is not valid\. \(invalid_token\)$/);
-  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url]), /^sandbay: no token: pass --token TOKEN or set SANDBAY_TOKEN/);
-  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey]), /name a sandbox: --sandbox ID/);
-  assertOneLineFailure(await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey, '--sandbox', 'sbx_nope']), /not_found/);
+test("a bad, missing or admin token without a sandbox is the API's reason in one line", async () => {
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', engine.url, '--token', 'sat_bad']),
+    /^sandbay: The access token is not valid\. \(invalid_token\)$/,
+  );
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', engine.url]),
+    /^sandbay: no token: pass --token TOKEN or set SANDBAY_TOKEN/,
+  );
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey]),
+    /name a sandbox: --sandbox ID/,
+  );
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey, '--sandbox', 'sbx_nope']),
+    /not_found/,
+  );
 });
 
 test('an unknown topic, a bad URL and a usage error are one line each', async () => {
   const sb = await createSandbox(engine.url);
   const as = ['--url', engine.url, '--token', sb.token];
-  assertOneLineFailure(await runCli(['trigger', 'order.shipped', '--to', 'http://127.0.0.1:9/x', ...as]), /Unknown topic order\.shipped.*\(unknown_topic\)$/);
+  assertOneLineFailure(
+    await runCli(['trigger', 'order.shipped', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /Unknown topic order\.shipped.*\(unknown_topic\)$/,
+  );
   assertOneLineFailure(await runCli(['deliveries', '--topic', 'order.shipped', ...as]), /unknown_topic/);
   assertOneLineFailure(await runCli(['trigger', 'order.placed', '--to', 'not a url', ...as]), /validation_failed/);
-  assertOneLineFailure(await runCli(['deliveries', '--url', 'not a url', '--token', 't']), /^sandbay: not a URL: not a url$/);
-  assertOneLineFailure(await runCli(['trigger', 'order.placed', ...as]), /required option '--to <target>' not specified \(--help for usage\)$/);
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', 'not a url', '--token', 't']),
+    /^sandbay: not a URL: not a url$/,
+  );
+  assertOneLineFailure(
+    await runCli(['trigger', 'order.placed', ...as]),
+    /required option '--to <target>' not specified \(--help for usage\)$/,
+  );
   assertOneLineFailure(await runCli(['frobnicate']), /unknown command 'frobnicate' \(--help for usage\)$/);
 });
 
 test('a typo gets a "did you mean": a topic names the CLI verb that lists them, a command or option its right spelling', async () => {
   const sb = await createSandbox(engine.url);
   const as = ['--url', engine.url, '--token', sb.token];
-  assertOneLineFailure(await runCli(['trigger', 'order.plcaed', '--to', 'http://127.0.0.1:9/x', ...as]),
-    /^sandbay: Unknown topic order\.plcaed\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/);
-  assertOneLineFailure(await runCli(['deliveries', '--topic', 'paymnet.captured', ...as]), /Did you mean payment\.captured\? `sandbay topics` lists all 33/);
+  assertOneLineFailure(
+    await runCli(['trigger', 'order.plcaed', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /^sandbay: Unknown topic order\.plcaed\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/,
+  );
+  assertOneLineFailure(
+    await runCli(['deliveries', '--topic', 'paymnet.captured', ...as]),
+    /Did you mean payment\.captured\? `sandbay topics` lists all 33/,
+  );
   // By meaning too: another platform's word for a topic finds Sandbay's.
-  assertOneLineFailure(await runCli(['trigger', 'order.create', '--to', 'http://127.0.0.1:9/x', ...as]),
-    /^sandbay: Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/);
-  assertOneLineFailure(await runCli(['dlq', 'replay', '--all', '--topic', 'payment.succeeded', ...as]), /Did you mean payment\.captured\?/);
-  assertOneLineFailure(await runCli(['trigerr', 'order.placed']), /^sandbay: unknown command 'trigerr' — did you mean trigger\? \(--help for usage\)$/);
-  assertOneLineFailure(await runCli(['dlq', 'replya']), /^sandbay: unknown command 'replya' — did you mean replay\? \(--help for usage\)$/);
-  assertOneLineFailure(await runCli(['deliveries', '--stauts', 'dead']), /^sandbay: unknown option '--stauts' — did you mean --status\? \(--help for usage\)$/);
+  assertOneLineFailure(
+    await runCli(['trigger', 'order.create', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /^sandbay: Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/,
+  );
+  assertOneLineFailure(
+    await runCli(['dlq', 'replay', '--all', '--topic', 'payment.succeeded', ...as]),
+    /Did you mean payment\.captured\?/,
+  );
+  assertOneLineFailure(
+    await runCli(['trigerr', 'order.placed']),
+    /^sandbay: unknown command 'trigerr' — did you mean trigger\? \(--help for usage\)$/,
+  );
+  assertOneLineFailure(
+    await runCli(['dlq', 'replya']),
+    /^sandbay: unknown command 'replya' — did you mean replay\? \(--help for usage\)$/,
+  );
+  assertOneLineFailure(
+    await runCli(['deliveries', '--stauts', 'dead']),
+    /^sandbay: unknown option '--stauts' — did you mean --status\? \(--help for usage\)$/,
+  );
 });
 
 test('a server that is not Sandbay is named as such', async () => {
@@ -61,7 +113,10 @@ test('a server that is not Sandbay is named as such', async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    assertOneLineFailure(await runCli(['deliveries', '--url', url, '--token', 't']), /answered HTTP 200 with text\/html — is it a Sandbay\?$/);
+    assertOneLineFailure(
+      await runCli(['deliveries', '--url', url, '--token', 't']),
+      /answered HTTP 200 with text\/html — is it a Sandbay\?$/,
+    );
   } finally {
     server.close();
   }

@@ -30,7 +30,9 @@ test('listen prints each delivery live: created, the attempt outcome, the next r
     await listen.waitForLine(new RegExp(`^\\S+ \\S+\\s+--> order\\.placed \\[${ok}\\]$`));
     await listen.waitForLine(new RegExp(`<--  \\[200\\] POST ${receiver.url} \\[${ok}\\] \\d+ ms$`));
     const failing = await sendTest(sb, 'order.cancelled', 'http://127.0.0.1:9/closed');
-    await listen.waitForLine(new RegExp(`<--  \\[ERR\\] POST http://127\\.0\\.0\\.1:9/closed \\[${failing}\\] \\d+ ms connection refused$`));
+    await listen.waitForLine(
+      new RegExp(`<--  \\[ERR\\] POST http://127\\.0\\.0\\.1:9/closed \\[${failing}\\] \\d+ ms connection refused$`),
+    );
     await listen.waitForLine(new RegExp(`next attempt in \\d+s \\[${failing}\\]$`));
   } finally {
     const result = await listen.stop();
@@ -47,7 +49,10 @@ test('listen --topics shows only matching deliveries; --json prints one JSON obj
     const shown = await sendTest(sb, 'order.cancelled', receiver.url);
     await listen.waitForLine(new RegExp(`"event":"delivery.updated".*"${shown}"`));
     const messages = listen.lines.map((l) => JSON.parse(l));
-    assert.deepEqual(messages.slice(1).map((m) => m.event), ['delivery.created', 'attempt.finished', 'delivery.updated']);
+    assert.deepEqual(
+      messages.slice(1).map((m) => m.event),
+      ['delivery.created', 'attempt.finished', 'delivery.updated'],
+    );
     assert.ok(messages.slice(1).every((m) => m.data.id === shown && m.data.topic === 'order.cancelled'));
     assert.ok(!listen.stdout.includes(skipped));
   } finally {
@@ -61,7 +66,8 @@ test('listen --forward-to registers a temporary endpoint, prints its secret, for
   let endpointId: string;
   try {
     const ready = await listen.waitForLine(/^> Ready! Forwarding/);
-    const [, id, secret] = /temporary endpoint (whe_\w+)\)\. Your webhook signing secret is (whsec_\w+) \(\^C to quit\)$/.exec(ready) ?? [];
+    const [, id, secret] =
+      /temporary endpoint (whe_\w+)\)\. Your webhook signing secret is (whsec_\w+) \(\^C to quit\)$/.exec(ready) ?? [];
     assert.ok(id && secret, ready);
     endpointId = id;
     const endpoint = (await sb.api(`/api/v1/webhooks/endpoints/${id}`)).body;
@@ -73,7 +79,10 @@ test('listen --forward-to registers a temporary endpoint, prints its secret, for
     const deliveryId = /\[(dlv_\w+)\]/.exec(line)![1];
     const got = receiver.received.find((r) => r.headers['x-service-delivery-id'] === deliveryId)!;
     assert.equal(JSON.parse(got.body).data.orderId, order.id);
-    assert.ok(independentlyVerify(String(got.headers['x-service-signature']), got.body, secret), 'signed with the printed secret');
+    assert.ok(
+      independentlyVerify(String(got.headers['x-service-signature']), got.body, secret),
+      'signed with the printed secret',
+    );
   } finally {
     const result = await listen.stop();
     assert.equal(result.code, 0, result.stderr);
@@ -92,7 +101,9 @@ test("listen --forward-to: a refused forward with the receiver's Sandbay-Echo ge
     secret = /secret is (whsec_\w+)/.exec(ready)![1];
     await placeOrder(sb);
     await listen.waitForLine(/<--  \[400\] POST /);
-    await listen.waitForLine(/^ {5}doctor: It keyed the HMAC with the secret without its whsec_ prefix\. The HMAC key is the whole whsec_… string/);
+    await listen.waitForLine(
+      /^ {5}doctor: It keyed the HMAC with the secret without its whsec_ prefix\. The HMAC key is the whole whsec_… string/,
+    );
     await listen.waitForLine(/^ {5}fix: {4}In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/);
   } finally {
     await listen.stop();
@@ -102,10 +113,20 @@ test("listen --forward-to: a refused forward with the receiver's Sandbay-Echo ge
 
 test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhooks: the ready line gives the secret and the public key that verify', async () => {
   const sb = await createSandbox(engine.url);
-  const listen = new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'standard-webhooks-ed25519,standard-webhooks', ...as(sb)]);
+  const listen = new CliProcess([
+    'listen',
+    '--forward-to',
+    receiver.url,
+    '--signature',
+    'standard-webhooks-ed25519,standard-webhooks',
+    ...as(sb),
+  ]);
   try {
     const ready = await listen.waitForLine(/^> Ready! Forwarding/);
-    const [, id, secret, publicKey] = /\(temporary endpoint (whe_\w+), signed standard-webhooks-ed25519 \+ standard-webhooks\)\. Your webhook signing secret is (whsec_\S+)\. Your ed25519 public key is (whpk_\S+) \(\^C to quit\)$/.exec(ready) ?? [];
+    const [, id, secret, publicKey] =
+      /\(temporary endpoint (whe_\w+), signed standard-webhooks-ed25519 \+ standard-webhooks\)\. Your webhook signing secret is (whsec_\S+)\. Your ed25519 public key is (whpk_\S+) \(\^C to quit\)$/.exec(
+        ready,
+      ) ?? [];
     assert.ok(id && secret && publicKey, ready);
     await placeOrder(sb);
     const line = await listen.waitForLine(/<--  \[200\] POST /);
@@ -113,14 +134,34 @@ test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhook
     const got = receiver.received.find((r) => r.headers['webhook-id'] === deliveryId)!;
     const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
     assert.ok(new Webhook(secret).verify(got.body, headers), 'the printed secret verifies v1');
-    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice(5), 'base64').toString('base64url') }, format: 'jwk' });
-    const v1a = headers['webhook-signature'].split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
-    assert.ok(ed25519Verify(null, Buffer.from(`${deliveryId}.${headers['webhook-timestamp']}.${got.body}`), key, Buffer.from(v1a, 'base64')), 'the printed key verifies v1a');
+    const key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice(5), 'base64').toString('base64url') },
+      format: 'jwk',
+    });
+    const v1a = headers['webhook-signature']
+      .split(' ')
+      .find((s) => s.startsWith('v1a,'))!
+      .slice(4);
+    assert.ok(
+      ed25519Verify(
+        null,
+        Buffer.from(`${deliveryId}.${headers['webhook-timestamp']}.${got.body}`),
+        key,
+        Buffer.from(v1a, 'base64'),
+      ),
+      'the printed key verifies v1a',
+    );
   } finally {
     await listen.stop();
   }
-  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'hmac', ...as(sb)]).exited, /unknown signing scheme hmac/);
-  assertOneLineFailure(await new CliProcess(['listen', '--signature', 'sandbay', ...as(sb)]).exited, /--signature needs --forward-to/);
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'hmac', ...as(sb)]).exited,
+    /unknown signing scheme hmac/,
+  );
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--signature', 'sandbay', ...as(sb)]).exited,
+    /--signature needs --forward-to/,
+  );
 });
 
 test('listen --forward-to: a receiver answering 410 Gone hears that the temporary endpoint is disabled and its deliveries wait, not of a next attempt', async () => {
@@ -134,7 +175,12 @@ test('listen --forward-to: a receiver answering 410 Gone hears that the temporar
     await placeOrder(sb);
     await listen.waitForLine(/<--  \[410\] POST /);
     const line = await listen.waitForLine(/410 Gone: /);
-    assert.match(line, new RegExp(`410 Gone: Sandbay disabled endpoint ${id}, .*this and later deliveries wait \\[dlv_\\w+\\]\\. Answer 2xx again, then enable it: .*PATCH /api/v1/webhooks/endpoints/${id} \\{"enabled": true\\}`));
+    assert.match(
+      line,
+      new RegExp(
+        `410 Gone: Sandbay disabled endpoint ${id}, .*this and later deliveries wait \\[dlv_\\w+\\]\\. Answer 2xx again, then enable it: .*PATCH /api/v1/webhooks/endpoints/${id} \\{"enabled": true\\}`,
+      ),
+    );
     await placeOrder(sb);
     await listen.waitForLine(/--> order\.placed \[dlv_\w+\] \(waits: the endpoint is disabled\)$/);
     assert.doesNotMatch(listen.stdout, /next attempt in/);
@@ -144,7 +190,7 @@ test('listen --forward-to: a receiver answering 410 Gone hears that the temporar
   }
 });
 
-test('listen shows only the forwarded endpoint\'s deliveries when forwarding', async () => {
+test("listen shows only the forwarded endpoint's deliveries when forwarding", async () => {
   const sb = await createSandbox(engine.url);
   const listen = new CliProcess(['listen', '--forward-to', receiver.url, ...as(sb)]);
   try {
@@ -162,23 +208,45 @@ test('listen with a bad token or an unknown topic fails in one line', async () =
   const badToken = new CliProcess(['listen', '--url', engine.url, '--token', 'sat_nope']);
   assertOneLineFailure(await badToken.exited, /invalid_token/);
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited, /Unknown topic order\.shipped\. `sandbay topics` lists all 33\.$/);
-  assertOneLineFailure(await new CliProcess(['listen', '--topics', 'order.create,payment.*', ...as(sb)]).exited,
-    /Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\.$/);
-  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited, /validation_failed/);
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited,
+    /Unknown topic order\.shipped\. `sandbay topics` lists all 33\.$/,
+  );
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--topics', 'order.create,payment.*', ...as(sb)]).exited,
+    /Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\.$/,
+  );
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited,
+    /validation_failed/,
+  );
 });
 
 test('listen --forward-to --chaos --seed: the temporary endpoint injects the faults, and the lines say which', async () => {
   const sb = await createSandbox(engine.url);
-  const listen = new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=1,reorder=2s,delay=300ms', '--seed', '9', ...as(sb)]);
+  const listen = new CliProcess([
+    'listen',
+    '--forward-to',
+    receiver.url,
+    '--chaos',
+    'duplicate=1,reorder=2s,delay=300ms',
+    '--seed',
+    '9',
+    ...as(sb),
+  ]);
   try {
-    await listen.waitForLine(/^> Chaos: duplicate 100 %, reorder within 2000 ms, delay 300 ms \(seed 9\); each fault is marked on its attempt in the inspector\.$/);
+    await listen.waitForLine(
+      /^> Chaos: duplicate 100 %, reorder within 2000 ms, delay 300 ms \(seed 9\); each fault is marked on its attempt in the inspector\.$/,
+    );
     await listen.waitForLine(/^> Ready! Forwarding/);
     const order = await placeOrder(sb);
     const deliveries = (await sb.api(`/api/v1/webhooks/deliveries?search=${order.id}`)).body.data;
     const id = deliveries[0].id;
     await listen.waitForLine(new RegExp(`held \\d+ ms by chaos \\[${id}\\]$`));
-    await listen.waitForLine(new RegExp(`<--  \\[200\\] POST ${receiver.url} \\[${id}\\] \\d+ ms \\(chaos: sent again\\)$`), 10_000);
+    await listen.waitForLine(
+      new RegExp(`<--  \\[200\\] POST ${receiver.url} \\[${id}\\] \\d+ ms \\(chaos: sent again\\)$`),
+      10_000,
+    );
     assert.equal(receiver.received.filter((r) => r.headers['x-service-delivery-id'] === id).length, 2);
   } finally {
     await listen.stop();
@@ -187,7 +255,16 @@ test('listen --forward-to --chaos --seed: the temporary endpoint injects the fau
 
 test('listen --chaos needs --forward-to, and a bad fault is a one-line error', async () => {
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(await new CliProcess(['listen', '--chaos', 'duplicate=0.2', ...as(sb)]).exited, /--chaos needs --forward-to/);
-  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=3', ...as(sb)]).exited, /must be a rate from 0 to 1/);
-  assertOneLineFailure(await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'jitter=1s', ...as(sb)]).exited, /unknown --chaos fault jitter/);
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--chaos', 'duplicate=0.2', ...as(sb)]).exited,
+    /--chaos needs --forward-to/,
+  );
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=3', ...as(sb)]).exited,
+    /must be a rate from 0 to 1/,
+  );
+  assertOneLineFailure(
+    await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'jitter=1s', ...as(sb)]).exited,
+    /unknown --chaos fault jitter/,
+  );
 });

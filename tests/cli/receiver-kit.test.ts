@@ -32,7 +32,10 @@ let installOutput = '';
 before(async () => {
   await npm(['run', 'build:receiver'], root);
   await npm(['pack', './packages/receiver', '--pack-destination', scratch], root);
-  tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    scratch,
+    readdirSync(scratch).find((f) => f.endsWith('.tgz'))!,
+  );
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'empty-project', private: true, type: 'module' }));
   // --offline: the kit has no dependencies, so nothing may need the registry.
@@ -42,11 +45,28 @@ before(async () => {
 
 test(`the tarball is sandbay-receiver ${version}: bundled ESM and CommonJS, declarations for both, no dependencies, no scripts`, async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
-  const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
-  for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.cjs', 'dist/types/receiver/index.d.ts', 'dist/types-cjs/receiver/index.d.cts']) {
+  const files = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ''))
+    .sort();
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/types/receiver/index.d.ts',
+    'dist/types-cjs/receiver/index.d.cts',
+  ]) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
-  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|dist\/index\.c?js|dist\/types\/.+\.d\.ts|dist\/types-cjs\/.+\.d\.cts)$/.test(f)), []);
+  assert.deepEqual(
+    files.filter(
+      (f) =>
+        !/^(package\.json|README\.md|dist\/index\.c?js|dist\/types\/.+\.d\.ts|dist\/types-cjs\/.+\.d\.cts)$/.test(f),
+    ),
+    [],
+  );
   const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'sandbay-receiver', 'package.json'), 'utf8'));
   assert.equal(manifest.name, 'sandbay-receiver');
   assert.equal(manifest.version, version, 'versioned with the main package');
@@ -56,20 +76,48 @@ test(`the tarball is sandbay-receiver ${version}: bundled ESM and CommonJS, decl
 });
 
 test('it installs into an empty project with nothing else: node_modules holds only it, under 1 MB by du', async () => {
-  assert.deepEqual(readdirSync(join(app, 'node_modules')).filter((f) => !f.startsWith('.')), ['sandbay-receiver']);
+  assert.deepEqual(
+    readdirSync(join(app, 'node_modules')).filter((f) => !f.startsWith('.')),
+    ['sandbay-receiver'],
+  );
   const { stdout } = await run('du', ['-sk', join(app, 'node_modules')]);
   const kb = Number(stdout.split('\t')[0]);
   assert.ok(kb < 1024, `node_modules is ${kb} kB by du`);
 });
 
 test('import and require give the same API; the main package re-exports it as sandbay/receiver', async () => {
-  const esm = await run(process.execPath, ['--input-type=module', '-e', "const k = await import('sandbay-receiver'); console.log(Object.keys(k).sort().join())"], { cwd: app, env });
-  const cjs = await run(process.execPath, ['--input-type=commonjs', '-e', "const k = require('sandbay-receiver'); console.log(Object.keys(k).filter((n) => n !== '__esModule').sort().join())"], { cwd: app, env });
+  const esm = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const k = await import('sandbay-receiver'); console.log(Object.keys(k).sort().join())",
+    ],
+    { cwd: app, env },
+  );
+  const cjs = await run(
+    process.execPath,
+    [
+      '--input-type=commonjs',
+      '-e',
+      "const k = require('sandbay-receiver'); console.log(Object.keys(k).filter((n) => n !== '__esModule').sort().join())",
+    ],
+    { cwd: app, env },
+  );
   const names = esm.stdout.trim();
   assert.equal(cjs.stdout.trim(), names);
   assert.deepEqual(names.split(','), [
-    'WebhookVerificationError', 'createDeliveryDeduper', 'echoHeaderName', 'sandbayScheme', 'schemes', 'signTestHeader', 'signTestHeaders', 'signatureHeaderName',
-    'standardEd25519Scheme', 'standardScheme', 'verifyWebhook',
+    'WebhookVerificationError',
+    'createDeliveryDeduper',
+    'echoHeaderName',
+    'sandbayScheme',
+    'schemes',
+    'signTestHeader',
+    'signTestHeaders',
+    'signatureHeaderName',
+    'standardEd25519Scheme',
+    'standardScheme',
+    'verifyWebhook',
   ]);
   const main = await import('../../src/receiver/index.ts');
   assert.deepEqual(Object.keys(main).sort().join(), names, 'sandbay/receiver is the same kit');
@@ -78,7 +126,8 @@ test('import and require give the same API; the main package re-exports it as sa
 test('its declarations type-check for an ESM and a CommonJS consumer (NodeNext)', () => {
   const consumers: Record<string, string> = {
     [join(app, 'esm-consumer.mts')]: "import { verifyWebhook, type WebhookEnvelope } from 'sandbay-receiver';\n",
-    [join(app, 'cjs-consumer.cts')]: "import kit = require('sandbay-receiver');\nconst verifyWebhook = kit.verifyWebhook;\ntype WebhookEnvelope<D> = kit.WebhookEnvelope<D>;\n",
+    [join(app, 'cjs-consumer.cts')]:
+      "import kit = require('sandbay-receiver');\nconst verifyWebhook = kit.verifyWebhook;\ntype WebhookEnvelope<D> = kit.WebhookEnvelope<D>;\n",
   };
   const body = [
     "const envelope: WebhookEnvelope<{ orderId: string }> = verifyWebhook<{ orderId: string }>({ payload: Buffer.from('{}'), headers: { 'x-service-signature': 't=1,v1=a' }, secret: 'whsec_x' });",
@@ -87,19 +136,35 @@ test('its declarations type-check for an ESM and a CommonJS consumer (NodeNext)'
     'const wrong: number = envelope.topic + orderId;',
     'export {};',
   ].join('\n');
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules', '@types')],
+  };
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile } = host;
   const sources = Object.fromEntries(Object.entries(consumers).map(([f, head]) => [f, head + body]));
   host.fileExists = (f) => f in sources || fileExists(f);
   host.readFile = (f) => sources[f] ?? readFile(f);
-  host.getSourceFile = (f, lang, ...rest) => (f in sources ? ts.createSourceFile(f, sources[f], lang) : getSourceFile(f, lang, ...rest));
+  host.getSourceFile = (f, lang, ...rest) =>
+    f in sources ? ts.createSourceFile(f, sources[f], lang) : getSourceFile(f, lang, ...rest);
   const program = ts.createProgram(Object.keys(sources), options, host);
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const diagnostics = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
   assert.deepEqual(diagnostics, []);
   const resolved = program.getSourceFiles().map((f) => f.fileName);
-  assert.ok(resolved.some((f) => f.endsWith('sandbay-receiver/dist/types/receiver/index.d.ts')), 'import resolves to the .d.ts');
-  assert.ok(resolved.some((f) => f.endsWith('sandbay-receiver/dist/types-cjs/receiver/index.d.cts')), 'require resolves to the .d.cts');
+  assert.ok(
+    resolved.some((f) => f.endsWith('sandbay-receiver/dist/types/receiver/index.d.ts')),
+    'import resolves to the .d.ts',
+  );
+  assert.ok(
+    resolved.some((f) => f.endsWith('sandbay-receiver/dist/types-cjs/receiver/index.d.cts')),
+    'require resolves to the .d.cts',
+  );
 });
 
 // A user's receiver in that project, as the receivers docs write it: raw body, verifyWebhook, dedupe.
@@ -136,7 +201,10 @@ test('a receiver built on the installed kit verifies a real delivery from Sandba
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:9/placeholder', ['order.placed']);
   const port = await freePort();
-  const { url } = await start(app, port, [process.execPath, ['receiver.mjs']], { ...env, SANDBAY_WEBHOOK_SECRET: endpoint.secret });
+  const { url } = await start(app, port, [process.execPath, ['receiver.mjs']], {
+    ...env,
+    SANDBAY_WEBHOOK_SECRET: endpoint.secret,
+  });
   await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url } });
   const order = await placeOrder(sb);
   const list = await sb.api(`/api/v1/webhooks/deliveries?endpointId=${endpoint.id}`);
@@ -145,9 +213,14 @@ test('a receiver built on the installed kit verifies a real delivery from Sandba
   assert.deepEqual(JSON.parse(await (await fetch(url)).text()), [`order.placed ${order.id}`]);
 
   // Signed with the sandbox's test secret instead: rejected, with an echo of what it verified.
-  const test = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: url.replace('/hook', '/other') } });
+  const test = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'order.placed', endpoint: url.replace('/hook', '/other') },
+  });
   const rejected = await waitForDelivery(sb, test.body.deliveryId, (d) => d.attempts.length > 0);
   assert.equal(rejected.attempts[0].responseStatus, 400);
   assert.equal(rejected.attempts[0].responseBody, 'no_matching_signature');
-  assert.match(rejected.attempts[0].responseHeaders['sandbay-echo'], /^length=\d+,sha256=[0-9a-f]{64},v1=[0-9a-f]{64},t=\d+,body=/);
+  assert.match(
+    rejected.attempts[0].responseHeaders['sandbay-echo'],
+    /^length=\d+,sha256=[0-9a-f]{64},v1=[0-9a-f]{64},t=\d+,body=/,
+  );
 });

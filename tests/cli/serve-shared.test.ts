@@ -11,7 +11,11 @@ after(() => {
 
 const cli = (args: string[], env: Record<string, string> = {}) => {
   const proc = runCli(['serve', '--quiet', '--port', '0', '--memory', ...args], {
-    SANDBAY_ADMIN_KEY: '', SANDBAY_PUBLIC_URL: '', SANDBAY_ALLOW_RECEIVERS: '', SANDBAY_OPEN_SANDBOX_CREATION: '', ...env,
+    SANDBAY_ADMIN_KEY: '',
+    SANDBAY_PUBLIC_URL: '',
+    SANDBAY_ALLOW_RECEIVERS: '',
+    SANDBAY_OPEN_SANDBOX_CREATION: '',
+    ...env,
   });
   started.push(proc);
   return proc;
@@ -22,7 +26,8 @@ async function readyLine(proc: ServeProcess): Promise<string> {
   for (;;) {
     const line = /^Sandbay ready: .*$/m.exec(proc.stdout)?.[0];
     if (line) return line;
-    if (proc.child.exitCode !== null || Date.now() > deadline) throw new Error(`no ready line: ${proc.stdout}\n${proc.stderr}`);
+    if (proc.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`no ready line: ${proc.stdout}\n${proc.stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -32,7 +37,10 @@ test('serve --host 0.0.0.0 without an admin key exits with one line saying how',
   assert.equal((await proc.exited).code, 1);
   const message = proc.stderr.trim();
   assert.equal(message.split('\n').length, 1, message);
-  assert.match(message, /^sandbay: Sandbay binds 0\.0\.0\.0, beyond loopback.*pass --admin-key KEY \(or set SANDBAY_ADMIN_KEY/);
+  assert.match(
+    message,
+    /^sandbay: Sandbay binds 0\.0\.0\.0, beyond loopback.*pass --admin-key KEY \(or set SANDBAY_ADMIN_KEY/,
+  );
   assert.equal(proc.stdout, '');
 });
 
@@ -46,9 +54,15 @@ test('bad --public-url and a short --admin-key are refused at start-up', async (
 });
 
 test('with SANDBAY_ADMIN_KEY and SANDBAY_PUBLIC_URL: the ready line shows the public URL, never the key', async () => {
-  const proc = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey, SANDBAY_PUBLIC_URL: 'http://sandbay.test:8080' });
+  const proc = cli(['--host', '0.0.0.0'], {
+    SANDBAY_ADMIN_KEY: operatorKey,
+    SANDBAY_PUBLIC_URL: 'http://sandbay.test:8080',
+  });
   const line = await readyLine(proc);
-  const match = /^Sandbay ready: http:\/\/sandbay\.test:8080\/ {2}\(listening on (http:\/\/127\.0\.0\.1:\d+); data: memory; shared: teammates sign in with their sandbox's credentials\)$/.exec(line);
+  const match =
+    /^Sandbay ready: http:\/\/sandbay\.test:8080\/ {2}\(listening on (http:\/\/127\.0\.0\.1:\d+); data: memory; shared: teammates sign in with their sandbox's credentials\)$/.exec(
+      line,
+    );
   assert.ok(match, line);
   assert.ok(!proc.stdout.includes(operatorKey));
   const list = await call(match[1], '/api/v1/sandboxes', { token: operatorKey });
@@ -58,13 +72,23 @@ test('with SANDBAY_ADMIN_KEY and SANDBAY_PUBLIC_URL: the ready line shows the pu
 });
 
 test('--allow-receivers (or SANDBAY_ALLOW_RECEIVERS) lists blocks receivers may be in; a bad one stops the start in one line', async () => {
-  const bad = cli(['--host', '0.0.0.0', '--allow-receivers', '10.0.0.0/8,intranet'], { SANDBAY_ADMIN_KEY: operatorKey });
+  const bad = cli(['--host', '0.0.0.0', '--allow-receivers', '10.0.0.0/8,intranet'], {
+    SANDBAY_ADMIN_KEY: operatorKey,
+  });
   assert.equal((await bad.exited).code, 1);
-  assert.equal(bad.stderr, 'sandbay: --allow-receivers: "intranet" is not an IP address or CIDR block (e.g. 10.0.0.0/8 or fd00::/8)\n');
-  const proc = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey, SANDBAY_ALLOW_RECEIVERS: '10.20.0.0/16, fd00::/8', SANDBAY_OPEN_SANDBOX_CREATION: '0' });
+  assert.equal(
+    bad.stderr,
+    'sandbay: --allow-receivers: "intranet" is not an IP address or CIDR block (e.g. 10.0.0.0/8 or fd00::/8)\n',
+  );
+  const proc = cli(['--host', '0.0.0.0'], {
+    SANDBAY_ADMIN_KEY: operatorKey,
+    SANDBAY_ALLOW_RECEIVERS: '10.20.0.0/16, fd00::/8',
+    SANDBAY_OPEN_SANDBOX_CREATION: '0',
+  });
   const line = await readyLine(proc);
   assert.match(line, /; receivers may also be in 10\.20\.0\.0\/16, fd00::\/8\)$/);
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1];
+  const url =
+    /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1];
   const closed = await call(url, '/api/v1/sandboxes', { method: 'POST' });
   assert.equal(closed.status, 403, 'SANDBAY_OPEN_SANDBOX_CREATION=0 leaves it closed');
   proc.child.kill('SIGTERM');

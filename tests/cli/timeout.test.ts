@@ -24,7 +24,12 @@ test('a server that never answers fails the command after --timeout with one lin
   const url = await hungServer(() => {});
   const started = Date.now();
   const result = await runCli(['deliveries', '--url', url, '--token', 't', '--timeout', '0.5']);
-  assertOneLineFailure(result, new RegExp(`^sandbay: no answer from ${url} to GET /api/v1/webhooks/deliveries within 0\\.5 s — is Sandbay stuck\\? \\(--timeout SECONDS waits longer\\)$`));
+  assertOneLineFailure(
+    result,
+    new RegExp(
+      `^sandbay: no answer from ${url} to GET /api/v1/webhooks/deliveries within 0\\.5 s — is Sandbay stuck\\? \\(--timeout SECONDS waits longer\\)$`,
+    ),
+  );
   assert.ok(Date.now() - started < 15_000, 'it gave up instead of hanging');
 });
 
@@ -33,14 +38,23 @@ test('a server that sends its headers and then stalls is a timeout too; SANDBAY_
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"data":');
   });
-  assertOneLineFailure(await runCli(['dlq', 'list', '--url', url, '--token', 't'], { env: { SANDBAY_TIMEOUT: '0.5' } }), /within 0\.5 s — is Sandbay stuck\?/);
+  assertOneLineFailure(
+    await runCli(['dlq', 'list', '--url', url, '--token', 't'], { env: { SANDBAY_TIMEOUT: '0.5' } }),
+    /within 0\.5 s — is Sandbay stuck\?/,
+  );
 });
 
 test('the live feed gives up on a stream that never opens', async () => {
   const url = await hungServer(() => {});
-  assertOneLineFailure(await runCli(['listen', '--url', url, '--token', 't', '--timeout', '0.5']), /no answer from .* to GET \/api\/v1\/events\/stream within 0\.5 s/);
+  assertOneLineFailure(
+    await runCli(['listen', '--url', url, '--token', 't', '--timeout', '0.5']),
+    /no answer from .* to GET \/api\/v1\/events\/stream within 0\.5 s/,
+  );
 });
 
 test('a timeout that is not a positive number of seconds is a usage error', async () => {
-  assertOneLineFailure(await runCli(['deliveries', '--url', 'http://127.0.0.1:9', '--token', 't', '--timeout', 'soon']), /^sandbay: --timeout takes seconds between 0 and 86400, not soon$/);
+  assertOneLineFailure(
+    await runCli(['deliveries', '--url', 'http://127.0.0.1:9', '--token', 't', '--timeout', 'soon']),
+    /^sandbay: --timeout takes seconds between 0 and 86400, not soon$/,
+  );
 });

@@ -14,7 +14,7 @@ const engine = useEngine({ memory: false, dataDir: join(home, 'sandbay') });
 after(() => rmSync(home, { recursive: true, force: true }));
 const env = { XDG_DATA_HOME: home };
 
-test('with only one sandbox, the discovery file\'s URL and admin key reach it with no flags at all', async () => {
+test("with only one sandbox, the discovery file's URL and admin key reach it with no flags at all", async () => {
   const sb = await createSandbox(engine.url);
   const page = await runCliJson(['deliveries'], { env });
   assert.deepEqual(page, { data: [], nextCursor: null });
@@ -24,8 +24,13 @@ test('with only one sandbox, the discovery file\'s URL and admin key reach it wi
 
 test('token --sandbox mints a token; --json prints every credential the API shows again (the client secret only as its hint)', async () => {
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(await runCli(['deliveries'], { env }), /several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX \(sbx_\w+, sbx_\w+\)/);
-  const creds = await runCliJson(['token', '--sandbox', sb.id, '--expires-in', '60', '--scope', 'orders:read'], { env });
+  assertOneLineFailure(
+    await runCli(['deliveries'], { env }),
+    /several sandboxes; choose one with --sandbox ID or SANDBAY_SANDBOX \(sbx_\w+, sbx_\w+\)/,
+  );
+  const creds = await runCliJson(['token', '--sandbox', sb.id, '--expires-in', '60', '--scope', 'orders:read'], {
+    env,
+  });
   assert.equal(creds.sandboxId, sb.id);
   assert.equal(creds.clientId, sb.clientId);
   assert.equal(creds.clientSecret, undefined, 'shown once, at creation');
@@ -51,17 +56,25 @@ test('token works with a sandbox token too, and token --new creates a seeded san
   assert.equal(sandbox.counts.orders, 200);
 });
 
-test('the admin key is never sent to a URL other than the discovery file\'s', async () => {
+test("the admin key is never sent to a URL other than the discovery file's", async () => {
   const seen: IncomingHttpHeaders[] = [];
   const other = createServer((req, res) => {
     seen.push(req.headers);
-    res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ detail: 'elsewhere', code: 'not_found' }));
+    res
+      .writeHead(404, { 'content-type': 'application/problem+json' })
+      .end(JSON.stringify({ detail: 'elsewhere', code: 'not_found' }));
   });
   await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
   try {
     const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-    assertOneLineFailure(await runCli(['deliveries', '--url', url, '--sandbox', 'sbx_x'], { env }), /no token|elsewhere/);
-    assert.ok(seen.every((h) => !h.authorization), 'no Authorization header went to the other server');
+    assertOneLineFailure(
+      await runCli(['deliveries', '--url', url, '--sandbox', 'sbx_x'], { env }),
+      /no token|elsewhere/,
+    );
+    assert.ok(
+      seen.every((h) => !h.authorization),
+      'no Authorization header went to the other server',
+    );
   } finally {
     other.close();
   }

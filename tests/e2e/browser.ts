@@ -11,8 +11,14 @@ export { buildOnce };
 /** Chromium (Debian's, installed by .ci/run; or CHROMIUM_PATH), found when a browser test starts. */
 export const chromiumPath = () => requireTool(tools.chromium);
 export const chromiumArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export const screenshotDir = join(packageRoot(), 'docs', 'screenshots');
@@ -50,6 +56,7 @@ export const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (!updatingScreenshots) return;
   mkdirSync(screenshotDir, { recursive: true });
-  for (const dismiss of await page.getByRole('button', { name: 'Dismiss' }).all()) await dismiss.click().catch(() => {});
+  for (const dismiss of await page.getByRole('button', { name: 'Dismiss' }).all())
+    await dismiss.click().catch(() => {});
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
 }

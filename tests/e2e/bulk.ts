@@ -12,9 +12,15 @@ export interface BulkOptions {
  * Fills a sandbox with `count` finished deliveries straight in the database: a fixture for
  * the list's scale (10,000 rows) that sends nothing and schedules nothing.
  */
-export async function insertDeliveries(db: Db, tenantId: string, count: number, options: BulkOptions = {}): Promise<void> {
+export async function insertDeliveries(
+  db: Db,
+  tenantId: string,
+  count: number,
+  options: BulkOptions = {},
+): Promise<void> {
   const { prefix = 'bulk', status = 'succeeded', endpointId = null } = options;
-  const body = (n: string) => `jsonb_build_object('topic', 'order.placed', 'deliveryId', 'dlv_${prefix}' || ${n}, 'tenantId', $1::text, 'occurredAt', '2026-01-01T00:00:00.000Z', 'data', jsonb_build_object('orderId', 'ord_0001'))::text`;
+  const body = (n: string) =>
+    `jsonb_build_object('topic', 'order.placed', 'deliveryId', 'dlv_${prefix}' || ${n}, 'tenantId', $1::text, 'occurredAt', '2026-01-01T00:00:00.000Z', 'data', jsonb_build_object('orderId', 'ord_0001'))::text`;
   await db.transaction(async (tx) => {
     await tx.query(
       `insert into events (tenant_id, id, topic, occurred_at, data, test)

@@ -18,18 +18,36 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
   }
 }
 
-const matches = (value: string, expected: string | RegExp) => (typeof expected === 'string' ? value.trim() === expected : expected.test(value));
+const matches = (value: string, expected: string | RegExp) =>
+  typeof expected === 'string' ? value.trim() === expected : expected.test(value);
 
 /** Waiting assertions on a locator, in the spirit of @playwright/test's expect (which playwright-core lacks). */
 export function expect(locator: Locator) {
   return {
     visible: () => locator.first().waitFor({ state: 'visible', timeout: timeoutMs }),
     text: (expected: string | RegExp) =>
-      until(`expected ${locator} to have text ${expected}`, () => locator.first().innerText({ timeout: 1000 }), (v) => matches(v, expected)),
+      until(
+        `expected ${locator} to have text ${expected}`,
+        () => locator.first().innerText({ timeout: 1000 }),
+        (v) => matches(v, expected),
+      ),
     attribute: (name: string, expected: string) =>
-      until(`expected ${locator} to have ${name}="${expected}"`, () => locator.first().getAttribute(name, { timeout: 1000 }), (v) => v === expected),
+      until(
+        `expected ${locator} to have ${name}="${expected}"`,
+        () => locator.first().getAttribute(name, { timeout: 1000 }),
+        (v) => v === expected,
+      ),
     value: (expected: string) =>
-      until(`expected ${locator} to have value ${expected}`, () => locator.first().inputValue({ timeout: 1000 }), (v) => v === expected),
-    count: (expected: number) => until(`expected ${expected} of ${locator}`, () => locator.count(), (n) => n === expected),
+      until(
+        `expected ${locator} to have value ${expected}`,
+        () => locator.first().inputValue({ timeout: 1000 }),
+        (v) => v === expected,
+      ),
+    count: (expected: number) =>
+      until(
+        `expected ${expected} of ${locator}`,
+        () => locator.count(),
+        (n) => n === expected,
+      ),
   };
 }

@@ -83,7 +83,11 @@ test('replaying a large DLQ shows progress and can be cancelled; a replay starte
   // Another sandbox's replay, started from the API (or the CLI), is picked up when its DLQ opens.
   const other = await createSandbox(engine.url);
   const otherEndpoint = await registerEndpoint(other, receiver.url, ['order.placed']);
-  await insertDeliveries(engine.running.services.db, other.id, 15, { status: 'dead', endpointId: otherEndpoint.id, prefix: 'other' });
+  await insertDeliveries(engine.running.services.db, other.id, 15, {
+    status: 'dead',
+    endpointId: otherEndpoint.id,
+    prefix: 'other',
+  });
   const started = await other.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(started.status, 202);
   await page.goto(`${engine.url}/sandboxes/${other.id}/dlq`);

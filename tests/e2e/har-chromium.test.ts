@@ -15,7 +15,12 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test("Chromium opens the exported HAR: Playwright's HAR reader answers each recorded request with the recorded response", async () => {
   const receiver = await new Receiver().start();
-  receiver.behaviour = { kind: 'status', status: 202, body: 'accepted by the receiver', headers: { 'x-receiver': 'demo' } };
+  receiver.behaviour = {
+    kind: 'status',
+    status: 202,
+    body: 'accepted by the receiver',
+    headers: { 'x-receiver': 'demo' },
+  };
   const sb = await createSandbox(engine.url);
   await registerEndpoint(sb, receiver.url, ['order.placed']);
   await registerEndpoint(sb, 'http://127.0.0.1:9/refused', ['order.placed']);
@@ -35,13 +40,22 @@ test("Chromium opens the exported HAR: Playwright's HAR reader answers each reco
     await context.routeFromHAR(file, { notFound: 'abort' });
     const page = await context.newPage();
     // A page on the receiver's origin (served here, not from the HAR), so the POST is same-origin.
-    await page.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>receiver</title>' }));
+    await page.route(`${origin}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>receiver</title>' }),
+    );
     await page.goto(`${origin}/`);
-    const headers = Object.fromEntries(entry.request.headers.filter((h: any) => /^(content-type|x-service-)/.test(h.name)).map((h: any) => [h.name, h.value]));
-    const answer = await page.evaluate(async ({ url, body, headers }) => {
-      const res = await fetch(url, { method: 'POST', body, headers });
-      return { status: res.status, body: await res.text(), receiver: res.headers.get('x-receiver') };
-    }, { url: entry.request.url, body: entry.request.postData.text, headers });
+    const headers = Object.fromEntries(
+      entry.request.headers
+        .filter((h: any) => /^(content-type|x-service-)/.test(h.name))
+        .map((h: any) => [h.name, h.value]),
+    );
+    const answer = await page.evaluate(
+      async ({ url, body, headers }) => {
+        const res = await fetch(url, { method: 'POST', body, headers });
+        return { status: res.status, body: await res.text(), receiver: res.headers.get('x-receiver') };
+      },
+      { url: entry.request.url, body: entry.request.postData.text, headers },
+    );
     assert.deepEqual(answer, { status: 202, body: 'accepted by the receiver', receiver: 'demo' });
   } finally {
     await browser.close();

@@ -26,15 +26,20 @@ test('the portal creates a sandbox in one click and shows its credentials', asyn
   assert.equal(new URL(page.url()).search, '', 'the key leaves the address bar');
   await expect(page.getByRole('heading', { name: 'No sandbox yet' })).visible();
   await page.getByRole('button', { name: 'Create sandbox' }).click();
-  const credentials = page.getByRole('region', { name: /Sandbox / }).or(page.locator('[aria-labelledby="creds-title"]'));
+  const credentials = page
+    .getByRole('region', { name: /Sandbox / })
+    .or(page.locator('[aria-labelledby="creds-title"]'));
   await expect(credentials.getByText('Client ID')).visible();
-  sandboxId = (await page.getByRole('combobox', { name: 'Sandbox' }).inputValue());
+  sandboxId = await page.getByRole('combobox', { name: 'Sandbox' }).inputValue();
   assert.match(sandboxId, /^sbx_/);
   const secret = page.locator('[aria-labelledby="creds-title"] code[data-secret]').first();
   assert.equal(await secret.getAttribute('data-secret'), 'masked', 'secrets are masked until asked');
   await expect(credentials.getByText('shown this once: keep it now')).visible();
   await expect(credentials.getByTestId('client-secret-hint')).count(0);
-  assert.match(await page.getByTestId('curl-example').innerText(), /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders/);
+  assert.match(
+    await page.getByTestId('curl-example').innerText(),
+    /curl -s http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders/,
+  );
   const cards = page.locator('[aria-labelledby="cards-title"]');
   await expect(cards.getByText('4242 4242 4242 4242')).visible();
   await expect(cards.getByText('3-D Secure challenge on every payment').first()).visible();
@@ -57,7 +62,9 @@ test('a built-in catcher becomes an endpoint; bad input gets inline messages', a
   await find.fill('refund');
   await expect(page.locator('.topic-picker label.topic')).count(1);
   await find.fill('payment.succeeded');
-  await expect(page.locator('.topic-find [role=status]')).text('No topic is called payment.succeeded. Did you mean payment.captured?');
+  await expect(page.locator('.topic-find [role=status]')).text(
+    'No topic is called payment.succeeded. Did you mean payment.captured?',
+  );
   await page.locator('.topic-find').getByRole('button', { name: 'payment.captured' }).click();
   assert.equal(await find.inputValue(), '', 'picking a suggestion clears the find box');
   assert.ok(await page.getByLabel('payment.captured').isChecked());
@@ -73,8 +80,15 @@ test('a built-in catcher becomes an endpoint; bad input gets inline messages', a
   await card.getByRole('button', { name: 'Register as endpoint' }).click();
   await expect(page.locator('li.endpoint')).visible();
   const endpoints = await admin('/api/v1/webhooks/endpoints');
-  assert.deepEqual(endpoints.body.data.map((e: any) => [e.url, e.topics]), [[`${engine.url}/catch/${sandboxId}/${catcherName}`, ['*']]]);
-  assert.match(await page.locator('li.endpoint code[data-secret]').innerText(), /•/, 'the new endpoint lists its secret masked');
+  assert.deepEqual(
+    endpoints.body.data.map((e: any) => [e.url, e.topics]),
+    [[`${engine.url}/catch/${sandboxId}/${catcherName}`, ['*']]],
+  );
+  assert.match(
+    await page.locator('li.endpoint code[data-secret]').innerText(),
+    /•/,
+    'the new endpoint lists its secret masked',
+  );
   await screenshot(page, 'endpoints');
 });
 
@@ -108,8 +122,14 @@ test("the signature breakdown's HMAC is the one we compute ourselves", async () 
   await expect(page.getByTestId('sig-v1-match')).text(/matches secret 1/);
   assert.equal(await page.getByTestId('sig-timestamp').innerText(), t);
   assert.equal(await page.getByTestId('signed-string').innerText(), `${t}.${delivery.rawBody}`);
-  await expect(page.getByTestId('byte-count')).text(new RegExp(`= ${Buffer.byteLength(`${t}.${delivery.rawBody}`)} bytes`));
-  assert.equal(await page.locator('[data-testid="recomputed"] code[data-secret]').innerText() !== secret, true, 'the secret stays masked');
+  await expect(page.getByTestId('byte-count')).text(
+    new RegExp(`= ${Buffer.byteLength(`${t}.${delivery.rawBody}`)} bytes`),
+  );
+  assert.equal(
+    (await page.locator('[data-testid="recomputed"] code[data-secret]').innerText()) !== secret,
+    true,
+    'the secret stays masked',
+  );
   await screenshot(page, 'signature');
 
   await page.getByRole('button', { name: 'Copy as curl' }).click();
@@ -119,7 +139,11 @@ test("the signature breakdown's HMAC is the one we compute ourselves", async () 
   await promisify(execFile)('sh', ['-c', `${command} -s -o /dev/null`]);
   const [caught] = (await admin(`/api/v1/catchers/${catcherName}/requests`)).body.data;
   assert.equal(caught.body, delivery.rawBody);
-  assert.deepEqual([caught.verification.verified, caught.verification.deliveryId], [true, id], 'the re-signed curl verifies at the receiver');
+  assert.deepEqual(
+    [caught.verification.verified, caught.verification.deliveryId],
+    [true, id],
+    'the re-signed curl verifies at the receiver',
+  );
 
   await page.getByRole('tab', { name: 'Receiver doctor' }).click();
   await page.getByLabel('Body your receiver verified').fill(JSON.stringify(JSON.parse(delivery.rawBody), null, 2));
@@ -136,7 +160,10 @@ test('a failing catcher is fast-forwarded through the retry timeline into the DL
   await page.getByRole('link', { name: 'Endpoints' }).click();
   await page.locator('li.catcher').getByLabel('Answer with').selectOption('500');
   await expect(page.locator('li.catcher').getByLabel('Answer with')).value('500');
-  await page.locator('li.endpoint').getByRole('button', { name: /Send test webhook to/ }).click();
+  await page
+    .locator('li.endpoint')
+    .getByRole('button', { name: /Send test webhook to/ })
+    .click();
   await page.getByRole('link', { name: 'Open delivery' }).click();
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   for (let slot = 2; slot <= 5; slot++) {
@@ -152,7 +179,10 @@ test('a failing catcher is fast-forwarded through the retry timeline into the DL
   await page.emulateMedia({ colorScheme: 'light' });
   const id = page.url().split('/').at(-1)!;
   const delivery = (await admin(`/api/v1/webhooks/deliveries/${id}`)).body;
-  assert.deepEqual(delivery.attempts.map((a: any) => a.responseStatus), [500, 500, 500, 500, 500]);
+  assert.deepEqual(
+    delivery.attempts.map((a: any) => a.responseStatus),
+    [500, 500, 500, 500, 500],
+  );
 });
 
 test('the DLQ replays the dead delivery to success once the receiver is fixed', async () => {

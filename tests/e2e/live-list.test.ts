@@ -21,7 +21,8 @@ const openDeliveries = async (sandboxId: string, suffix = '') => {
 // Sandbay closes a stream when the tab goes, but only once it notices the socket closed.
 async function subscribers(expected: number): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (engine.running.services.webhooks.stream.subscriberCount !== expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (engine.running.services.webhooks.stream.subscriberCount !== expected && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   assert.equal(engine.running.services.webhooks.stream.subscriberCount, expected);
 }
 
@@ -35,7 +36,8 @@ test('10,000 deliveries scroll with fewer than 100 rows in the DOM', async (t) =
   await expect(page.locator('[data-delivery-id="dlv_bulk000001"]')).visible();
   const scroll = await scriptedScroll(page);
   assert.ok(scroll.steps > 100, 'the scroll went through the whole list');
-  for (const rows of [whileLoading, scroll.maxRows]) assert.ok(rows > 10 && rows < 100, `${rows} rows were in the DOM at once`);
+  for (const rows of [whileLoading, scroll.maxRows])
+    assert.ok(rows > 10 && rows < 100, `${rows} rows were in the DOM at once`);
   const slow = scroll.longTasks.map((d) => `${Math.round(d)} ms`).join(', ') || 'none';
   t.diagnostic(`long tasks during a scripted scroll of 10,000 rows: ${slow} (npm run bench tracks this)`);
 });
@@ -52,7 +54,7 @@ test('one SSE connection serves every view of a tab', async (t) => {
   await subscribers(1);
 });
 
-test('a clock advanced elsewhere (the CLI, a script) moves the open inspector\'s clock at once', async (t) => {
+test("a clock advanced elsewhere (the CLI, a script) moves the open inspector's clock at once", async (t) => {
   const sb = await createSandbox(engine.url);
   const page = await openDeliveries(sb.id);
   t.after(() => page.context().close());
@@ -73,11 +75,15 @@ test('a lost stream reconnects and fills the gap', async (t) => {
   });
   await page.goto(`${base}/sandboxes/${sb.id}/deliveries?key=${engine.running.adminKey}`);
   await expect(page.getByTestId('connection')).text('Live');
-  const before = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: 'http://127.0.0.1:9/nobody-listens' } });
+  const before = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'order.placed', endpoint: 'http://127.0.0.1:9/nobody-listens' },
+  });
   await expect(page.locator(`[data-delivery-id="${before.body.deliveryId}"]`)).visible();
   proxy.cut();
   await expect(page.getByTestId('connection')).text('Reconnecting…');
-  const missed = await sb.api('/api/v1/webhooks/test', { body: { topic: 'payment.captured', endpoint: 'http://127.0.0.1:9/nobody-listens' } });
+  const missed = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'payment.captured', endpoint: 'http://127.0.0.1:9/nobody-listens' },
+  });
   assert.equal(missed.status, 202);
   proxy.restore();
   await expect(page.getByTestId('connection')).text('Live');
@@ -120,7 +126,8 @@ test('without the key the inspector explains how to get in', async (t) => {
 test('switching sandboxes in the header shows the other sandbox, never a mix', async (t) => {
   const a = await createSandbox(engine.url, 'Shop A');
   const b = await createSandbox(engine.url, 'Shop B');
-  const send = (sb: typeof a) => sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: 'http://127.0.0.1:9/closed' } });
+  const send = (sb: typeof a) =>
+    sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: 'http://127.0.0.1:9/closed' } });
   const [fromA, fromB] = [(await send(a)).body.deliveryId, (await send(b)).body.deliveryId];
   const page = await openDeliveries(a.id);
   t.after(() => page.context().close());

@@ -12,7 +12,13 @@ let server: FaultServer;
 let engine: RunningSandbox;
 before(async () => {
   server = await startFaultServer();
-  engine = await startSandbox({ databaseUrl: await server.createDatabase(), memory: true, port: 0, logRequests: false, logger: { info() {}, warn() {}, error() {} } });
+  engine = await startSandbox({
+    databaseUrl: await server.createDatabase(),
+    memory: true,
+    port: 0,
+    logRequests: false,
+    logger: { info() {}, warn() {}, error() {} },
+  });
 });
 after(async () => {
   await engine?.close();

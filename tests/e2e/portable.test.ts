@@ -21,14 +21,16 @@ after(async () => {
 });
 
 let made: Promise<TestSandbox> | undefined;
-const sandbox = () => (made ??= (async () => {
-  const sb = await createSandbox(engine.url, 'Inspector demo');
-  await registerEndpoint(sb, receiver.url, ['order.*']);
-  const order = await placeOrder(sb);
-  await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
-  for (const d of (await sb.api('/api/v1/webhooks/deliveries')).body.data) await waitForDelivery(sb, d.id, (x) => x.status === 'succeeded');
-  return sb;
-})());
+const sandbox = () =>
+  (made ??= (async () => {
+    const sb = await createSandbox(engine.url, 'Inspector demo');
+    await registerEndpoint(sb, receiver.url, ['order.*']);
+    const order = await placeOrder(sb);
+    await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
+    for (const d of (await sb.api('/api/v1/webhooks/deliveries')).body.data)
+      await waitForDelivery(sb, d.id, (x) => x.status === 'succeeded');
+    return sb;
+  })());
 
 async function openDeliveries(sb: TestSandbox) {
   const page = await browser.newPage({ acceptDownloads: true });
@@ -42,13 +44,19 @@ test('"Export HAR" downloads the deliveries of the current filter as HAR 1.2', a
   const page = await openDeliveries(await sandbox());
   await page.getByLabel('Topic').selectOption('order.cancelled');
   await expect(page.getByTestId('row-count')).text(/^1 shown/);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export HAR' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export HAR' }).click(),
+  ]);
   assert.match(download.suggestedFilename(), /^deliveries-.*\.har$/);
   const path = join(dir, 'inspector.har');
   await download.saveAs(path);
   const har = JSON.parse(readFileSync(path, 'utf8'));
   assert.deepEqual(harSchemaErrors(har), []);
-  assert.deepEqual(har.log.entries.map((e: any) => e._sandbay.topic), ['order.cancelled']);
+  assert.deepEqual(
+    har.log.entries.map((e: any) => e._sandbay.topic),
+    ['order.cancelled'],
+  );
   assert.deepEqual(page.errors, []);
 });
 
@@ -58,17 +66,25 @@ test('the sandbox menu exports the sandbox as a file and imports it as a new san
   await page.getByLabel('Sandbox menu').click();
   await page.getByRole('menuitem', { name: 'Export…' }).click();
   await page.getByLabel('Include endpoint secrets').check();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download' }).click(),
+  ]);
   assert.match(download.suggestedFilename(), /^Inspector-demo-\d{4}-\d\d-\d\d\.sandbay$/);
   const file = join(dir, download.suggestedFilename());
   await download.saveAs(file);
   await expect(page.getByText(`Exported ${sb.id} with its secrets.`)).visible();
 
   await page.getByLabel('Sandbox menu').click();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('menuitem', { name: 'Import…' }).click()]);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('menuitem', { name: 'Import…' }).click(),
+  ]);
   await chooser.setFiles(file);
   await expect(page.getByText('Imported "Inspector demo": 2 deliveries, 201 orders.')).visible();
-  await page.waitForURL((url) => /\/sandboxes\/sbx_\w+\/deliveries$/.test(url.pathname) && !url.pathname.includes(sb.id));
+  await page.waitForURL(
+    (url) => /\/sandboxes\/sbx_\w+\/deliveries$/.test(url.pathname) && !url.pathname.includes(sb.id),
+  );
   await expect(page.getByTestId('row-count')).text(/^2 shown/);
   const imported = new URL(page.url()).pathname.split('/')[2];
   assert.equal(await page.getByRole('combobox', { name: 'Sandbox' }).inputValue(), imported);
@@ -80,7 +96,10 @@ test('importing a file that is not a sandbox file says why in a toast, and chang
   const bad = join(dir, 'notes.sandbay');
   writeFileSync(bad, 'just some notes');
   await page.getByLabel('Sandbox menu').click();
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('menuitem', { name: 'Import…' }).click()]);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('menuitem', { name: 'Import…' }).click(),
+  ]);
   await chooser.setFiles(bad);
   await expect(page.getByText(/Import of notes\.sandbay failed: This is not a Sandbay sandbox file/)).visible();
   assert.match(page.url(), /\/deliveries$/);

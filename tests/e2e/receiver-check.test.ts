@@ -20,7 +20,9 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
   const sandboxId = created.body.sandbox.id;
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const endpoint = (
+    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
+  ).body;
   const broken = await startTestReceiver(endpoint.secret, 'skips-timestamp');
   const fixed = await startTestReceiver(endpoint.secret);
   receivers.push(broken, fixed);
@@ -35,7 +37,10 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
   await expect(card.getByTestId('check-score')).text('13/15 passed');
   const stale = card.locator('tr[data-case="stale-timestamp"]');
   assert.equal(await stale.getAttribute('data-ok'), 'false');
-  assert.match(await stale.innerText(), /Cause Accepted a correctly signed request whose t is 10 minutes old[\s\S]*Fix Reject a signature whose t is more than 300 s/);
+  assert.match(
+    await stale.innerText(),
+    /Cause Accepted a correctly signed request whose t is 10 minutes old[\s\S]*Fix Reject a signature whose t is more than 300 s/,
+  );
   assert.equal(await card.locator('tr[data-ok="true"]').count(), 13);
   await screenshot(page, 'receiver-check');
 
@@ -53,10 +58,16 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
   assert.match(page.url(), new RegExp(`/sandboxes/${sandboxId}/deliveries/dlv_\\w+$`));
   // In the list, the check's probes are marked as such, so they are not taken for real events (the newest
   // rows: the older run's probes sit below the grid's rendered window).
-  const probe = page.locator('[data-delivery-id]').filter({ has: page.getByTestId('check-tag') }).first();
+  const probe = page
+    .locator('[data-delivery-id]')
+    .filter({ has: page.getByTestId('check-tag') })
+    .first();
   await expect(probe.getByTestId('check-tag')).text('check');
   assert.equal(await probe.getAttribute('title'), null);
-  assert.match(await probe.locator('.c-topic').getAttribute('title') ?? '', /^Sent by the receiver check, case [a-z0-9-]+$/);
+  assert.match(
+    (await probe.locator('.c-topic').getAttribute('title')) ?? '',
+    /^Sent by the receiver check, case [a-z0-9-]+$/,
+  );
   assert.deepEqual(page.errors, []);
 });
 
@@ -67,11 +78,16 @@ test("a built-in catcher's card says the check is for your own receiver (a catch
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
   const catcher = (await admin('/api/v1/catchers/demo', { method: 'PUT', body: {} })).body;
   const caught = (await admin('/api/v1/webhooks/endpoints', { body: { url: catcher.url, topics: ['*'] } })).body;
-  const own = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['*'] } })).body;
+  const own = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['*'] } }))
+    .body;
   const page = await browser.newPage();
   await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
-  await expect(page.locator(`li[data-endpoint-id="${caught.id}"]`).getByTestId('check-catcher-note')).text(/built-in catcher: it answers what you chose/);
-  await expect(page.locator(`li[data-endpoint-id="${own.id}"]`).getByRole('button', { name: /^Check receiver/ })).visible();
+  await expect(page.locator(`li[data-endpoint-id="${caught.id}"]`).getByTestId('check-catcher-note')).text(
+    /built-in catcher: it answers what you chose/,
+  );
+  await expect(
+    page.locator(`li[data-endpoint-id="${own.id}"]`).getByRole('button', { name: /^Check receiver/ }),
+  ).visible();
   await expect(page.locator(`li[data-endpoint-id="${own.id}"]`).getByTestId('check-catcher-note')).count(0);
   assert.deepEqual(page.errors, []);
 });
@@ -90,7 +106,10 @@ test('chaos is set on the endpoint form and shown on the card', async () => {
   await page.getByLabel('Seed').fill('7');
   await page.getByRole('button', { name: 'Create endpoint' }).click();
   await expect(page.locator('li.endpoint').getByText('on (seed 7)')).visible();
-  const list = await call(engine.url, '/api/v1/webhooks/endpoints', { token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const list = await call(engine.url, '/api/v1/webhooks/endpoints', {
+    token: engine.running.adminKey,
+    headers: { 'sandbay-sandbox': sandboxId },
+  });
   assert.deepEqual(list.body.data[0].chaos, { duplicateRate: 0.2, reorderWindowMs: 5000, delayMs: 0, seed: 7 });
   const chaos = page.locator('li.endpoint').getByTestId('chaos');
   await chaos.locator('summary').click();
@@ -110,7 +129,9 @@ test('a receiver that rejects correct deliveries: the root cause once, the cases
   const sandboxId = created.body.sandbox.id;
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const endpoint = (
+    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
+  ).body;
   const broken = await startTestReceiver(endpoint.secret, 'strips-prefix');
   receivers.push(broken);
   await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
@@ -122,7 +143,10 @@ test('a receiver that rejects correct deliveries: the root cause once, the cases
   await expect(card.getByTestId('check-report')).attribute('data-status', 'finished');
   await expect(card.getByTestId('check-score')).text('0/15 passed');
   const root = card.getByTestId('check-root-cause');
-  assert.match(await root.innerText(), /Root cause \(valid\): Your receiver rejects correctly signed deliveries .* without its whsec_ prefix[\s\S]*Not scored until valid passes: tampered-body, wrong-secret/);
+  assert.match(
+    await root.innerText(),
+    /Root cause \(valid\): Your receiver rejects correctly signed deliveries .* without its whsec_ prefix[\s\S]*Not scored until valid passes: tampered-body, wrong-secret/,
+  );
   assert.equal(await card.locator('tr[data-status="blocked"]').count(), 14);
   assert.match(await card.locator('tr[data-case="tampered-body"]').innerText(), /Not scored: blocked by valid/);
   assert.equal(await card.locator('tr[data-status="passed"]').count(), 0, 'no refusal counts as a pass');
@@ -136,19 +160,26 @@ test("the doctor reads the receiver's Sandbay-Echo by itself: what it verified, 
   const sandboxId = created.body.sandbox.id;
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const endpoint = (
+    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
+  ).body;
   const broken = await startTestReceiver(endpoint.secret, 'secret-with-newline', 'echoes');
   receivers.push(broken);
   await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`);
+  await page.goto(
+    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
+  );
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   await page.getByRole('tab', { name: 'Receiver doctor' }).click();
   const echo = page.getByTestId('echo-diagnosis');
   await expect(echo.locator('[data-code="secret_whitespace"]')).visible();
-  assert.match(await echo.innerText(), /Its secret ends with a newline[\s\S]*Fix In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/);
+  assert.match(
+    await echo.innerText(),
+    /Its secret ends with a newline[\s\S]*Fix In Node\.js: createHmac\('sha256', secret\) with the whole whsec_… string/,
+  );
   await screenshot(page, 'doctor-echo');
   assert.deepEqual(page.errors, []);
 });

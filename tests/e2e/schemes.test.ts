@@ -29,7 +29,9 @@ const open = (path: string) => page.goto(`${engine.url}${path}?key=${engine.runn
 
 test('an endpoint answered 410 shows it is disabled, why and since when; one click enables it', async () => {
   sb = await createSandbox(engine.url);
-  endpoint = await registerEndpoint(sb, receiver.url, ['order.placed'], { signature: ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519'] });
+  endpoint = await registerEndpoint(sb, receiver.url, ['order.placed'], {
+    signature: ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519'],
+  });
   receiver.behaviour = { kind: 'status', status: 410 };
   await placeOrder(sb);
   await receiver.waitFor(1);
@@ -41,24 +43,39 @@ test('an endpoint answered 410 shows it is disabled, why and since when; one cli
   const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
   await expect(card.getByTestId('endpoint-disabled')).text(/410 Gone to delivery dlv_\w+/);
   for (const scheme of ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519']) {
-    assert.equal(await card.getByTestId('scheme-picker').getByRole('checkbox', { name: new RegExp(`^${scheme} `) }).isChecked(), true, scheme);
+    assert.equal(
+      await card
+        .getByTestId('scheme-picker')
+        .getByRole('checkbox', { name: new RegExp(`^${scheme} `) })
+        .isChecked(),
+      true,
+      scheme,
+    );
   }
   await expect(card.getByTestId('public-key')).text(new RegExp(endpoint.publicKey.replace(/[+/]/g, '\\$&')));
   await screenshot(page, 'endpoint-schemes');
   // Unticking a scheme is a PATCH (the box follows once it answers, so a click, not Playwright's check()).
-  await card.getByTestId('scheme-picker').getByRole('checkbox', { name: /^sandbay / }).click();
-  const signatureNow = async () => (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.signature as string[];
-  for (let i = 0; i < 100 && (await signatureNow()).includes('sandbay'); i++) await new Promise((r) => setTimeout(r, 50));
+  await card
+    .getByTestId('scheme-picker')
+    .getByRole('checkbox', { name: /^sandbay / })
+    .click();
+  const signatureNow = async () =>
+    (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.signature as string[];
+  for (let i = 0; i < 100 && (await signatureNow()).includes('sandbay'); i++)
+    await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(await signatureNow(), ['standard-webhooks', 'standard-webhooks-ed25519']);
   const sandbayBox = card.getByTestId('scheme-picker').getByRole('checkbox', { name: /^sandbay / });
   for (let i = 0; i < 100 && (await sandbayBox.isChecked()); i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(await sandbayBox.isChecked(), false, 'the page shows what the API answered');
   await sandbayBox.click();
-  for (let i = 0; i < 100 && !(await signatureNow()).includes('sandbay'); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !(await signatureNow()).includes('sandbay'); i++)
+    await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(await signatureNow(), ['sandbay', 'standard-webhooks', 'standard-webhooks-ed25519']);
 
   await open(`/sandboxes/${sb.id}/deliveries/${goneId}`);
-  await expect(page.getByTestId('delivery-paused')).text(/endpoint whe_\w+ is disabled \(its receiver answered 410 Gone\)/);
+  await expect(page.getByTestId('delivery-paused')).text(
+    /endpoint whe_\w+ is disabled \(its receiver answered 410 Gone\)/,
+  );
   await expect(page.getByTestId('schedule-note')).text('410 Gone: endpoint disabled');
   // Paused is not due: the next slot waits, no countdown runs, and the list says so too.
   await expect(page.getByTestId('slot-2')).attribute('data-state', 'waiting');
@@ -77,19 +94,30 @@ test('an endpoint answered 410 shows it is disabled, why and since when; one cli
   assert.deepEqual(page.errors, []);
 });
 
-test('the signature tab takes every scheme apart: v1 and v1a matched to their keys, beside Sandbay\'s header', async () => {
+test("the signature tab takes every scheme apart: v1 and v1a matched to their keys, beside Sandbay's header", async () => {
   await open(`/sandboxes/${sb.id}/deliveries/${goneId}`);
   await page.getByRole('tab', { name: 'Signature' }).click();
-  await expect(page.getByTestId('attempt-schemes')).text('signed with sandbay + standard-webhooks + standard-webhooks-ed25519');
+  await expect(page.getByTestId('attempt-schemes')).text(
+    'signed with sandbay + standard-webhooks + standard-webhooks-ed25519',
+  );
   await expect(page.getByTestId('sig-v1-match')).text(/matches secret 1/);
   await expect(page.getByTestId('sw-id')).text(goneId);
   const matches = page.getByTestId('sw-signature-match');
   // Which key matched, told apart as the endpoint card and the secrets table show them.
-  await expect(matches.nth(0)).text(new RegExp(`base64 HMAC-SHA256 · ✓ secret 1 \\(current: ${endpoint.secret.slice(0, 6)}•+${escape(endpoint.secret.slice(-4))}\\)`));
-  await expect(matches.nth(1)).text(new RegExp(`base64 ed25519 · ✓ public key 1 \\(current: ${escape(endpoint.publicKey.slice(0, 14))}…\\)`));
+  await expect(matches.nth(0)).text(
+    new RegExp(
+      `base64 HMAC-SHA256 · ✓ secret 1 \\(current: ${endpoint.secret.slice(0, 6)}•+${escape(endpoint.secret.slice(-4))}\\)`,
+    ),
+  );
+  await expect(matches.nth(1)).text(
+    new RegExp(`base64 ed25519 · ✓ public key 1 \\(current: ${escape(endpoint.publicKey.slice(0, 14))}…\\)`),
+  );
   const delivery = (await sb.api(`/api/v1/webhooks/deliveries/${goneId}`)).body;
   const last = delivery.attempts.at(-1);
-  assert.equal(await page.getByTestId('sw-signed-string').innerText(), `${goneId}.${last.signatureHeaders['webhook-timestamp']}.${delivery.rawBody}`);
+  assert.equal(
+    await page.getByTestId('sw-signed-string').innerText(),
+    `${goneId}.${last.signatureHeaders['webhook-timestamp']}.${delivery.rawBody}`,
+  );
   await screenshot(page, 'signature-standard-webhooks');
 });
 
@@ -103,9 +131,22 @@ test('Copy as curl is signed by the engine in every scheme; the command verifies
   const got = receiver.received[before];
   const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
   assert.ok(new Webhook(endpoint.secret).verify(got.body, headers));
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(endpoint.publicKey.slice(5), 'base64').toString('base64url') }, format: 'jwk' });
-  const v1a = headers['webhook-signature'].split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
-  assert.ok(ed25519Verify(null, Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${got.body}`), key, Buffer.from(v1a, 'base64')));
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(endpoint.publicKey.slice(5), 'base64').toString('base64url') },
+    format: 'jwk',
+  });
+  const v1a = headers['webhook-signature']
+    .split(' ')
+    .find((s) => s.startsWith('v1a,'))!
+    .slice(4);
+  assert.ok(
+    ed25519Verify(
+      null,
+      Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${got.body}`),
+      key,
+      Buffer.from(v1a, 'base64'),
+    ),
+  );
 });
 
 test('a Retry-After shows on the retry timeline with what it did', async () => {
@@ -124,7 +165,8 @@ test('a Retry-After shows on the retry timeline with what it did', async () => {
   await expect(notes).count(2);
   await expect(notes.nth(1)).text('Retry-After 7200 s → next attempt 1 h later (capped at 1 h)');
   const [a, b] = [await notes.nth(0).boundingBox(), await notes.nth(1).boundingBox()];
-  const overlap = a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height;
+  const overlap =
+    a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height;
   assert.equal(overlap, false, `the notes overlap: ${JSON.stringify([a, b])}`);
   await screenshot(page, 'timeline-retry-after');
   receiver.behaviour = { kind: 'status', status: 200 };
@@ -158,7 +200,10 @@ test('the receiver doctor reads Standard Webhooks headers and a public key, and 
   await open(`/sandboxes/${sb.id}/deliveries/${d.id}`);
   await page.getByRole('tab', { name: 'Receiver doctor' }).click();
   await page.getByRole('button', { name: 'Fill with what Sandbay sent' }).click();
-  assert.match(await page.getByLabel('Standard Webhooks headers').inputValue(), new RegExp(`^webhook-id: ${d.id}\nwebhook-timestamp: \\d+\nwebhook-signature: v1a,`));
+  assert.match(
+    await page.getByLabel('Standard Webhooks headers').inputValue(),
+    new RegExp(`^webhook-id: ${d.id}\nwebhook-timestamp: \\d+\nwebhook-signature: v1a,`),
+  );
   await page.getByLabel('Secret or public key').fill(ed.publicKey);
   await page.getByRole('button', { name: 'Diagnose' }).click();
   await expect(page.getByTestId('diagnosis')).attribute('data-verified', 'true');

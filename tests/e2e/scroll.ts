@@ -48,7 +48,10 @@ export async function loadAllRows(page: Page, expected: number): Promise<number>
  * A scripted scroll from top to bottom, one step per frame, with a PerformanceObserver
  * recording long tasks: returns their durations and the most rows ever in the DOM.
  */
-export async function scriptedScroll(page: Page, stepPx = 1200): Promise<{ longTasks: number[]; maxRows: number; steps: number }> {
+export async function scriptedScroll(
+  page: Page,
+  stepPx = 1200,
+): Promise<{ longTasks: number[]; maxRows: number; steps: number }> {
   return (await page.evaluate(scrollThrough(stepPx))) as { longTasks: number[]; maxRows: number; steps: number };
 }
 
@@ -67,6 +70,9 @@ export const watchSucceeded = `(() => {
 /** When the row of `deliveryId` first showed `succeeded` (epoch ms), waiting for it. */
 export async function succeededAt(page: Page, deliveryId: string): Promise<number> {
   // A function, not source text: the page's CSP forbids eval, which waitForFunction(string) needs.
-  const handle = await page.waitForFunction((id) => (globalThis as { seen?: Record<string, number> }).seen?.[id], deliveryId);
+  const handle = await page.waitForFunction(
+    (id) => (globalThis as { seen?: Record<string, number> }).seen?.[id],
+    deliveryId,
+  );
   return (await handle.jsonValue()) as number;
 }

@@ -22,7 +22,7 @@ let page: Awaited<ReturnType<typeof browser.newPage>>;
 let alice: TestSandbox;
 let bob: TestSandbox;
 
-test('the page asks for a sandbox\'s credentials, and never holds the admin key', async () => {
+test("the page asks for a sandbox's credentials, and never holds the admin key", async () => {
   alice = await createSandbox(engine.url, 'alice', operatorKey);
   bob = await createSandbox(engine.url, 'bob', operatorKey);
   await registerEndpoint(alice, receiver.url, ['order.placed']);
@@ -33,7 +33,11 @@ test('the page asks for a sandbox\'s credentials, and never holds the admin key'
   assert.equal(new URL(page.url()).search, '', 'a pasted key leaves the address bar');
   assert.ok(!(await page.content()).includes(operatorKey));
   assert.equal(await page.evaluate('sessionStorage.getItem("sandbay.adminKey")'), null, 'nor is it kept');
-  assert.deepEqual((await page.context().cookies()).map((c) => c.name), [], 'no admin cookie');
+  assert.deepEqual(
+    (await page.context().cookies()).map((c) => c.name),
+    [],
+    'no admin cookie',
+  );
   await expect(page.getByTestId('ask-operator')).text(/Ask the operator of this server/);
   await expect(page.getByRole('button', { name: 'Create a sandbox' })).count(0);
 
@@ -67,7 +71,7 @@ test('signed in with client credentials: its deliveries live, no sandbox switche
   await screenshot(page, 'shared-deliveries');
 });
 
-test("a deep link to another sandbox shows none of its data; the portal shows the public URL and no list", async () => {
+test('a deep link to another sandbox shows none of its data; the portal shows the public URL and no list', async () => {
   await placeOrder(bob);
   const [bobs] = (await bob.api('/api/v1/webhooks/deliveries')).body.data;
   await page.goto(`${engine.url}/sandboxes/${bob.id}/deliveries/${bobs.id}`);
@@ -90,7 +94,12 @@ test('sign out ends the session; an expired one says so', async () => {
   await expect(page.getByLabel('Client ID', { exact: true })).value(alice.clientId); // the id (not the secret) is remembered
 
   const short = await call(engine.url, '/oauth/token', {
-    body: { grant_type: 'client_credentials', client_id: alice.clientId, client_secret: alice.clientSecret, expires_in: '3' },
+    body: {
+      grant_type: 'client_credentials',
+      client_id: alice.clientId,
+      client_secret: alice.clientSecret,
+      expires_in: '3',
+    },
   });
   await page.getByLabel('With an access token').check();
   await page.getByLabel('Access token', { exact: true }).fill(short.body.access_token);
@@ -103,7 +112,12 @@ test('sign out ends the session; an expired one says so', async () => {
 test('a read-only session sees each endpoint and whether chaos is on, but neither Check receiver nor the chaos form', async () => {
   const endpointUrl = receiver.url;
   const readOnly = await call(engine.url, '/oauth/token', {
-    body: { grant_type: 'client_credentials', client_id: alice.clientId, client_secret: alice.clientSecret, scope: 'webhooks:read' },
+    body: {
+      grant_type: 'client_credentials',
+      client_id: alice.clientId,
+      client_secret: alice.clientSecret,
+      scope: 'webhooks:read',
+    },
   });
   assert.equal(readOnly.status, 200, JSON.stringify(readOnly.body));
   const viewer = await browser.newPage();

@@ -11,7 +11,8 @@ const engine = useEngine();
 const browser = useBrowser();
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('a delivery refused five times, in a 1024-pixel window: the timeline labels never overlap and nothing is clipped', async () => {
   const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
@@ -19,11 +20,17 @@ test('a delivery refused five times, in a 1024-pixel window: the timeline labels
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
   // Nothing listens on port 9 of loopback: every attempt ends "connection refused", the longest outcome there is.
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/a/rather/long/path/to/a/receiver/that/is/not/there', topics: ['order.*'] } })).body;
+  const endpoint = (
+    await admin('/api/v1/webhooks/endpoints', {
+      body: { url: 'http://127.0.0.1:9/a/rather/long/path/to/a/receiver/that/is/not/there', topics: ['order.*'] },
+    })
+  ).body;
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`);
+  await page.goto(
+    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
+  );
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   for (let slot = 2; slot <= 5; slot++) {
     await expect(page.getByTestId(`slot-${slot}`)).attribute('data-state', 'scheduled');
@@ -47,15 +54,23 @@ test('a delivery refused five times, in a 1024-pixel window: the timeline labels
   assert.ok(texts.length >= 16, `${texts.length} text boxes`);
   for (const a of texts) {
     for (const b of texts) {
-      if (a.slot !== b.slot) assert.ok(!overlaps(a.box, b.box), `${a.slot} ${JSON.stringify(a.box)} overlaps ${b.slot} ${JSON.stringify(b.box)}`);
+      if (a.slot !== b.slot)
+        assert.ok(
+          !overlaps(a.box, b.box),
+          `${a.slot} ${JSON.stringify(a.box)} overlaps ${b.slot} ${JSON.stringify(b.box)}`,
+        );
     }
   }
   const pane = (await page.locator('.detail-pane').boundingBox())!;
   if (process.env.TIMELINE_SCREENSHOT) await page.screenshot({ path: process.env.TIMELINE_SCREENSHOT });
-  for (const { slot, box } of texts) assert.ok(box.x + box.width <= pane.x + pane.width + 0.5, `${slot} runs past the panel's right edge`);
+  for (const { slot, box } of texts)
+    assert.ok(box.x + box.width <= pane.x + pane.width + 0.5, `${slot} runs past the panel's right edge`);
 
   // The attempts table fits the panel: no column (the response, with its URL) is cut off.
   const table = (await page.locator('table.attempts').boundingBox())!;
-  assert.ok(table.x + table.width <= pane.x + pane.width + 0.5, `the attempts table (${table.width}px) is wider than the panel`);
+  assert.ok(
+    table.x + table.width <= pane.x + pane.width + 0.5,
+    `the attempts table (${table.width}px) is wider than the panel`,
+  );
   assert.deepEqual(page.errors, []);
 });

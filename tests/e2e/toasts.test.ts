@@ -9,19 +9,25 @@ import { screenshot, useBrowser } from './browser.ts';
 const engine = useEngine();
 const browser = useBrowser();
 
-const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('fast-forwarding a failing delivery again and again: at most two toasts, and never over the detail panel', async () => {
   const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
   const sandboxId = created.body.sandbox.id;
   const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })).body;
+  const endpoint = (
+    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
+  ).body;
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`);
+  await page.goto(
+    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
+  );
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   await page.getByRole('tab', { name: 'Signature' }).click();
   for (let slot = 2; slot <= 5; slot++) {
@@ -37,7 +43,10 @@ test('fast-forwarding a failing delivery again and again: at most two toasts, an
   await expect(page.locator('.toast', { hasText: /×\s*\d/ })).count(1);
   const detail = (await page.locator('.detail').boundingBox())!;
   for (const box of await Promise.all((await toasts.all()).map((t) => t.boundingBox()))) {
-    assert.ok(box && !overlaps(box, detail), `a toast at ${JSON.stringify(box)} covers the detail panel at ${JSON.stringify(detail)}`);
+    assert.ok(
+      box && !overlaps(box, detail),
+      `a toast at ${JSON.stringify(box)} covers the detail panel at ${JSON.stringify(detail)}`,
+    );
   }
   await screenshot(page, 'fast-forward-toasts');
   assert.deepEqual(page.errors, []);

@@ -23,7 +23,11 @@ after(async () => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
-const order = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } };
+const order = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Konak' },
+};
 
 /** Writes a file until the disk is full; returns a function that frees the space again. */
 function fillDisk(dir: string): () => void {
@@ -84,6 +88,7 @@ test('a full disk under a PGlite data dir: 2xx/4xx/503/507 only, nothing committ
   engine = await serveReady(['--data-dir', dataDir, '--port', '0']);
   running.push(engine);
   const missing: string[] = [];
-  for (const id of committed) if ((await timedCall(engine.url, `/api/v1/orders/${id}`, sb.token)).status !== 200) missing.push(id);
+  for (const id of committed)
+    if ((await timedCall(engine.url, `/api/v1/orders/${id}`, sb.token)).status !== 200) missing.push(id);
   assert.deepEqual(missing, [], `every one of the ${committed.length} committed orders is still there after a restart`);
 });

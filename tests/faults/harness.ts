@@ -18,25 +18,44 @@ export { eventually, LedgerReceiver, type Engine };
 /** How long a request may take before it counts as a hang (the request timeout is statement timeout + 2 s = 12 s). */
 export const hangMs = 20_000;
 
-const order = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } };
+const order = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Konak' },
+};
 
 /** One answer (or failure to answer) seen by the probe. */
-export interface Seen { engine: number; sentAt: number; doneAt: number; status: number; what: string }
+export interface Seen {
+  engine: number;
+  sentAt: number;
+  doneAt: number;
+  status: number;
+  what: string;
+}
 
 /** A fault server, a database on it and `count` engines (`sandbay serve` processes), stopped after the file. */
 export function useFaultTeam(count: number, env: Record<string, string> = {}) {
   const state: { server?: FaultServer; url?: string; engines: Engine[]; receiver?: LedgerReceiver } = { engines: [] };
   after(async () => {
-    for (const e of state.engines) if (e.child.exitCode === null && e.child.signalCode === null) e.child.kill('SIGKILL');
+    for (const e of state.engines)
+      if (e.child.exitCode === null && e.child.signalCode === null) e.child.kill('SIGKILL');
     await Promise.all(state.engines.map((e) => e.exited));
     await state.receiver?.close();
     await state.server?.close();
   });
   return {
-    get server() { return state.server!; },
-    get url() { return state.url!; },
-    get engines() { return state.engines; },
-    get receiver() { return state.receiver!; },
+    get server() {
+      return state.server!;
+    },
+    get url() {
+      return state.url!;
+    },
+    get engines() {
+      return state.engines;
+    },
+    get receiver() {
+      return state.receiver!;
+    },
     /** Starts the server, the engines and a receiver answering `answer` (default 200) after `holdMs`. */
     async start(holdMs = 0, answer?: (deliveryId: string, nth: number) => number): Promise<void> {
       state.server = await startFaultServer();
@@ -57,18 +76,37 @@ export async function sandboxEverywhere(engines: Engine[], receiverUrl: string):
 }
 
 /** One request with the hang bound, checked against the engine's OpenAPI document; status 0 = no answer. */
-export async function timedCall(url: string, path: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> {
+export async function timedCall(
+  url: string,
+  path: string,
+  token: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   try {
     const res = await fetch(url + path, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(hangMs),
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(hangMs),
     });
     const parsed = bodyOf(res.headers.get('content-type'), await res.text());
-    await assertDocumented(url, { method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
-    if ((res.status === 503 || res.status === 507) && !res.headers.get('retry-after')) throw new Error(`${res.status} without Retry-After`);
+    await assertDocumented(url, {
+      method,
+      path,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body: parsed,
+    });
+    if ((res.status === 503 || res.status === 507) && !res.headers.get('retry-after'))
+      throw new Error(`${res.status} without Retry-After`);
     return { status: res.status, body: parsed };
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'TypeError') return { status: 0, body: String(err) };
+    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'TypeError')
+      return { status: 0, body: String(err) };
     throw err;
   }
 }
@@ -82,7 +120,11 @@ export class Probe {
   private running = true;
   private loops: Promise<void>[] = [];
 
-  constructor(private readonly views: TestSandbox[], private readonly engines: Engine[], perEngine = 2) {
+  constructor(
+    private readonly views: TestSandbox[],
+    private readonly engines: Engine[],
+    perEngine = 2,
+  ) {
     for (const [i] of engines.entries()) for (let k = 0; k < perEngine; k++) this.loops.push(this.loop(i, k));
   }
 
@@ -93,7 +135,13 @@ export class Probe {
       const { status } = write
         ? await timedCall(this.engines[engine].url, '/api/v1/orders', this.views[engine].token, 'POST', order)
         : await timedCall(this.engines[engine].url, '/api/v1/webhooks/deliveries?limit=5', this.views[engine].token);
-      this.seen.push({ engine, sentAt, doneAt: Date.now(), status, what: write ? 'POST /orders' : 'GET /webhooks/deliveries' });
+      this.seen.push({
+        engine,
+        sentAt,
+        doneAt: Date.now(),
+        status,
+        what: write ? 'POST /orders' : 'GET /webhooks/deliveries',
+      });
       await new Promise((r) => setTimeout(r, status === 200 || status === 201 ? 20 : 100));
     }
   }
@@ -118,7 +166,9 @@ export class Probe {
     let worst = 0;
     for (const [i] of this.engines.entries()) {
       const mine = this.seen.filter((s) => s.engine === i && s.doneAt >= faultEnd).sort((a, b) => a.sentAt - b.sentAt);
-      const lastBad = mine.map((s, n) => (s.status >= 200 && s.status < 300 ? -1 : n)).reduce((a, b) => Math.max(a, b), -1);
+      const lastBad = mine
+        .map((s, n) => (s.status >= 200 && s.status < 300 ? -1 : n))
+        .reduce((a, b) => Math.max(a, b), -1);
       const firstGood = mine[lastBad + 1];
       if (!firstGood) return undefined;
       worst = Math.max(worst, lastBad < 0 ? 0 : Math.max(0, firstGood.sentAt - faultEnd));
@@ -136,7 +186,10 @@ export class Probe {
 }
 
 /** The answers a fault may produce: 2xx, 4xx or 503 — never a 500, never a hang (status 0). */
-export function assertOnlyAllowedAnswers(probe: Probe, allowed = (s: number) => (s >= 200 && s < 500) || s === 503): void {
+export function assertOnlyAllowedAnswers(
+  probe: Probe,
+  allowed = (s: number) => (s >= 200 && s < 500) || s === 503,
+): void {
   const bad = probe.seen.filter((s) => !allowed(s.status));
   assert.deepEqual(bad.slice(0, 5), [], `answers outside 2xx/4xx/503: ${JSON.stringify(probe.statuses())}`);
 }
@@ -155,25 +208,41 @@ export function assertAlive(engines: ServeProcess[]): void {
  * receiver got each delivery exactly as many times as attempts were recorded — a slot sent twice (or
  * sent and never recorded) shows as more requests than attempts.
  */
-export async function assertLedger(url: string, receiver: LedgerReceiver, timeoutMs = 90_000): Promise<{ deliveries: number }> {
+export async function assertLedger(
+  url: string,
+  receiver: LedgerReceiver,
+  timeoutMs = 90_000,
+): Promise<{ deliveries: number }> {
   const db = new pg.Client({ connectionString: url, application_name: 'fault-ledger' });
   db.on('error', () => undefined);
   await db.connect();
   try {
     await eventually('every delivery succeeded or dead', timeoutMs, async () =>
-      (await db.query(`select 1 from deliveries where status = 'pending' limit 1`)).rowCount === 0 ? true : undefined);
+      (await db.query(`select 1 from deliveries where status = 'pending' limit 1`)).rowCount === 0 ? true : undefined,
+    );
     // An attempt is recorded a moment after the receiver answers: let the last ones land.
     await new Promise((r) => setTimeout(r, 500));
-    const rows = (await db.query<{ id: string; status: string; attempts: number }>(
-      `select d.id, d.status, (select count(*)::int from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts from deliveries d`,
-    )).rows;
+    const rows = (
+      await db.query<{ id: string; status: string; attempts: number }>(
+        `select d.id, d.status, (select count(*)::int from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts from deliveries d`,
+      )
+    ).rows;
     const wrong = rows.filter((r) => r.status !== 'succeeded' && r.status !== 'dead');
     assert.deepEqual(wrong, [], 'every delivery ends succeeded or dead');
-    const mismatched = rows.filter((r) => (receiver.seen.get(r.id) ?? 0) !== r.attempts)
+    const mismatched = rows
+      .filter((r) => (receiver.seen.get(r.id) ?? 0) !== r.attempts)
       .map((r) => ({ id: r.id, received: receiver.seen.get(r.id) ?? 0, attempts: r.attempts }));
-    assert.deepEqual(mismatched.slice(0, 5), [], `${mismatched.length} deliveries whose requests at the receiver differ from their recorded attempts`);
+    assert.deepEqual(
+      mismatched.slice(0, 5),
+      [],
+      `${mismatched.length} deliveries whose requests at the receiver differ from their recorded attempts`,
+    );
     const known = new Set(rows.map((r) => r.id));
-    assert.deepEqual([...receiver.seen.keys()].filter((id) => !known.has(id)), [], 'the receiver got nothing the ledger does not know');
+    assert.deepEqual(
+      [...receiver.seen.keys()].filter((id) => !known.has(id)),
+      [],
+      'the receiver got nothing the ledger does not know',
+    );
     return { deliveries: rows.length };
   } finally {
     await db.end();

@@ -32,7 +32,10 @@ after(async () => {
 const budgetMs = 3000;
 
 const streamOn = (engine: RunningSandbox, sandbox: TestSandbox, lastEventId?: string) =>
-  new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sandbox.token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) });
+  new SseClient(`${engine.url}/api/v1/events/stream`, {
+    authorization: `Bearer ${sandbox.token}`,
+    ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+  });
 const listOn = async (engine: RunningSandbox, sandbox: TestSandbox, path: string) => {
   const res = await call(engine.url, path, { token: sandbox.token });
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -47,12 +50,22 @@ test("with transactions left open in this and another database, a delivery reach
   await onB.open();
   try {
     const order = await placeOrder(sandbox);
-    const [createdA, createdB] = await Promise.all([onA, onB].map((s) => s.waitFor((m) => m.event === 'delivery.created', budgetMs)));
+    const [createdA, createdB] = await Promise.all(
+      [onA, onB].map((s) => s.waitFor((m) => m.event === 'delivery.created', budgetMs)),
+    );
     assert.equal(createdA.data.id, createdB.data.id);
     assert.equal(createdA.id, createdB.id, 'the same message id on every engine');
-    await Promise.all([onA, onB].map((s) => s.waitFor((m) => m.event === 'delivery.updated' && m.data.status === 'succeeded', budgetMs)));
+    await Promise.all(
+      [onA, onB].map((s) =>
+        s.waitFor((m) => m.event === 'delivery.updated' && m.data.status === 'succeeded', budgetMs),
+      ),
+    );
     for (const engine of [a, b]) {
-      assert.equal((await listOn(engine, sandbox, '/api/v1/webhooks/deliveries'))[0]?.id, createdA.data.id, 'listed at once');
+      assert.equal(
+        (await listOn(engine, sandbox, '/api/v1/webhooks/deliveries'))[0]?.id,
+        createdA.data.id,
+        'listed at once',
+      );
       assert.equal((await listOn(engine, sandbox, '/api/v1/events'))[0]?.data.orderId, order.id);
     }
 
@@ -61,8 +74,12 @@ test("with transactions left open in this and another database, a delivery reach
     await placeOrder(sandbox);
     const waiting = (await listOn(a, sandbox, `/api/v1/webhooks/deliveries?endpointId=${paused.id}`))[0];
     assert.equal(waiting?.status, 'pending');
-    assert.equal((await call(b.url, `/api/v1/webhooks/endpoints/${paused.id}`, { method: 'DELETE', token: sandbox.token })).status, 204);
-    for (const engine of [a, b]) assert.equal((await listOn(engine, sandbox, '/api/v1/webhooks/dlq'))[0]?.id, waiting.id);
+    assert.equal(
+      (await call(b.url, `/api/v1/webhooks/endpoints/${paused.id}`, { method: 'DELETE', token: sandbox.token })).status,
+      204,
+    );
+    for (const engine of [a, b])
+      assert.equal((await listOn(engine, sandbox, '/api/v1/webhooks/dlq'))[0]?.id, waiting.id);
   } finally {
     onA.close();
     onB.close();
@@ -92,7 +109,11 @@ test('Last-Event-ID resumes exactly on the other engine while the transactions s
   try {
     await resumed.waitFor((m) => m.event === 'delivery.updated' && m.data.id === missed.at(-1), budgetMs);
     const ids = resumed.messages.map((m) => Number(m.id));
-    assert.deepEqual(ids, ids.map((_, i) => Number(seen.id) + 1 + i), 'consecutive numbers from just after the last one seen');
+    assert.deepEqual(
+      ids,
+      ids.map((_, i) => Number(seen.id) + 1 + i),
+      'consecutive numbers from just after the last one seen',
+    );
     const created = resumed.messages.filter((m) => m.event === 'delivery.created').map((m) => m.data.id);
     assert.deepEqual(created, missed, 'every delivery made meanwhile, once, in order');
   } finally {
@@ -106,7 +127,11 @@ test('a new stream without Last-Event-ID starts at now, on an engine started whi
   const watcher = streamOn(a, sandbox);
   await watcher.open();
   for (let i = 0; i < 20; i++) await placeOrder(sandbox);
-  await watcher.waitFor((m) => m.event === 'delivery.created' && watcher.messages.filter((x) => x.event === 'delivery.created').length === 20, budgetMs * 2);
+  await watcher.waitFor(
+    (m) =>
+      m.event === 'delivery.created' && watcher.messages.filter((x) => x.event === 'delivery.created').length === 20,
+    budgetMs * 2,
+  );
   watcher.close();
   const c = await own.start();
   const fresh = streamOn(c, sandbox);

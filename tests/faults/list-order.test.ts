@@ -25,7 +25,7 @@ after(() => receiver.close());
 /** A client polling a newest-first list: reads pages until it meets a row it has seen; returns the new ids. */
 async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): Promise<string[]> {
   const fresh: string[] = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const res = await sandbox.api(`${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     for (const row of res.body.data as { id: string }[]) {
@@ -41,7 +41,8 @@ async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): P
 /** Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence numbers). */
 async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: string) {
   await client.query(
-    `insert into events (tenant_id, id, topic, occurred_at, data) values ($1, $2, 'order.placed', now(), '{}')`, [sandbox.id, `evt_late${suffix}`],
+    `insert into events (tenant_id, id, topic, occurred_at, data) values ($1, $2, 'order.placed', now(), '{}')`,
+    [sandbox.id, `evt_late${suffix}`],
   );
   await client.query(
     `insert into deliveries (tenant_id, id, event_id, target_url, topic, status, body, created_at, updated_at)
@@ -67,8 +68,15 @@ test('a row that commits after a later one is not skipped by a client polling th
     // ones, uncommitted, are not, and will take a later position when they commit.
     const whileHeldEvents = await pollNew(sandbox, '/api/v1/events', seenEvents);
     const whileHeldDeliveries = await pollNew(sandbox, '/api/v1/webhooks/deliveries', seenDeliveries);
-    assert.ok(!whileHeldEvents.includes(rows.eventId) && !whileHeldDeliveries.includes(rows.deliveryId), 'uncommitted rows are not listed');
-    assert.equal(whileHeldEvents.length, 1, 'the order committed first is listed without waiting for the open transaction');
+    assert.ok(
+      !whileHeldEvents.includes(rows.eventId) && !whileHeldDeliveries.includes(rows.deliveryId),
+      'uncommitted rows are not listed',
+    );
+    assert.equal(
+      whileHeldEvents.length,
+      1,
+      'the order committed first is listed without waiting for the open transaction',
+    );
     assert.equal(whileHeldDeliveries.length, 1);
     await slow.query('commit');
     return rows;

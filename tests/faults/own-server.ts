@@ -8,7 +8,11 @@ import { startFaultServer, type FaultServer } from '../helpers/fault-postgres.ts
 const quiet = { info() {}, warn() {}, error() {} };
 
 /** Runs `sql` on a connection of its own to `url`. */
-export async function sql<T extends pg.QueryResultRow = any>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T extends pg.QueryResultRow = any>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
@@ -26,10 +30,11 @@ export async function sql<T extends pg.QueryResultRow = any>(url: string, text: 
 export function useOwnServer(options: SandboxOptions = {}) {
   let started: Promise<{ server: FaultServer; url: string }> | undefined;
   const engines: RunningSandbox[] = [];
-  const ready = () => (started ??= (async () => {
-    const server = await startFaultServer();
-    return { server, url: await server.createDatabase() };
-  })());
+  const ready = () =>
+    (started ??= (async () => {
+      const server = await startFaultServer();
+      return { server, url: await server.createDatabase() };
+    })());
   after(async () => {
     for (const engine of engines.splice(0)) await engine.close().catch(() => {});
     if (started) await (await started).server.close();
@@ -42,7 +47,15 @@ export function useOwnServer(options: SandboxOptions = {}) {
     /** Another database on the same server. */
     database: async () => (await ready()).server.createDatabase(),
     async start(extra: SandboxOptions = {}): Promise<RunningSandbox> {
-      const engine = await startSandbox({ databaseUrl: (await ready()).url, memory: true, port: 0, logRequests: false, logger: quiet, ...options, ...extra });
+      const engine = await startSandbox({
+        databaseUrl: (await ready()).url,
+        memory: true,
+        port: 0,
+        logRequests: false,
+        logger: quiet,
+        ...options,
+        ...extra,
+      });
       engines.push(engine);
       return engine;
     },

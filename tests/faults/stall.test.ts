@@ -3,7 +3,14 @@
 // never a hang; no engine dies; every engine answers normally again within seconds; the ledger holds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertAlive, assertLedger, assertOnlyAllowedAnswers, Probe, sandboxEverywhere, useFaultTeam } from './harness.ts';
+import {
+  assertAlive,
+  assertLedger,
+  assertOnlyAllowedAnswers,
+  Probe,
+  sandboxEverywhere,
+  useFaultTeam,
+} from './harness.ts';
 
 const team = useFaultTeam(2);
 
@@ -22,8 +29,10 @@ test('SIGSTOP of the server for 8 s, then SIGCONT: engines live, no hang, 2xx/4x
   const recoveryMs = await probe.recovered(faultEnd);
   await probe.stop();
   const slowest = Math.max(...probe.seen.map((s) => s.doneAt - s.sentAt));
-  t.diagnostic(`${team.server.label}: answers ${JSON.stringify(probe.statuses())}; slowest answer ${slowest} ms; ` +
-    `every engine normal again ${recoveryMs} ms after SIGCONT`);
+  t.diagnostic(
+    `${team.server.label}: answers ${JSON.stringify(probe.statuses())}; slowest answer ${slowest} ms; ` +
+      `every engine normal again ${recoveryMs} ms after SIGCONT`,
+  );
   assertAlive(team.engines);
   assertOnlyAllowedAnswers(probe);
   assert.ok(recoveryMs <= 5_000, `recovered in ${recoveryMs} ms`);

@@ -3,7 +3,14 @@
 // answer 2xx/4xx/503, every engine answers normally again within seconds, and the ledger holds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertAlive, assertLedger, assertOnlyAllowedAnswers, Probe, sandboxEverywhere, useFaultTeam } from './harness.ts';
+import {
+  assertAlive,
+  assertLedger,
+  assertOnlyAllowedAnswers,
+  Probe,
+  sandboxEverywhere,
+  useFaultTeam,
+} from './harness.ts';
 
 const team = useFaultTeam(2);
 
@@ -16,10 +23,15 @@ test('pg_terminate_backend of every engine connection, twice 2 s apart: engines 
   await new Promise((r) => setTimeout(r, 2_000));
   const second = await team.server.terminate('sandbay');
   const faultEnd = Date.now();
-  assert.ok(first >= 4 && second >= 4, `each engine's pool and LISTEN connections were ended (${first}, then ${second})`);
+  assert.ok(
+    first >= 4 && second >= 4,
+    `each engine's pool and LISTEN connections were ended (${first}, then ${second})`,
+  );
   const recoveryMs = await probe.recovered(faultEnd);
   await probe.stop();
-  t.diagnostic(`${team.server.label}: answers ${JSON.stringify(probe.statuses())}; every engine normal again ${recoveryMs} ms after the second cut`);
+  t.diagnostic(
+    `${team.server.label}: answers ${JSON.stringify(probe.statuses())}; every engine normal again ${recoveryMs} ms after the second cut`,
+  );
   assertAlive(team.engines);
   assertOnlyAllowedAnswers(probe);
   assert.ok(recoveryMs <= 5_000, `recovered in ${recoveryMs} ms`);

@@ -6,8 +6,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 export type Flaw =
-  | 'reserialises-json' | 'skips-timestamp' | 'first-v1-only' | 'fails-unknown-topic' | 'processes-duplicates' | 'latin1-body'
-  | 'redirects' | 'strips-prefix' | 'decodes-key' | 'rejects-everything' | 'fails-everything' | 'trims-body' | 'reads-first-64k' | 'limit-100kb'
+  | 'reserialises-json'
+  | 'skips-timestamp'
+  | 'first-v1-only'
+  | 'fails-unknown-topic'
+  | 'processes-duplicates'
+  | 'latin1-body'
+  | 'redirects'
+  | 'strips-prefix'
+  | 'decodes-key'
+  | 'rejects-everything'
+  | 'fails-everything'
+  | 'trims-body'
+  | 'reads-first-64k'
+  | 'limit-100kb'
   | 'secret-with-newline'
   /** Not a flaw: answers a failed verification with a Sandbay-Echo header of what it verified. */
   | 'echoes';
@@ -56,11 +68,17 @@ export async function startTestReceiver(secretOf: string | (() => string), ...fl
   const seen = new Set<string>();
   const state = { processed: 0 };
   const handle = (req: IncomingMessage, raw: Buffer, res: ServerResponse) => {
-    if (req.method === 'GET' && req.url === '/effects') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: state.processed }));
+    if (req.method === 'GET' && req.url === '/effects')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ count: state.processed }));
     if (flaws.has('rejects-everything')) return void res.writeHead(400).end('rejected');
     if (flaws.has('fails-everything')) throw new Error('database is locked');
-    if (flaws.has('limit-100kb') && raw.length > 100 * 1024) return void res.writeHead(413).end('request entity too large');
-    let body = flaws.has('latin1-body') ? raw.toString('latin1') : raw.subarray(0, flaws.has('reads-first-64k') ? 65_536 : undefined).toString('utf8');
+    if (flaws.has('limit-100kb') && raw.length > 100 * 1024)
+      return void res.writeHead(413).end('request entity too large');
+    let body = flaws.has('latin1-body')
+      ? raw.toString('latin1')
+      : raw.subarray(0, flaws.has('reads-first-64k') ? 65_536 : undefined).toString('utf8');
     if (flaws.has('trims-body')) body = body.trim();
     if (flaws.has('reserialises-json')) {
       try {
@@ -72,7 +90,9 @@ export async function startTestReceiver(secretOf: string | (() => string), ...fl
     const header = req.headers['x-service-signature'] as string | undefined;
     const secret = current();
     if (!signatureOk(flaws, secret, header, body)) {
-      return void res.writeHead(400, flaws.has('echoes') ? { 'sandbay-echo': echo(flaws, secret, header, body) } : {}).end('invalid signature');
+      return void res
+        .writeHead(400, flaws.has('echoes') ? { 'sandbay-echo': echo(flaws, secret, header, body) } : {})
+        .end('invalid signature');
     }
     const event = JSON.parse(body) as { topic: string; deliveryId: string };
     if (!handled.has(event.topic) && flaws.has('fails-unknown-topic')) throw new Error(`no handler for ${event.topic}`);
@@ -97,13 +117,15 @@ export async function startTestReceiver(secretOf: string | (() => string), ...fl
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `${base}/hook`, effectsUrl: `${base}/effects`,
+    url: `${base}/hook`,
+    effectsUrl: `${base}/effects`,
     get processed() {
       return state.processed;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -25,7 +25,8 @@ export interface CliOptions {
 
 function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: isolatedHome, ...extra };
-  for (const name of ['SANDBAY_URL', 'SANDBAY_TOKEN', 'SANDBAY_SANDBOX', 'SANDBAY_DATABASE_URL', 'SANDBAY_DATA_DIR']) if (!(name in extra)) delete env[name];
+  for (const name of ['SANDBAY_URL', 'SANDBAY_TOKEN', 'SANDBAY_SANDBOX', 'SANDBAY_DATABASE_URL', 'SANDBAY_DATA_DIR'])
+    if (!(name in extra)) delete env[name];
   return env;
 }
 

@@ -21,7 +21,10 @@ class Emitter {
 export class StandInContents extends Emitter {
   openHandler?: (details: { url: string }) => { action: 'deny' };
   permissionHandler?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void;
-  readonly session = { setPermissionRequestHandler: (h: NonNullable<StandInContents['permissionHandler']>) => void (this.permissionHandler = h) };
+  readonly session = {
+    setPermissionRequestHandler: (h: NonNullable<StandInContents['permissionHandler']>) =>
+      void (this.permissionHandler = h),
+  };
   setWindowOpenHandler(handler: NonNullable<StandInContents['openHandler']>): void {
     this.openHandler = handler;
   }

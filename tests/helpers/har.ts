@@ -3,7 +3,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 
 // The HAR 1.2 JSON Schema as the har-schema package keeps it (one file per object, draft-06), compiled by ajv.
-const schemas = createRequire(import.meta.url)('har-schema') as Record<string, { $id: string; properties?: Record<string, any> }>;
+const schemas = createRequire(import.meta.url)('har-schema') as Record<
+  string,
+  { $id: string; properties?: Record<string, any> }
+>;
 
 let validator: ValidateFunction | undefined;
 
@@ -32,7 +35,8 @@ export function unknownHarFields(entry: Record<string, any>): string[] {
       if (key.startsWith('_')) continue;
       const spec = schema.properties?.[key];
       if (!spec) out.push(`${path}.${key}`);
-      else if (spec.$ref && child && typeof child === 'object' && !Array.isArray(child)) walk(child, schemas[spec.$ref.replace(/\.json#$/, '')] ?? {}, `${path}.${key}`);
+      else if (spec.$ref && child && typeof child === 'object' && !Array.isArray(child))
+        walk(child, schemas[spec.$ref.replace(/\.json#$/, '')] ?? {}, `${path}.${key}`);
     }
   };
   walk(entry, schemas.entry, 'entry');

@@ -12,7 +12,9 @@ export interface RawResponse {
  * Cookie and Origin, which the security tests need to forge). Host defaults to the URL's.
  */
 function unchecked(
-  baseUrl: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   const headers: Record<string, string> = { host: url.host, ...init.headers };
@@ -21,7 +23,9 @@ function unchecked(
     const req = request({ host: url.hostname, port: url.port, method: init.method ?? 'GET', path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+      );
     });
     req.on('error', reject);
     req.end(init.body);
@@ -33,11 +37,19 @@ function unchecked(
  * (openapi-contract.ts): forged Host and Origin headers, hostile paths and bodies included.
  */
 export async function rawRequest(
-  baseUrl: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const res = await unchecked(baseUrl, path, init);
   const contentType = (res.headers['content-type'] as string | undefined) ?? null;
-  await assertDocumented(baseUrl, { method: init.method ?? 'GET', path, status: res.status, contentType, body: bodyOf(contentType, res.body) });
+  await assertDocumented(baseUrl, {
+    method: init.method ?? 'GET',
+    path,
+    status: res.status,
+    contentType,
+    body: bodyOf(contentType, res.body),
+  });
   return res;
 }
 
@@ -50,7 +62,10 @@ export async function checkedFetch(url: string, init: RequestInit = {}): Promise
   if (answered.origin === asked.origin) {
     const contentType = res.headers.get('content-type');
     await assertDocumented(asked.origin, {
-      method: res.redirected ? 'GET' : (init.method ?? 'GET'), path: answered.pathname + answered.search, status: res.status, contentType,
+      method: res.redirected ? 'GET' : (init.method ?? 'GET'),
+      path: answered.pathname + answered.search,
+      status: res.status,
+      contentType,
       body: bodyOf(contentType, await res.clone().text()),
     });
   }
@@ -62,5 +77,7 @@ export const jsonOf = (res: RawResponse): any => JSON.parse(res.body);
 
 /** A raw response in the shape the engine helpers' problem() checks. */
 export const asApiResponse = (res: RawResponse) => ({
-  status: res.status, headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), body: JSON.parse(res.body),
+  status: res.status,
+  headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
+  body: JSON.parse(res.body),
 });

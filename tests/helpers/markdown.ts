@@ -16,11 +16,18 @@ export function proseLines(markdown: string): string[] {
 
 /** A heading's text as rendered: inline code, links and emphasis reduced to their text. */
 const renderedText = (heading: string) =>
-  heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`([^`]*)`/g, '$1').replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2');
+  heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(\*\*|__|\*|_)(\S(?:.*?\S)?)\1/g, '$2');
 
 /** GitHub's anchor for a heading (github-slugger): lower case, punctuation dropped, each space a hyphen. */
 export const slug = (heading: string) =>
-  renderedText(heading).trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  renderedText(heading)
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 
 /** Every anchor a Markdown file offers, with GitHub's -1, -2 … for repeated headings. */
 export function anchors(markdown: string): Set<string> {
@@ -39,7 +46,9 @@ export function anchors(markdown: string): Set<string> {
 
 /** The targets of every inline link and image outside code (fenced blocks and code spans, which may wrap). */
 export function linkTargets(markdown: string): string[] {
-  const prose = proseLines(markdown).join('\n').replace(/`[^`]+`/g, '``');
+  const prose = proseLines(markdown)
+    .join('\n')
+    .replace(/`[^`]+`/g, '``');
   return [...prose.matchAll(/!?\[(?:[^\]]|\][^(])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
 }
 

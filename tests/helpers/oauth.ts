@@ -10,21 +10,37 @@ export interface TokenRequestInit {
 }
 
 /** POSTs to /oauth/token and parses the JSON answer. */
-export async function tokenRequest(url: string, params: Record<string, string>, init: TokenRequestInit = {}): Promise<ApiResponse> {
+export async function tokenRequest(
+  url: string,
+  params: Record<string, string>,
+  init: TokenRequestInit = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...init.headers };
-  if (init.basic) headers.authorization = `Basic ${Buffer.from(`${init.basic.clientId}:${init.basic.clientSecret}`).toString('base64')}`;
+  if (init.basic)
+    headers.authorization = `Basic ${Buffer.from(`${init.basic.clientId}:${init.basic.clientSecret}`).toString('base64')}`;
   headers['content-type'] ??= init.json ? 'application/json' : 'application/x-www-form-urlencoded';
   const body = init.json ? JSON.stringify(params) : new URLSearchParams(params).toString();
   const res = await fetch(`${url}/oauth/token`, { method: 'POST', headers, body });
   const text = await res.text();
   const parsed = bodyOf(res.headers.get('content-type'), text);
-  await assertDocumented(url, { method: 'POST', path: '/oauth/token', status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+  await assertDocumented(url, {
+    method: 'POST',
+    path: '/oauth/token',
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: parsed,
+  });
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
 /** A client_credentials access token for the sandbox, optionally with fewer scopes or a short life. */
 export async function mintToken(url: string, sb: TestSandbox, extra: Record<string, string> = {}): Promise<string> {
-  const res = await tokenRequest(url, { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret, ...extra });
+  const res = await tokenRequest(url, {
+    grant_type: 'client_credentials',
+    client_id: sb.clientId,
+    client_secret: sb.clientSecret,
+    ...extra,
+  });
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.access_token;
 }
@@ -42,7 +58,8 @@ export function oauthError(res: ApiResponse, status: number, error: string): any
     throw new Error(`expected ${status} ${error}, got ${res.status} ${JSON.stringify(body)}`);
   }
   if (res.headers.get('cache-control') !== 'no-store') throw new Error('OAuth error without Cache-Control: no-store');
-  if (!res.headers.get('content-type')?.startsWith('application/json')) throw new Error(`OAuth error as ${res.headers.get('content-type')}`);
+  if (!res.headers.get('content-type')?.startsWith('application/json'))
+    throw new Error(`OAuth error as ${res.headers.get('content-type')}`);
   return body;
 }
 
@@ -52,7 +69,8 @@ const unescapeHtml = (s: string) =>
 /** The hidden fields of the consent page's form, as the browser would post them. */
 export function consentFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields[unescapeHtml(m[1])] = unescapeHtml(m[2]);
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    fields[unescapeHtml(m[1])] = unescapeHtml(m[2]);
   return fields;
 }
 
@@ -60,25 +78,47 @@ export function consentFields(html: string): Record<string, string> {
  * Walks /oauth/authorize like a browser: GET the consent page, then press Approve or Deny.
  * Returns the redirect's Location (the client's redirect_uri with code or error, and state).
  */
-export async function authorize(url: string, params: Record<string, string>, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
+export async function authorize(
+  url: string,
+  params: Record<string, string>,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<URL> {
   const pagePath = `/oauth/authorize?${new URLSearchParams(params)}`;
   const page = await fetch(url + pagePath, { redirect: 'manual' });
   const html = await page.text();
-  await assertDocumented(url, { method: 'GET', path: pagePath, status: page.status, contentType: page.headers.get('content-type'), body: html });
+  await assertDocumented(url, {
+    method: 'GET',
+    path: pagePath,
+    status: page.status,
+    contentType: page.headers.get('content-type'),
+    body: html,
+  });
   if (page.status !== 200) throw new Error(`consent page: ${page.status} ${html}`);
   const form = new URLSearchParams({ ...consentFields(html), decision });
   const res = await fetch(`${url}/oauth/authorize`, {
-    method: 'POST', redirect: 'manual', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    redirect: 'manual',
+    body: form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   const text = await res.text();
-  await assertDocumented(url, { method: 'POST', path: '/oauth/authorize', status: res.status, contentType: res.headers.get('content-type'), body: text });
+  await assertDocumented(url, {
+    method: 'POST',
+    path: '/oauth/authorize',
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: text,
+  });
   const location = res.headers.get('location');
   if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${text}`);
   return new URL(location);
 }
 
 /** Registers an OAuth client of the sandbox (public: no secret, PKCE) and returns it, with its secret when confidential. */
-export async function registerClient(sb: TestSandbox, body: { public?: boolean; name?: string; redirectUris?: string[] } = {}): Promise<any> {
+export async function registerClient(
+  sb: TestSandbox,
+  body: { public?: boolean; name?: string; redirectUris?: string[] } = {},
+): Promise<any> {
   const res = await sb.api('/api/v1/sandbox/oauth-clients', { body });
   if (res.status !== 201) throw new Error(`client registration failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

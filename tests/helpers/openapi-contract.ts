@@ -54,12 +54,19 @@ function operationsOf(doc: Document) {
   return Object.entries(doc.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, op]): Operation => {
       const segments = template.split('/');
-      const regex = segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/');
+      const regex = segments
+        .map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+        .join('/');
       return {
-        method: method.toUpperCase(), template, operationId: op.operationId, responses: op.responses,
-        pattern: new RegExp(`^${regex}/?$`), literalSegments: segments.filter((s) => !s.startsWith('{')).length,
+        method: method.toUpperCase(),
+        template,
+        operationId: op.operationId,
+        responses: op.responses,
+        pattern: new RegExp(`^${regex}/?$`),
+        literalSegments: segments.filter((s) => !s.startsWith('{')).length,
       };
-    }));
+    }),
+  );
 }
 
 async function load(baseUrl: string): Promise<Contract> {
@@ -69,7 +76,12 @@ async function load(baseUrl: string): Promise<Contract> {
   // Formats are left to the patterns zod writes beside them (date-time, email).
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ components: doc.components }, docRoot);
-  return { operations: operationsOf(doc), ajv, validators: new Map(), problem: { $ref: '#/components/schemas/Problem' } };
+  return {
+    operations: operationsOf(doc),
+    ajv,
+    validators: new Map(),
+    problem: { $ref: '#/components/schemas/Problem' },
+  };
 }
 
 /** The engine's document, fetched once per base URL. */
@@ -117,13 +129,21 @@ const mediaOf = (contentType: string | null) => (contentType ?? '').split(';')[0
 const isEmpty = (body: unknown) => body === undefined || body === null || body === '';
 
 /** The mismatch between a response and what the document says about it, or undefined when it matches. */
-function mismatch(contract: Contract, documented: Record<string, ResponseObject>, seen: ObservedResponse): string | undefined {
+function mismatch(
+  contract: Contract,
+  documented: Record<string, ResponseObject>,
+  seen: ObservedResponse,
+): string | undefined {
   const entry = documented[String(seen.status)] ?? documented[`${String(seen.status)[0]}XX`];
   if (!entry) return `status ${seen.status} is not documented (documented: ${Object.keys(documented).join(', ')})`;
   const media = mediaOf(seen.contentType);
-  if (!entry.content) return isEmpty(seen.body) ? undefined : `status ${seen.status} is documented without a body, but one came as ${media || 'no media type'}`;
+  if (!entry.content)
+    return isEmpty(seen.body)
+      ? undefined
+      : `status ${seen.status} is documented without a body, but one came as ${media || 'no media type'}`;
   const content = entry.content[media];
-  if (!content) return `${seen.status} came as ${media || 'no media type'}; documented: ${Object.keys(entry.content).join(', ')}`;
+  if (!content)
+    return `${seen.status} came as ${media || 'no media type'}; documented: ${Object.keys(entry.content).join(', ')}`;
   if (seen.streamed || !content.schema || seen.method === 'HEAD') return undefined;
   const validate = validatorFor(contract, content.schema);
   if (validate(seen.body)) return undefined;
@@ -149,10 +169,21 @@ export async function assertDocumented(baseUrl: string, seen: ObservedResponse):
   if (!apiPrefixes.some((p) => pathname.startsWith(p))) return;
   const contract = await contractOf(baseUrl);
   const op = operationFor(contract, seen.method, pathname);
-  const internal = { 500: { content: { 'application/problem+json': { schema: { allOf: [contract.problem, { properties: { code: { const: 'internal_error' } } }] } } } } };
-  const problem = seen.faultInjected && seen.status === 500
-    ? mismatch(contract, internal, seen)
-    : op ? mismatch(contract, op.responses, seen) : unrouted(contract, seen);
+  const internal = {
+    500: {
+      content: {
+        'application/problem+json': {
+          schema: { allOf: [contract.problem, { properties: { code: { const: 'internal_error' } } }] },
+        },
+      },
+    },
+  };
+  const problem =
+    seen.faultInjected && seen.status === 500
+      ? mismatch(contract, internal, seen)
+      : op
+        ? mismatch(contract, op.responses, seen)
+        : unrouted(contract, seen);
   if (problem) {
     const where = op ? `${op.operationId} (${op.method} ${op.template})` : `${seen.method} ${pathname} (no operation)`;
     throw new Error(`OpenAPI mismatch: ${where} answered ${seen.status}: ${problem}`);

@@ -6,7 +6,9 @@ import type { HostLookup } from '../../src/webhooks/outbound/policy.ts';
  * answers per call, for a name that changes its answer); `localhost` goes to the system resolver
  * (it is loopback everywhere); every other name is not found, so no test ever reaches beyond loopback.
  */
-export function testResolver(table: Record<string, string[] | ((call: number) => string[] | undefined)>): HostLookup & { calls: Map<string, number> } {
+export function testResolver(
+  table: Record<string, string[] | ((call: number) => string[] | undefined)>,
+): HostLookup & { calls: Map<string, number> } {
   const calls = new Map<string, number>();
   const resolve = async (name: string) => {
     const call = (calls.get(name) ?? 0) + 1;

@@ -18,15 +18,25 @@ export async function exportBytes(url: string, sb: Pick<TestSandbox, 'token'>, q
 
 /** POST /api/v1/sandboxes/import with a body of bytes (or a stream), checked against the OpenAPI document. */
 export async function importBytes(
-  url: string, body: Uint8Array | ReadableStream<Uint8Array>, options: { query?: string; contentType?: string; headers?: Record<string, string> } = {},
+  url: string,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  options: { query?: string; contentType?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse> {
   const path = `/api/v1/sandboxes/import${options.query ? `?${options.query}` : ''}`;
   const res = await fetch(url + path, {
-    method: 'POST', body, headers: { 'content-type': options.contentType ?? 'application/vnd.sandbay.sandbox+gzip', ...options.headers },
+    method: 'POST',
+    body,
+    headers: { 'content-type': options.contentType ?? 'application/vnd.sandbay.sandbox+gzip', ...options.headers },
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
   } as RequestInit);
   const parsed = bodyOf(res.headers.get('content-type'), await res.text());
-  await assertDocumented(url, { method: 'POST', path, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+  await assertDocumented(url, {
+    method: 'POST',
+    path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: parsed,
+  });
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
@@ -37,7 +47,11 @@ const plain = (value: unknown): unknown => {
 };
 
 /** Every portable table's rows of one sandbox as its file carries them (secrets as null unless included), in export order. */
-export async function portableRows(q: Queryable, tenantId: string, includeSecrets: boolean): Promise<Record<string, unknown[]>> {
+export async function portableRows(
+  q: Queryable,
+  tenantId: string,
+  includeSecrets: boolean,
+): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const t of portableTables) {
     const rows = await q.query(exportSelect(t, tenantId, includeSecrets));

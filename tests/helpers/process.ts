@@ -12,20 +12,41 @@ export interface ServeProcess {
 }
 
 /** Spawns a command, collecting its output as it comes. */
-export function spawnCollecting(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ServeProcess {
+export function spawnCollecting(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): ServeProcess {
   // SANDBAY_DATABASE_URL dropped: a developer's own must not send every test engine to their database.
-  const child = spawn(command, args, { cwd: options.cwd ?? packageRoot(), stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? { ...process.env, NO_COLOR: '1', SANDBAY_DATABASE_URL: undefined } });
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? packageRoot(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? { ...process.env, NO_COLOR: '1', SANDBAY_DATABASE_URL: undefined },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { child, exited, get stdout() { return stdout; }, get stderr() { return stderr; } };
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    exited,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
 }
 
 /** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
 export function runCli(args: string[], env: Record<string, string> = {}): ServeProcess {
-  return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
+  return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
 }
 
 /**
@@ -33,7 +54,10 @@ export function runCli(args: string[], env: Record<string, string> = {}): ServeP
  * that is not ready in time is killed: one left running would keep the test file from exiting.
  * The bound is generous because a loaded 2-core machine can take tens of seconds to start one.
  */
-export async function waitForReady(proc: ServeProcess, timeoutMs = 90_000): Promise<{ line: string; url: string; adminKey: string }> {
+export async function waitForReady(
+  proc: ServeProcess,
+  timeoutMs = 90_000,
+): Promise<{ line: string; url: string; adminKey: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = /^.*(http:\/\/127\.0\.0\.1:(\d+))\/\?key=(\S+).*$/m.exec(proc.stdout);
@@ -47,7 +71,9 @@ export async function waitForReady(proc: ServeProcess, timeoutMs = 90_000): Prom
 }
 
 /** `sandbay serve` with the given flags, once it is ready. */
-export async function serveReady(args: string[]): Promise<ServeProcess & { url: string; adminKey: string; line: string }> {
+export async function serveReady(
+  args: string[],
+): Promise<ServeProcess & { url: string; adminKey: string; line: string }> {
   const proc = runCli(['serve', '--quiet', ...args]);
   const ready = await waitForReady(proc);
   return Object.assign(proc, ready);

@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 
 /** Go needs a build cache; a CI shell may have no $HOME to put it under. */
-export const receiverEnv = (secret: string) => ({ ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), SANDBAY_WEBHOOK_SECRET: secret });
+export const receiverEnv = (secret: string) => ({
+  ...process.env,
+  GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'),
+  SANDBAY_WEBHOOK_SECRET: secret,
+});
 
 export { freePort } from '../../src/shared/node/free-port.ts';
 
@@ -19,13 +23,19 @@ async function listening(port: number, child: ChildProcess, output: () => string
       setTimeout(() => socket.destroy(), 500);
     });
     if (up) return;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the receiver did not listen on ${port}:\n${output()}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the receiver did not listen on ${port}:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** Spawns receivers and kills them when the test file ends. */
-export function useReceiverProcesses(): (cwd: string, port: number, command: [string, string[]], env: NodeJS.ProcessEnv) => Promise<{ url: string; output: () => string; stop: () => void }> {
+export function useReceiverProcesses(): (
+  cwd: string,
+  port: number,
+  command: [string, string[]],
+  env: NodeJS.ProcessEnv,
+) => Promise<{ url: string; output: () => string; stop: () => void }> {
   const children: ChildProcess[] = [];
   after(() => {
     for (const c of children) c.kill('SIGKILL');

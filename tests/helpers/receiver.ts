@@ -39,7 +39,12 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.received.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
+        this.received.push({
+          path: req.url ?? '/',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: performance.now(),
+        });
         this.respond(res);
         for (const w of this.waiters.splice(0)) w();
       });

@@ -12,14 +12,27 @@ export class SseClient {
   private controller = new AbortController();
   private done?: Promise<void>;
 
-  constructor(private readonly url: string, private readonly headers: Record<string, string>) {}
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string>,
+  ) {}
 
   async open(): Promise<Response> {
-    const res = await fetch(this.url, { headers: { accept: 'text/event-stream', ...this.headers }, signal: this.controller.signal });
+    const res = await fetch(this.url, {
+      headers: { accept: 'text/event-stream', ...this.headers },
+      signal: this.controller.signal,
+    });
     const { origin, pathname, search } = new URL(this.url);
     // A stream is checked by its head; a refusal by its body too (read from a clone the caller can still read).
     const body = res.ok ? undefined : await res.clone().json();
-    await assertDocumented(origin, { method: 'GET', path: pathname + search, status: res.status, contentType: res.headers.get('content-type'), body, streamed: res.ok });
+    await assertDocumented(origin, {
+      method: 'GET',
+      path: pathname + search,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body,
+      streamed: res.ok,
+    });
     if (res.ok && res.body) this.done = this.pump(res.body).catch(() => {});
     return res;
   }

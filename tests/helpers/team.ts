@@ -18,7 +18,15 @@ export function useTeamEngines(count: number, options: SandboxOptions = {}) {
       if (!database) throw new Error('team not started yet (use it inside a test)');
       return database.url;
     },
-    start: () => startSandbox({ databaseUrl: team.databaseUrl, memory: true, port: 0, logRequests: false, logger: quiet, ...options }),
+    start: () =>
+      startSandbox({
+        databaseUrl: team.databaseUrl,
+        memory: true,
+        port: 0,
+        logRequests: false,
+        logger: quiet,
+        ...options,
+      }),
   };
   before(async () => {
     database = await createTestDatabase();

@@ -50,17 +50,23 @@ export function requireTool(tool: Tool, env: NodeJS.ProcessEnv = process.env): s
   const named = tool.envVar ? env[tool.envVar] : undefined;
   if (named) {
     if (isExecutable(named)) return named;
-    throw new MissingTool(`${tool.envVar}=${named} is not an executable file: point it at ${tool.what}, or unset it to search PATH for ${tool.names.join(', ')}`);
+    throw new MissingTool(
+      `${tool.envVar}=${named} is not an executable file: point it at ${tool.what}, or unset it to search PATH for ${tool.names.join(', ')}`,
+    );
   }
   const found = findExecutable(tool.names, env.PATH ?? '');
   if (found) return found;
-  throw new MissingTool(`this test needs ${tool.what} (${tool.names.join(' or ')} on PATH${tool.envVar ? `, or ${tool.envVar}` : ''}): ${tool.install}`);
+  throw new MissingTool(
+    `this test needs ${tool.what} (${tool.names.join(' or ')} on PATH${tool.envVar ? `, or ${tool.envVar}` : ''}): ${tool.install}`,
+  );
 }
 
 /** The tools the tests use beyond Node, with their Debian packages (what .ci/run installs). */
 export const tools = {
   chromium: {
-    what: 'Chromium', names: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'], envVar: 'CHROMIUM_PATH',
+    what: 'Chromium',
+    names: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
+    envVar: 'CHROMIUM_PATH',
     install: 'apt-get install chromium (Debian), or set CHROMIUM_PATH to a Chrome or Chromium binary',
   },
   python: { what: 'Python 3', names: ['python3'], install: 'apt-get install python3' },

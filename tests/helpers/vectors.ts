@@ -1,15 +1,43 @@
 import { readFileSync } from 'node:fs';
 
-export interface VectorCase { secret: string; t: number; body: string; signedString: string; v1: string; header: string }
-export interface StandardCase { secret: string; id: string; timestamp: number; body: string; signedContent: string; signature: string }
-export interface Ed25519Case { signingKey: string; publicKey: string; id: string; timestamp: number; body: string; signedContent: string; signature: string }
+export interface VectorCase {
+  secret: string;
+  t: number;
+  body: string;
+  signedString: string;
+  v1: string;
+  header: string;
+}
+export interface StandardCase {
+  secret: string;
+  id: string;
+  timestamp: number;
+  body: string;
+  signedContent: string;
+  signature: string;
+}
+export interface Ed25519Case {
+  signingKey: string;
+  publicKey: string;
+  id: string;
+  timestamp: number;
+  body: string;
+  signedContent: string;
+  signature: string;
+}
 export interface SignatureVectors {
   cases: VectorCase[];
   rotation: { secrets: string[]; t: number; body: string; header: string };
   /** Standard Webhooks v1, computed by the official standardwebhooks library (scripts/vectors/standard-webhooks-v1.mjs). */
-  standardWebhooks: { cases: StandardCase[]; rotation: { secrets: string[]; id: string; timestamp: number; body: string; header: string } };
+  standardWebhooks: {
+    cases: StandardCase[];
+    rotation: { secrets: string[]; id: string; timestamp: number; body: string; header: string };
+  };
   /** Standard Webhooks v1a, computed by Python's cryptography from RFC 8032 keys (scripts/vectors/standard-webhooks-v1a.py). */
-  standardWebhooksEd25519: { cases: Ed25519Case[]; rotation: { publicKeys: string[]; id: string; timestamp: number; body: string; header: string } };
+  standardWebhooksEd25519: {
+    cases: Ed25519Case[];
+    rotation: { publicKeys: string[]; id: string; timestamp: number; body: string; header: string };
+  };
 }
 
 /**

@@ -3,14 +3,23 @@ import type { TestSandbox } from './engine.ts';
 /** Places a small order as the sandbox (emits order.placed); returns the order. */
 export async function placeOrder(sb: TestSandbox, variantId = 'var_0001'): Promise<any> {
   const res = await sb.api('/api/v1/orders', {
-    body: { customerId: 'cus_0001', items: [{ variantId, quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } },
+    body: {
+      customerId: 'cus_0001',
+      items: [{ variantId, quantity: 1 }],
+      shippingAddress: { city: 'İzmir', district: 'Konak' },
+    },
   });
   if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Registers an endpoint and returns it (with its secret in full). */
-export async function registerEndpoint(sb: TestSandbox, url: string, topics: string[] = ['*'], extra: Record<string, unknown> = {}): Promise<any> {
+export async function registerEndpoint(
+  sb: TestSandbox,
+  url: string,
+  topics: string[] = ['*'],
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const res = await sb.api('/api/v1/webhooks/endpoints', { body: { url, topics, ...extra } });
   if (res.status !== 201) throw new Error(`endpoint failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -29,7 +38,12 @@ export async function delivery(sb: TestSandbox, id: string): Promise<any> {
 }
 
 /** Polls until the delivery satisfies `done` (attempts are recorded a moment after they finish). */
-export async function waitForDelivery(sb: TestSandbox, id: string, done: (d: any) => boolean, timeoutMs = 10_000): Promise<any> {
+export async function waitForDelivery(
+  sb: TestSandbox,
+  id: string,
+  done: (d: any) => boolean,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const d = await delivery(sb, id);

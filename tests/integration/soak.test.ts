@@ -13,17 +13,34 @@ test('a short soak loses no delivery and keeps catcher logs, the token cache and
   const lines: string[] = [];
   try {
     const report = await runSoak({
-      ...fullSoak, durationMs: 20_000, ordersPerSecond: 4, catcherHitsPerSecond: 20, tokensPerSecond: 2,
-      advanceEveryMs: 5_000, clockStepSeconds: 75 * 60, resetEveryMs: 7_000, reportEveryMs: 10_000, attemptTimeoutMs: 500,
-      databaseUrl: database?.url, print: (line) => lines.push(line),
+      ...fullSoak,
+      durationMs: 20_000,
+      ordersPerSecond: 4,
+      catcherHitsPerSecond: 20,
+      tokensPerSecond: 2,
+      advanceEveryMs: 5_000,
+      clockStepSeconds: 75 * 60,
+      resetEveryMs: 7_000,
+      reportEveryMs: 10_000,
+      attemptTimeoutMs: 500,
+      databaseUrl: database?.url,
+      print: (line) => lines.push(line),
     });
     const { ledger, bounded } = report;
     const context = lines.join('\n');
     assert.ok(ledger.emitted > 0, context);
     assert.equal(ledger.lost, 0, context);
     assert.ok(ledger.attempts > ledger.emitted, `retries ran\n${context}`);
-    assert.equal(bounded.maxCatcherLog, keptPerCatcher, `catchers got more than they keep, and keep no more\n${context}`);
-    assert.equal(bounded.maxAttemptBody, responseExcerptBytes, `a 64 KiB error page is kept as its first 4 KiB\n${context}`);
+    assert.equal(
+      bounded.maxCatcherLog,
+      keptPerCatcher,
+      `catchers got more than they keep, and keep no more\n${context}`,
+    );
+    assert.equal(
+      bounded.maxAttemptBody,
+      responseExcerptBytes,
+      `a 64 KiB error page is kept as its first 4 KiB\n${context}`,
+    );
     assert.ok(bounded.cachedTokens > 0 && bounded.cachedTokens <= maxCachedTokens, context);
     assert.ok(bounded.sseSubscribers <= fullSoak.sseClients, context);
   } finally {

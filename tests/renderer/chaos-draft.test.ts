@@ -7,11 +7,21 @@ import { chaosOf, chaosProblems, draftOf } from '../../src/renderer/views/endpoi
 const draft = (over: Partial<ReturnType<typeof draftOf>> = {}) => ({ ...draftOf(null), ...over });
 
 test('a duplicate percentage is judged as a percentage: 0 to 100, decimals allowed', () => {
-  assert.deepEqual(chaosProblems(draft({ duplicatePercent: '250' })), { duplicatePercent: 'A percentage from 0 to 100.' });
-  assert.deepEqual(chaosProblems(draft({ duplicatePercent: '-1' })), { duplicatePercent: 'A percentage from 0 to 100.' });
-  assert.deepEqual(chaosProblems(draft({ duplicatePercent: 'lots' })), { duplicatePercent: 'A percentage from 0 to 100.' });
+  assert.deepEqual(chaosProblems(draft({ duplicatePercent: '250' })), {
+    duplicatePercent: 'A percentage from 0 to 100.',
+  });
+  assert.deepEqual(chaosProblems(draft({ duplicatePercent: '-1' })), {
+    duplicatePercent: 'A percentage from 0 to 100.',
+  });
+  assert.deepEqual(chaosProblems(draft({ duplicatePercent: 'lots' })), {
+    duplicatePercent: 'A percentage from 0 to 100.',
+  });
   assert.deepEqual(chaosProblems(draft({ duplicatePercent: '12.5' })), {});
-  assert.deepEqual(chaosOf(draft({ duplicatePercent: '12.5' })), { duplicateRate: 0.125, reorderWindowMs: 0, delayMs: 0 });
+  assert.deepEqual(chaosOf(draft({ duplicatePercent: '12.5' })), {
+    duplicateRate: 0.125,
+    reorderWindowMs: 0,
+    delayMs: 0,
+  });
 });
 
 test('windows are whole milliseconds up to an hour, and a seed a whole number the API accepts', () => {
@@ -20,7 +30,11 @@ test('windows are whole milliseconds up to an hour, and a seed a whole number th
     delayMs: 'Whole milliseconds from 0 to 3600000 (1 hour).',
     seed: 'A whole number from 0 to 2147483647, or empty for a random one.',
   });
-  assert.deepEqual(chaosProblems(draft({ reorderMs: '3600000', delayMs: '', seed: '' })), {}, 'empty means 0, or a random seed');
+  assert.deepEqual(
+    chaosProblems(draft({ reorderMs: '3600000', delayMs: '', seed: '' })),
+    {},
+    'empty means 0, or a random seed',
+  );
 });
 
 test('a draft read back from an endpoint has nothing wrong with it', () => {

@@ -34,7 +34,8 @@ test('live inserts keep the list at its cap; scrolling fetches the older rows ag
   for (let b = 0; b < batches; b++) {
     await insertDeliveries(db, sb.id, 100, { prefix: `new${String(b).padStart(2, '0')}` });
     const created: StreamMessage[] = Array.from({ length: 100 }, (_, i) => ({
-      event: 'delivery.created', data: { id: newId(b, i + 1), topic: 'order.placed', endpointId: null, status: 'pending' },
+      event: 'delivery.created',
+      data: { id: newId(b, i + 1), topic: 'order.placed', endpointId: null, status: 'pending' },
     }));
     list.getState().applyLive(created);
     // The head refresh replaces the stand-ins with full rows; past the cap, the list is cut back.
@@ -49,7 +50,9 @@ test('live inserts keep the list at its cap; scrolling fetches the older rows ag
   while (list.getState().nextCursor) await list.getState().loadMore();
   const all = list.getState().rows.map((r) => r.id);
   const expected = [
-    ...Array.from({ length: batches }, (_, b) => Array.from({ length: 100 }, (_, i) => newId(batches - 1 - b, 100 - i))).flat(),
+    ...Array.from({ length: batches }, (_, b) =>
+      Array.from({ length: 100 }, (_, i) => newId(batches - 1 - b, 100 - i)),
+    ).flat(),
     ...Array.from({ length: 300 }, (_, i) => `dlv_old${String(300 - i).padStart(6, '0')}`),
   ];
   assert.deepEqual(all, expected, 'every row once, newest first');

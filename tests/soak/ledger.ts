@@ -31,7 +31,15 @@ export async function countLedger(db: Queryable, sandboxes: SoakSandbox[]): Prom
   const other = rows.filter((r) => !['succeeded', 'pending', 'dead'].includes(r.status)).reduce((n, r) => n + r.n, 0);
   const found = succeeded + pending + dead;
   const attempts = rows.reduce((n, r) => n + r.attempts, 0);
-  return { emitted, succeeded, pending, dead, attempts, lost: other + Math.max(0, emitted - found), unacknowledged: Math.max(0, found - emitted) };
+  return {
+    emitted,
+    succeeded,
+    pending,
+    dead,
+    attempts,
+    lost: other + Math.max(0, emitted - found),
+    unacknowledged: Math.max(0, found - emitted),
+  };
 }
 
 /** Finished deliveries so far (for deliveries per second). */

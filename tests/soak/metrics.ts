@@ -26,7 +26,11 @@ export class SoakMetrics {
   }
 
   /** Runs one API call, counting it and classifying what went wrong (HTTP status or network error). */
-  async call(kind: string, run: () => Promise<Response>, ok: (status: number) => boolean = (s) => s < 300): Promise<Response | undefined> {
+  async call(
+    kind: string,
+    run: () => Promise<Response>,
+    ok: (status: number) => boolean = (s) => s < 300,
+  ): Promise<Response | undefined> {
     const started = performance.now();
     try {
       const res = await run();
@@ -46,12 +50,19 @@ export class SoakMetrics {
   }
 
   slowestSummary(): string {
-    return [...this.slowest].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(1)} s`).join(', ');
+    return [...this.slowest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([kind, ms]) => `${kind} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ');
   }
 
   errorSummary(): string {
     if (this.errors.size === 0) return 'none';
-    return [...this.errors].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ×${n}`).join(', ');
+    return [...this.errors]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, n]) => `${kind} ×${n}`)
+      .join(', ');
   }
 }
 

@@ -8,7 +8,9 @@ if (!(minutes > 0)) {
   console.error(`--minutes must be a positive number, not ${values.minutes}`);
   process.exit(2);
 }
-console.log(`soak: ${minutes} min, ${fullSoak.ordersPerSecond} orders/s, ${fullSoak.catcherHitsPerSecond} catcher hits/s, ${fullSoak.sseClients} SSE clients (${fullSoak.nonReaders} never read)`);
+console.log(
+  `soak: ${minutes} min, ${fullSoak.ordersPerSecond} orders/s, ${fullSoak.catcherHitsPerSecond} catcher hits/s, ${fullSoak.sseClients} SSE clients (${fullSoak.nonReaders} never read)`,
+);
 const report = await runSoak({ ...fullSoak, durationMs: minutes * 60_000, print: (line) => console.log(line) });
 console.log(report.ok ? 'soak: OK' : 'soak: FAILED');
 process.exit(report.ok ? 0 : 1);

@@ -6,7 +6,16 @@ import { keptPerCatcher } from '../../src/webhooks/catcher/request-log.ts';
 import { responseExcerptBytes } from '../../src/webhooks/sender.ts';
 import { FlakyReceiver } from './flaky-receiver.ts';
 import { countLedger, endpointsPerSandbox, finishedDeliveries, type Ledger } from './ledger.ts';
-import { advanceClock, catcherHit, freshToken, orderRound, resetSandbox, setUpSandbox, SteadyLoad, type SoakSandbox } from './load.ts';
+import {
+  advanceClock,
+  catcherHit,
+  freshToken,
+  orderRound,
+  resetSandbox,
+  setUpSandbox,
+  SteadyLoad,
+  type SoakSandbox,
+} from './load.ts';
 import { mb, SoakMetrics } from './metrics.ts';
 import { SseClients } from './sse-clients.ts';
 
@@ -36,9 +45,19 @@ export interface SoakOptions {
 }
 
 export const fullSoak: Omit<SoakOptions, 'durationMs' | 'print'> = {
-  ordersPerSecond: 8, catcherHitsPerSecond: 15, tokensPerSecond: 2, sseClients: 50, nonReaders: 10,
-  ledgerSandboxes: 4, churnSandboxes: 2, advanceEveryMs: 30_000, clockStepSeconds: 75 * 60, resetEveryMs: 45_000, reportEveryMs: 60_000,
-  rssBoundBytes: 600 * 1024 * 1024, attemptTimeoutMs: 1_000,
+  ordersPerSecond: 8,
+  catcherHitsPerSecond: 15,
+  tokensPerSecond: 2,
+  sseClients: 50,
+  nonReaders: 10,
+  ledgerSandboxes: 4,
+  churnSandboxes: 2,
+  advanceEveryMs: 30_000,
+  clockStepSeconds: 75 * 60,
+  resetEveryMs: 45_000,
+  reportEveryMs: 60_000,
+  rssBoundBytes: 600 * 1024 * 1024,
+  attemptTimeoutMs: 1_000,
 };
 
 export interface SoakReport {
@@ -47,7 +66,14 @@ export interface SoakReport {
   rssBoundBytes: number;
   errors: Map<string, number>;
   /** What the engine's bounded structures held at the end. */
-  bounded: { maxAttemptBody: number; sseSubscribers: number; sseDropped: number; cachedTokens: number; maxCatcherLog: number; catcherHits: number };
+  bounded: {
+    maxAttemptBody: number;
+    sseSubscribers: number;
+    sseDropped: number;
+    cachedTokens: number;
+    maxCatcherLog: number;
+    catcherHits: number;
+  };
   ok: boolean;
 }
 
@@ -61,14 +87,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const receiverUrl = await receiver.start();
   const rounds = Math.ceil((o.ordersPerSecond * o.durationMs) / 1000);
   const engine = await startSandbox({
-    dataDir, databaseUrl: o.databaseUrl, port: 0, logRequests: false, attemptTimeoutMs: o.attemptTimeoutMs,
+    dataDir,
+    databaseUrl: o.databaseUrl,
+    port: 0,
+    logRequests: false,
+    attemptTimeoutMs: o.attemptTimeoutMs,
     // The ledger counts rows, so none may be pruned during the run: room for every delivery of a run.
     maxDeliveriesPerSandbox: Math.max(10_000, rounds * endpointsPerSandbox * 2),
-    logger: { info: () => {}, warn: (l) => metrics.error(`engine warning: ${l.slice(0, 60)}`), error: (l) => metrics.error(`engine error: ${l.slice(0, 60)}`) },
+    logger: {
+      info: () => {},
+      warn: (l) => metrics.error(`engine warning: ${l.slice(0, 60)}`),
+      error: (l) => metrics.error(`engine error: ${l.slice(0, 60)}`),
+    },
   });
   const { url, services } = engine;
   const sandboxes: SoakSandbox[] = [];
-  for (let i = 0; i < o.ledgerSandboxes + o.churnSandboxes; i++) sandboxes.push(await setUpSandbox(url, receiverUrl, i < o.ledgerSandboxes));
+  for (let i = 0; i < o.ledgerSandboxes + o.churnSandboxes; i++)
+    sandboxes.push(await setUpSandbox(url, receiverUrl, i < o.ledgerSandboxes));
   const ledgerSandboxes = sandboxes.filter((s) => s.ledger);
   const churn = sandboxes.filter((s) => !s.ledger);
   const sse = new SseClients(metrics);
@@ -104,9 +139,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const elapsed = new Date(now - started).toISOString().slice(14, 19);
     o.print(
       `[${elapsed}] rss ${mb(m.rss)}  heap${retained} ${mb(m.heapUsed)}/${mb(m.heapTotal)}  external ${mb(m.external)} | ` +
-      `${rate(metrics.requests - last.requests, ms)} req/s  ${rate(finished - last.finished, ms)} deliveries/s  ` +
-      `${rate(receiver.hits - last.hits, ms)} receiver hits/s | sse ${sse.open} open, ${services.webhooks.stream.dropped} dropped | ` +
-      `errors: ${metrics.errorSummary()}`,
+        `${rate(metrics.requests - last.requests, ms)} req/s  ${rate(finished - last.finished, ms)} deliveries/s  ` +
+        `${rate(receiver.hits - last.hits, ms)} receiver hits/s | sse ${sse.open} open, ${services.webhooks.stream.dropped} dropped | ` +
+        `errors: ${metrics.errorSummary()}`,
     );
     last = { at: now, requests: metrics.requests, finished, hits: receiver.hits };
   };
@@ -131,26 +166,45 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     [sandboxes.map((s) => s.id)],
   );
   const [attemptBodies] = await services.db.query<{ n: number | null }>(
-    'select max(octet_length(response_body))::int as n from attempts where tenant_id = any($1)', [sandboxes.map((s) => s.id)],
+    'select max(octet_length(response_body))::int as n from attempts where tenant_id = any($1)',
+    [sandboxes.map((s) => s.id)],
   );
   const bounded = {
     maxAttemptBody: attemptBodies.n ?? 0,
-    sseSubscribers: services.webhooks.stream.subscriberCount, sseDropped: services.webhooks.stream.dropped,
-    cachedTokens: services.tokens.cachedCount, maxCatcherLog: Math.max(0, ...catcherLogs.map((r) => r.n)), catcherHits: metrics.done.get('catcher hit') ?? 0,
+    sseSubscribers: services.webhooks.stream.subscriberCount,
+    sseDropped: services.webhooks.stream.dropped,
+    cachedTokens: services.tokens.cachedCount,
+    maxCatcherLog: Math.max(0, ...catcherLogs.map((r) => r.n)),
+    catcherHits: metrics.done.get('catcher hit') ?? 0,
   };
   sse.stop();
   await engine.close();
   await receiver.close();
   await rm(dataDir, { recursive: true, force: true });
 
-  const ok = ledger.lost === 0 && metrics.maxRssBytes <= o.rssBoundBytes && bounded.maxCatcherLog <= keptPerCatcher && bounded.maxAttemptBody <= responseExcerptBytes;
+  const ok =
+    ledger.lost === 0 &&
+    metrics.maxRssBytes <= o.rssBoundBytes &&
+    bounded.maxCatcherLog <= keptPerCatcher &&
+    bounded.maxAttemptBody <= responseExcerptBytes;
   o.print(
     `ledger: ${ledger.emitted} emitted = ${ledger.succeeded} succeeded + ${ledger.pending} pending + ${ledger.dead} dead (${ledger.attempts} attempts); ` +
-    `lost ${ledger.lost}${ledger.unacknowledged ? ` (${ledger.unacknowledged} more from unanswered orders)` : ''}`,
+      `lost ${ledger.lost}${ledger.unacknowledged ? ` (${ledger.unacknowledged} more from unanswered orders)` : ''}`,
   );
-  o.print(`rss peak ${mb(metrics.maxRssBytes)} (bound ${mb(o.rssBoundBytes)}: ${metrics.maxRssBytes <= o.rssBoundBytes ? 'under' : 'OVER'}), heap peak ${mb(metrics.maxHeapBytes)}`);
-  o.print(`bounded: ${bounded.catcherHits} catcher hits, longest catcher log ${bounded.maxCatcherLog}/${keptPerCatcher}, largest attempt body ${bounded.maxAttemptBody}/${responseExcerptBytes} B, ${bounded.cachedTokens} cached tokens, sse ${bounded.sseSubscribers} subscribed, ${bounded.sseDropped} dropped`);
+  o.print(
+    `rss peak ${mb(metrics.maxRssBytes)} (bound ${mb(o.rssBoundBytes)}: ${metrics.maxRssBytes <= o.rssBoundBytes ? 'under' : 'OVER'}), heap peak ${mb(metrics.maxHeapBytes)}`,
+  );
+  o.print(
+    `bounded: ${bounded.catcherHits} catcher hits, longest catcher log ${bounded.maxCatcherLog}/${keptPerCatcher}, largest attempt body ${bounded.maxAttemptBody}/${responseExcerptBytes} B, ${bounded.cachedTokens} cached tokens, sse ${bounded.sseSubscribers} subscribed, ${bounded.sseDropped} dropped`,
+  );
   o.print(`errors: ${metrics.errorSummary()}`);
   o.print(`slowest answers: ${metrics.slowestSummary()}`);
-  return { ledger, maxRssBytes: metrics.maxRssBytes, rssBoundBytes: o.rssBoundBytes, errors: metrics.errors, bounded, ok };
+  return {
+    ledger,
+    maxRssBytes: metrics.maxRssBytes,
+    rssBoundBytes: o.rssBoundBytes,
+    errors: metrics.errors,
+    bounded,
+    ok,
+  };
 }

@@ -37,7 +37,9 @@ export class SseClients {
       this.reconnects++;
       setTimeout(() => this.startNonReader(target), 1000);
     });
-    socket.write(`GET /api/v1/events/stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${target.token}\r\n\r\n`);
+    socket.write(
+      `GET /api/v1/events/stream HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${target.token}\r\n\r\n`,
+    );
   }
 
   get open(): number {

@@ -24,10 +24,15 @@ import type * as sandboxSchemas from '../../src/server/schemas/sandbox.ts';
 import type * as webhookSchemas from '../../src/server/schemas/webhooks.ts';
 
 /** True only when A and B are the same type (not merely assignable either way). */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Out<S extends z.ZodType> = z.output<S>;
 /** The schemas the server's routes import, wherever each is defined. */
-type server = typeof catcherSchemas & typeof checkSchemas & typeof oauthSchemas & typeof paymentSchemas & typeof sandboxSchemas & typeof webhookSchemas;
+type server = typeof catcherSchemas &
+  typeof checkSchemas &
+  typeof oauthSchemas &
+  typeof paymentSchemas &
+  typeof sandboxSchemas &
+  typeof webhookSchemas;
 
 // Each API type is exactly what the server's response schema produces.
 const agree: [
@@ -54,11 +59,38 @@ const agree: [
   Equal<api.CheckCaseInfo[], Out<server['CheckCases']>['data']>,
   Equal<CheckRun, Out<server['CheckRun']>>,
   Equal<api.Problem, Out<typeof shared.Problem>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+];
 
 // And the comparison has teeth: a field added to a schema, or a type with one field fewer, is not equal.
 type WithExtra = Out<server['Endpoint']> & { signature: string };
-const teeth: [Equal<api.Endpoint, WithExtra>, Equal<Omit<api.Endpoint, 'chaos'>, Out<server['Endpoint']>>] = [false, false];
+const teeth: [Equal<api.Endpoint, WithExtra>, Equal<Omit<api.Endpoint, 'chaos'>, Out<server['Endpoint']>>] = [
+  false,
+  false,
+];
 
 test('the API types and the response schemas agree (checked by the type-check)', () => {
   assert.ok(agree.every(Boolean) && !teeth.some(Boolean));
@@ -70,8 +102,13 @@ const untouchable: never = new Proxy(() => {}, {
   apply: () => assert.fail('a route factory ran a service while building its definitions'),
 }) as never;
 const routes: RouteDef[] = [
-  ...sandboxRoutes(untouchable, untouchable), ...sessionRoutes(untouchable, { shared: false, auth: () => untouchable, openSandboxCreation: true }), ...clockRoutes(untouchable),
-  ...webhookRoutes(untouchable), ...checkRoutes(untouchable), ...catcherRoutes(untouchable, untouchable), ...paymentRoutes(untouchable),
+  ...sandboxRoutes(untouchable, untouchable),
+  ...sessionRoutes(untouchable, { shared: false, auth: () => untouchable, openSandboxCreation: true }),
+  ...clockRoutes(untouchable),
+  ...webhookRoutes(untouchable),
+  ...checkRoutes(untouchable),
+  ...catcherRoutes(untouchable, untouchable),
+  ...paymentRoutes(untouchable),
   ...oauthClientRoutes(untouchable, untouchable),
 ];
 
@@ -89,19 +126,34 @@ function responseSchema(operationId: string, status: number, list = false): z.Zo
 
 test('the routes the inspector reads answer with exactly the shared schemas its types come from', () => {
   const expectations: [string, number, z.ZodType, boolean?][] = [
-    ['getSandbox', 200, shared.Sandbox], ['listSandboxes', 200, shared.SandboxSummary, true], ['createSandbox', 201, shared.CreatedSandbox],
-    ['getSandboxCredentials', 200, shared.SandboxCredentials], ['mintSandboxToken', 201, shared.MintedToken],
-    ['rotateOAuthClientSecret', 200, shared.OAuthClient], ['resetSandbox', 200, shared.ResetResult],
-    ['getSession', 200, shared.Session], ['signIn', 200, shared.Session],
-    ['getClock', 200, shared.Clock], ['advanceClock', 200, shared.AdvancedClock],
-    ['listDeliveries', 200, shared.DeliverySummary, true], ['listDeadLetters', 200, shared.DeliverySummary, true],
-    ['getDelivery', 200, shared.Delivery], ['retryDelivery', 200, shared.Delivery], ['replayDelivery', 200, shared.Delivery],
+    ['getSandbox', 200, shared.Sandbox],
+    ['listSandboxes', 200, shared.SandboxSummary, true],
+    ['createSandbox', 201, shared.CreatedSandbox],
+    ['getSandboxCredentials', 200, shared.SandboxCredentials],
+    ['mintSandboxToken', 201, shared.MintedToken],
+    ['rotateOAuthClientSecret', 200, shared.OAuthClient],
+    ['resetSandbox', 200, shared.ResetResult],
+    ['getSession', 200, shared.Session],
+    ['signIn', 200, shared.Session],
+    ['getClock', 200, shared.Clock],
+    ['advanceClock', 200, shared.AdvancedClock],
+    ['listDeliveries', 200, shared.DeliverySummary, true],
+    ['listDeadLetters', 200, shared.DeliverySummary, true],
+    ['getDelivery', 200, shared.Delivery],
+    ['retryDelivery', 200, shared.Delivery],
+    ['replayDelivery', 200, shared.Delivery],
     ['replayDeadLetter', 200, shared.Delivery],
-    ['createWebhookEndpoint', 201, shared.Endpoint], ['updateWebhookEndpoint', 200, shared.Endpoint], ['rotateWebhookSecret', 200, shared.Endpoint],
-    ['getWebhookSecrets', 200, shared.LiveSecrets], ['getCheckSecrets', 200, shared.LiveSecrets],
-    ['getDeadLetterReplay', 200, shared.DlqReplayJob], ['listDeadLetterReplays', 200, shared.DlqReplayJob, true],
+    ['createWebhookEndpoint', 201, shared.Endpoint],
+    ['updateWebhookEndpoint', 200, shared.Endpoint],
+    ['rotateWebhookSecret', 200, shared.Endpoint],
+    ['getWebhookSecrets', 200, shared.LiveSecrets],
+    ['getCheckSecrets', 200, shared.LiveSecrets],
+    ['getDeadLetterReplay', 200, shared.DlqReplayJob],
+    ['listDeadLetterReplays', 200, shared.DlqReplayJob, true],
     ['sendTestWebhook', 202, shared.TestWebhookResult],
-    ['listCatchers', 200, shared.Catcher, true], ['putCatcher', 200, shared.Catcher], ['listCaughtRequests', 200, shared.CaughtRequest, true],
+    ['listCatchers', 200, shared.Catcher, true],
+    ['putCatcher', 200, shared.Catcher],
+    ['listCaughtRequests', 200, shared.CaughtRequest, true],
     ['listCheckCases', 200, shared.CheckCases],
   ];
   for (const [operationId, status, schema, list] of expectations) {

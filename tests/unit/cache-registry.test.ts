@@ -18,7 +18,9 @@ before(async () => {
 });
 after(() => db.close());
 
-const sources = Object.entries(cacheRegistry).flatMap(([cache, entry]) => entry.sources.map((s) => ({ cache: cache as CacheName, ...s })));
+const sources = Object.entries(cacheRegistry).flatMap(([cache, entry]) =>
+  entry.sources.map((s) => ({ cache: cache as CacheName, ...s })),
+);
 
 test('every announcing trigger in the database is in the registry, and every registered one is in the database', async () => {
   const rows = await db.query<{ table: string; trigger: string }>(
@@ -26,7 +28,9 @@ test('every announcing trigger in the database is in the registry, and every reg
        join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
       where not t.tgisinternal and p.prosrc like '%sandbay_invalidate%' order by 1, 2`,
   );
-  const registered = sources.map((s) => ({ table: s.table, trigger: s.trigger })).sort((x, y) => `${x.table}.${x.trigger}`.localeCompare(`${y.table}.${y.trigger}`));
+  const registered = sources
+    .map((s) => ({ table: s.table, trigger: s.trigger }))
+    .sort((x, y) => `${x.table}.${x.trigger}`.localeCompare(`${y.table}.${y.trigger}`));
   assert.deepEqual(rows, registered);
 });
 
@@ -49,20 +53,24 @@ const writes: Record<string, (tenant: string) => string[]> = {
     `update webhook_secrets set expires_at = now() where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
     `delete from webhook_secrets where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
   ],
-  tenants: (t) => [`update tenants set clock_offset_ms = clock_offset_ms + 1000, webhook_test_secret = 'whsec_other' where id = '${t}'`],
+  tenants: (t) => [
+    `update tenants set clock_offset_ms = clock_offset_ms + 1000, webhook_test_secret = 'whsec_other' where id = '${t}'`,
+  ],
 };
 
 async function notificationsOf(statements: string[], commit: boolean): Promise<Record<string, unknown>[]> {
   const heard: Record<string, unknown>[] = [];
   const stop = await db.listen('sandbay_invalidate', (payload) => heard.push(JSON.parse(payload)));
   try {
-    await db.transaction(async (tx) => {
-      for (const sql of statements) await tx.query(sql);
-      assert.deepEqual(heard, [], 'nothing before COMMIT');
-      if (!commit) throw new Error('roll back');
-    }).catch((err) => {
-      if (commit) throw err;
-    });
+    await db
+      .transaction(async (tx) => {
+        for (const sql of statements) await tx.query(sql);
+        assert.deepEqual(heard, [], 'nothing before COMMIT');
+        if (!commit) throw new Error('roll back');
+      })
+      .catch((err) => {
+        if (commit) throw err;
+      });
     await new Promise((r) => setImmediate(r));
     return heard;
   } finally {
@@ -74,22 +82,34 @@ test('every write to a cached table, by any code, is announced at COMMIT naming 
   const tenant = 'sbx_registry';
   await db.query(`insert into tenants (id, name, webhook_test_secret) values ($1, $1, 'whsec_probe')`, [tenant]);
   await db.query(`insert into oauth_clients (client_id, tenant_id, public) values ('cli_probe', $1, true)`, [tenant]);
-  await db.query(`insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at)
-                  values ('h_probe', $1, 'cli_probe', 'access', '', 'fam_probe', now() + interval '1 hour')`, [tenant]);
+  await db.query(
+    `insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at)
+                  values ('h_probe', $1, 'cli_probe', 'access', '', 'fam_probe', now() + interval '1 hour')`,
+    [tenant],
+  );
   for (const table of new Set(sources.map((s) => s.table))) {
     assert.ok(writes[table], `no write of ${table} in this test: add one`);
     const caches = new Set(sources.filter((s) => s.table === table).map((s) => s.cache));
     assert.deepEqual(await notificationsOf(writes[table](tenant), false), [], `${table}: rolled back`);
     const heard = await notificationsOf(writes[table](tenant), true);
     for (const cache of caches) {
-      assert.ok(heard.some((m) => m.cache === cache && m.tenantId === tenant), `${table}: ${cache} announced (heard ${JSON.stringify(heard)})`);
+      assert.ok(
+        heard.some((m) => m.cache === cache && m.tenantId === tenant),
+        `${table}: ${cache} announced (heard ${JSON.stringify(heard)})`,
+      );
     }
   }
   // Issuing a token or using a refresh token changes no cached token: nothing announced.
-  assert.deepEqual(await notificationsOf([
-    `insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at) values ('h_new', '${tenant}', 'cli_probe', 'refresh', '', 'fam_new', now())`,
-    `update oauth_tokens set used_at = now() where hash = 'h_new'`,
-  ], true), []);
+  assert.deepEqual(
+    await notificationsOf(
+      [
+        `insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at) values ('h_new', '${tenant}', 'cli_probe', 'refresh', '', 'fam_new', now())`,
+        `update oauth_tokens set used_at = now() where hash = 'h_new'`,
+      ],
+      true,
+    ),
+    [],
+  );
 });
 
 test('every cache in the registry is registered by the file the registry names', () => {
@@ -116,14 +136,23 @@ function longLivedCollections(): string[] {
     const text = readFileSync(file, 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isPropertyDeclaration(node) && node.initializer && ts.isNewExpression(node.initializer)
-          && /^(Map|Set|WeakMap|LruMap)$/.test(node.initializer.expression.getText(sf))) {
+      if (
+        ts.isPropertyDeclaration(node) &&
+        node.initializer &&
+        ts.isNewExpression(node.initializer) &&
+        /^(Map|Set|WeakMap|LruMap)$/.test(node.initializer.expression.getText(sf))
+      ) {
         found.push(`${relative(root, file)} ${node.name.getText(sf)}`);
       }
       // `this.cache = new LruMap(…)` in a constructor counts too.
-      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isNewExpression(node.right)
-          && /^(Map|Set|WeakMap|LruMap)$/.test(node.right.expression.getText(sf)) && ts.isPropertyAccessExpression(node.left)
-          && node.left.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isNewExpression(node.right) &&
+        /^(Map|Set|WeakMap|LruMap)$/.test(node.right.expression.getText(sf)) &&
+        ts.isPropertyAccessExpression(node.left) &&
+        node.left.expression.kind === ts.SyntaxKind.ThisKeyword
+      ) {
         found.push(`${relative(root, file)} ${node.left.name.getText(sf)}`);
       }
       ts.forEachChild(node, visit);
@@ -133,7 +162,7 @@ function longLivedCollections(): string[] {
   return [...new Set(found)].sort();
 }
 
-test("every long-lived map or set of the engine is listed in the registry, with why it cannot grow with sandboxes ever made", () => {
+test('every long-lived map or set of the engine is listed in the registry, with why it cannot grow with sandboxes ever made', () => {
   const found = longLivedCollections();
   const unlisted = found.filter((f) => !(f in processState));
   assert.deepEqual(unlisted, [], 'add each to processState in src/db/cache-registry.ts, saying what bounds it');

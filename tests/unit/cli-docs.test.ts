@@ -13,7 +13,9 @@ test('docs/cli.md is what `npm run docs:cli` generates from src/cli', () => {
   if (committed === generated) return;
   const [at] = [...committed].map((c, i) => (c === generated[i] ? -1 : i)).filter((i) => i >= 0);
   const line = committed.slice(0, at ?? committed.length).split('\n').length;
-  assert.fail(`docs/cli.md differs from the CLI's definitions from line ${line} on: run \`npm run docs:cli\` and commit docs/cli.md`);
+  assert.fail(
+    `docs/cli.md differs from the CLI's definitions from line ${line} on: run \`npm run docs:cli\` and commit docs/cli.md`,
+  );
 });
 
 test('the reference names every command and every flag, with its description', () => {
@@ -22,7 +24,8 @@ test('the reference names every command and every flag, with its description', (
     for (const sub of cmd.commands) {
       const names = [...path, sub.name()];
       assert.ok(doc.includes(`\`sandbay ${names.join(' ')}\``), `sandbay ${names.join(' ')}`);
-      for (const option of sub.options) assert.ok(doc.includes(`\`${option.flags}\``), `${names.join(' ')} ${option.flags}`);
+      for (const option of sub.options)
+        assert.ok(doc.includes(`\`${option.flags}\``), `${names.join(' ')} ${option.flags}`);
       visit(sub, names);
     }
   };

@@ -17,12 +17,16 @@ test('shell quoting survives single quotes', async () => {
   assert.equal(stdout, "it's a 'test'");
 });
 
-test('copy as curl sends the exact body with every scheme\'s fresh headers, and they verify at the receiver', async () => {
+test("copy as curl sends the exact body with every scheme's fresh headers, and they verify at the receiver", async () => {
   const body = `{"topic":"order.placed","data":{"note":"it's \\"quoted\\" ✓","crlf":"a\\r\\nb"}}`;
   const now = Math.floor(Date.now() / 1000);
   const secrets = ['whsec_new', 'whsec_old'].map((s) => `${s}${'A'.repeat(28)}`);
   const { signingKey } = newEd25519KeyPair();
-  const signed = signAttempt({ schemes: ['sandbay', 'standard-webhooks'], keys: { secrets, signingKeys: [signingKey] } }, { id: 'dlv_x', topic: 'order.placed', body }, now);
+  const signed = signAttempt(
+    { schemes: ['sandbay', 'standard-webhooks'], keys: { secrets, signingKeys: [signingKey] } },
+    { id: 'dlv_x', topic: 'order.placed', body },
+    now,
+  );
   await promisify(execFile)('sh', ['-c', `${curlCommand(receiver.url, signed.headers, body)} -s -o /dev/null`]);
   const [got] = await receiver.waitFor(1);
   assert.equal(got.body, body);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Db } from '../../src/db/database.ts';
 import { openSandboxDatabase } from '../../src/server/database.ts';
-import { DeliveryStream, maxUnsentBytesPerClient, type StreamMessage, type SubscriberLink } from '../../src/webhooks/delivery-stream.ts';
+import {
+  DeliveryStream,
+  maxUnsentBytesPerClient,
+  type StreamMessage,
+  type SubscriberLink,
+} from '../../src/webhooks/delivery-stream.ts';
 
 // SPEC §5.7: a client reconnecting with Last-Event-ID gets what it missed, or `reset` when that is no
 // longer possible: it is further behind than 10,000 messages of its sandbox, its messages were pruned,
@@ -37,7 +42,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function client() {
   const got: StreamMessage[] = [];
   const state = { unread: 0, dropped: false };
-  const link: SubscriberLink = { send: (batch) => void got.push(...batch), unsentBytes: () => state.unread, drop: () => void (state.dropped = true) };
+  const link: SubscriberLink = {
+    send: (batch) => void got.push(...batch),
+    unsentBytes: () => state.unread,
+    drop: () => void (state.dropped = true),
+  };
   return { got, state, link, ids: () => got.map((m) => (m.event === 'reset' ? 'reset' : String(m.data.id))) };
 }
 
@@ -50,16 +59,23 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 /** Publishes and waits until every message is written (the sandbox's counter reached the last one). */
 async function published(messages: [string, string][]): Promise<void> {
-  const counter = async (tenantId: string) => Number((await db.query<{ seq: number }>('select seq from stream_counters where tenant_id = $1', [tenantId]))[0]?.seq ?? 0);
+  const counter = async (tenantId: string) =>
+    Number(
+      (await db.query<{ seq: number }>('select seq from stream_counters where tenant_id = $1', [tenantId]))[0]?.seq ??
+        0,
+    );
   const expected = new Map<string, number>();
   for (const [tenantId] of messages) expected.set(tenantId, (expected.get(tenantId) ?? (await counter(tenantId))) + 1);
   for (const [tenantId, id] of messages) stream.publish(tenantId, 'delivery.created', { id });
   await until('messages written', async () => {
-    for (const [tenantId, n] of expected) if ((await counter(tenantId)) < n && (await watchedNow(tenantId))) return false;
+    for (const [tenantId, n] of expected)
+      if ((await counter(tenantId)) < n && (await watchedNow(tenantId))) return false;
     return true;
   });
 }
-const watchedNow = async (tenantId: string) => (await db.query('select 1 from stream_watchers where tenant_id = $1 and watched_until > now()', [tenantId])).length > 0;
+const watchedNow = async (tenantId: string) =>
+  (await db.query('select 1 from stream_watchers where tenant_id = $1 and watched_until > now()', [tenantId])).length >
+  0;
 
 /** A client that came and went (its sandbox stays watched for the resume window): where it may resume from. */
 async function watch(tenantId: string): Promise<string> {
@@ -73,7 +89,10 @@ async function since(lastEventId: string, tenantId: string): Promise<string[] | 
   const c = client();
   const sub = await stream.subscribe(tenantId, lastEventId, c.link);
   const [{ seq }] = await db.query<{ seq: number }>('select seq from stream_counters where tenant_id = $1', [tenantId]);
-  await until('caught up', () => c.got.some((m) => m.event === 'reset') || c.got.at(-1)?.id === String(seq) || String(seq) === lastEventId);
+  await until(
+    'caught up',
+    () => c.got.some((m) => m.event === 'reset') || c.got.at(-1)?.id === String(seq) || String(seq) === lastEventId,
+  );
   sub.close();
   return c.got.some((m) => m.event === 'reset') ? 'reset' : c.ids();
 }
@@ -82,7 +101,11 @@ test('a reconnecting client gets every message of its sandbox it missed, in orde
   const [mine, other] = [await sandbox(), await sandbox()];
   await watch(other);
   const mark = await watch(mine);
-  await published([[mine, 'dlv_1'], [other, 'dlv_x'], [mine, 'dlv_2']]);
+  await published([
+    [mine, 'dlv_1'],
+    [other, 'dlv_x'],
+    [mine, 'dlv_2'],
+  ]);
   assert.deepEqual(await since(mark, mine), ['dlv_1', 'dlv_2']);
   assert.deepEqual(await since(await watch(mine), mine), [], 'nothing missed');
   // Numbers of their own: another sandbox's traffic does not move this one's (no tenant gauges another's activity).
@@ -101,8 +124,16 @@ test('reset: too far behind, pruned, malformed, or from the future', async () =>
   assert.deepEqual(await since(quietMark, quiet), [], 'a quiet sandbox missed nothing in the meantime');
   assert.equal(await since('garbage', quiet), 'reset');
   assert.equal(await since('1527-471', quiet), 'reset', 'an id of the old server-wide form');
-  assert.equal(await since(String(Number(quietMark) + 1_000_000), quiet), 'reset', 'an id from the future (another database)');
-  await published([[quiet, 'dlv_q1'], [quiet, 'dlv_q2'], [quiet, 'dlv_q3']]);
+  assert.equal(
+    await since(String(Number(quietMark) + 1_000_000), quiet),
+    'reset',
+    'an id from the future (another database)',
+  );
+  await published([
+    [quiet, 'dlv_q1'],
+    [quiet, 'dlv_q2'],
+    [quiet, 'dlv_q3'],
+  ]);
   await db.query('delete from stream_messages where tenant_id = $1 and seq = $2', [quiet, Number(quietMark) + 2]);
   assert.equal(await since(quietMark, quiet), 'reset', 'a message in between was pruned');
   assert.deepEqual(await since(String(Number(quietMark) + 2), quiet), ['dlv_q3'], 'after the pruned one: resumed');
@@ -116,14 +147,25 @@ test('live messages arrive in batches, in the order they were published', async 
   await published(Array.from({ length: 50 }, (_, i) => [live, `dlv_${i}`] as [string, string]));
   await until('all 50 arrive', () => c.got.length === 50);
   sub.close();
-  assert.deepEqual(c.ids(), Array.from({ length: 50 }, (_, i) => `dlv_${i}`));
-  assert.deepEqual(c.got.map((m) => Number(m.id)), c.got.map((_, i) => Number(c.got[0].id) + i), 'consecutive numbers');
+  assert.deepEqual(
+    c.ids(),
+    Array.from({ length: 50 }, (_, i) => `dlv_${i}`),
+  );
+  assert.deepEqual(
+    c.got.map((m) => Number(m.id)),
+    c.got.map((_, i) => Number(c.got[0].id) + i),
+    'consecutive numbers',
+  );
 });
 
 test('an unwatched sandbox costs no row; a client back after its watch lapsed gets reset', async () => {
   const [nobody, lapsed] = [await sandbox(), await sandbox()];
   const rowsOf = async (tenantId: string) =>
-    Number((await db.query<{ n: number }>('select count(*)::int as n from stream_messages where tenant_id = $1', [tenantId]))[0].n);
+    Number(
+      (
+        await db.query<{ n: number }>('select count(*)::int as n from stream_messages where tenant_id = $1', [tenantId])
+      )[0].n,
+    );
   stream.publish(nobody, 'delivery.created', { id: 'dlv_unseen' });
   await sleep(100);
   assert.equal(await rowsOf(nobody), 0, 'nobody streams it: nothing written');
@@ -132,7 +174,9 @@ test('an unwatched sandbox costs no row; a client back after its watch lapsed ge
   await published([[lapsed, 'dlv_kept']]);
   assert.deepEqual(await since(mark, lapsed), ['dlv_kept'], 'back within the window: resumed');
   // The window ends (as if the last client left 10 minutes ago): what follows is not written.
-  await db.query(`update stream_watchers set watched_until = now() - interval '1 second' where tenant_id = $1`, [lapsed]);
+  await db.query(`update stream_watchers set watched_until = now() - interval '1 second' where tenant_id = $1`, [
+    lapsed,
+  ]);
   stream.publish(lapsed, 'delivery.created', { id: 'dlv_lost' });
   await sleep(100);
   assert.equal(await rowsOf(lapsed), 1, 'the lapsed watch wrote nothing more');
@@ -169,7 +213,11 @@ test('a client that stops reading holds at most its cap: it catches up from the 
   assert.equal(reader.got.length, 0, 'nothing more is written to a full buffer');
   reader.state.unread = 0; // it reads
   await until('caught up', () => reader.got.length === 1200);
-  assert.deepEqual(reader.ids(), Array.from({ length: 1200 }, (_, i) => `dlv_${i}`), 'in order, none twice, none missing');
+  assert.deepEqual(
+    reader.ids(),
+    Array.from({ length: 1200 }, (_, i) => `dlv_${i}`),
+    'in order, none twice, none missing',
+  );
   await published([[slow, 'dlv_live']]);
   await until('live again', () => reader.got.length === 1201);
 

@@ -9,7 +9,12 @@ import { readDoc } from '../helpers/docs.ts';
 import { anchors, linkTargets, slug } from '../helpers/markdown.ts';
 
 const root = packageRoot();
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** What is wrong with one link of one file, or undefined when it resolves. */
 function problem(file: string, target: string): string | undefined {
@@ -19,13 +24,19 @@ function problem(file: string, target: string): string | undefined {
   if (resolved.startsWith('..')) return `${target} leaves the repository`;
   if (!existsSync(join(root, resolved))) return `${target}: no ${resolved}`;
   if (anchor === undefined) return undefined;
-  if (!resolved.endsWith('.md') || statSync(join(root, resolved)).isDirectory()) return `${target}: an anchor into a file that is not Markdown`;
+  if (!resolved.endsWith('.md') || statSync(join(root, resolved)).isDirectory())
+    return `${target}: an anchor into a file that is not Markdown`;
   return anchors(readDoc(resolved)).has(anchor) ? undefined : `${target}: no heading "${anchor}" in ${resolved}`;
 }
 
 test('every relative link and anchor in README.md and docs/ resolves', () => {
   assert.ok(docs.length > 5, `found ${docs.join(', ')}`);
-  const broken = docs.flatMap((file) => linkTargets(readDoc(file)).map((t) => problem(file, t)).filter(Boolean).map((p) => `${file}: ${p}`));
+  const broken = docs.flatMap((file) =>
+    linkTargets(readDoc(file))
+      .map((t) => problem(file, t))
+      .filter(Boolean)
+      .map((p) => `${file}: ${p}`),
+  );
   assert.deepEqual(broken, []);
 });
 
@@ -42,12 +53,21 @@ test('every page in docs/ is reachable from the README', () => {
     }
   };
   visit('README.md');
-  assert.deepEqual(docs.filter((d) => !linked.has(d)), []);
+  assert.deepEqual(
+    docs.filter((d) => !linked.has(d)),
+    [],
+  );
 });
 
 test('anchors are made the way GitHub makes them', () => {
-  assert.equal(slug('One minute: token → endpoint → delivery → inspector'), 'one-minute-token--endpoint--delivery--inspector');
-  assert.equal(slug('Several engines: `--workers` and several machines'), 'several-engines---workers-and-several-machines');
+  assert.equal(
+    slug('One minute: token → endpoint → delivery → inspector'),
+    'one-minute-token--endpoint--delivery--inspector',
+  );
+  assert.equal(
+    slug('Several engines: `--workers` and several machines'),
+    'several-engines---workers-and-several-machines',
+  );
   assert.equal(slug('Chaos: duplicates, reordering, delays'), 'chaos-duplicates-reordering-delays');
   assert.equal(slug('`sandbay dlq replay`'), 'sandbay-dlq-replay');
   assert.deepEqual([...anchors('# A\n```sh\n# not a heading\n```\n## A\n')], ['a', 'a-1']);

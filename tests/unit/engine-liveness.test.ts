@@ -15,7 +15,13 @@ let down = false;
 let db: Db;
 before(async () => {
   real = await openSandboxDatabase({ memory: true });
-  db = { ...real, query: (sql, params, options) => (down ? Promise.reject(new DatabaseUnavailableError('connection refused', 'ECONNREFUSED')) : real.query(sql, params, options)) };
+  db = {
+    ...real,
+    query: (sql, params, options) =>
+      down
+        ? Promise.reject(new DatabaseUnavailableError('connection refused', 'ECONNREFUSED'))
+        : real.query(sql, params, options),
+  };
 });
 after(() => real.close());
 
@@ -23,14 +29,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const errors: string[] = [];
 const aliveMs = 1_000; // beats every 100 ms
 
-test('other engines\' leases are taken over only after three heartbeats in a row; an outage starts that count again', async () => {
+test("other engines' leases are taken over only after three heartbeats in a row; an outage starts that count again", async () => {
   const liveness = new EngineLiveness(db, 'ins_beating', { aliveMs, exclusive: false, onError: (m) => errors.push(m) });
   await liveness.start();
   try {
-    assert.equal(liveness.settled(), false, 'just started: a live engine may not have beaten since the database came back');
+    assert.equal(
+      liveness.settled(),
+      false,
+      'just started: a live engine may not have beaten since the database came back',
+    );
     await sleep(400);
     assert.equal(liveness.settled(), true);
-    const [row] = await real.query<{ n: number }>(`select count(*)::int as n from engine_heartbeats where engine_id = 'ins_beating' and alive_until > now()`);
+    const [row] = await real.query<{ n: number }>(
+      `select count(*)::int as n from engine_heartbeats where engine_id = 'ins_beating' and alive_until > now()`,
+    );
     assert.equal(row.n, 1, 'its row says it is alive');
 
     down = true;
@@ -50,17 +62,34 @@ test('other engines\' leases are taken over only after three heartbeats in a row
     down = false;
     await liveness.close();
   }
-  assert.deepEqual(await real.query(`select 1 from engine_heartbeats where engine_id = 'ins_beating'`), [], 'a closed engine leaves no row');
+  assert.deepEqual(
+    await real.query(`select 1 from engine_heartbeats where engine_id = 'ins_beating'`),
+    [],
+    'a closed engine leaves no row',
+  );
 });
 
 test('a lease taken before an outage is checked with the database before its attempt; one taken since, with room left, is not', async () => {
-  const liveness = new EngineLiveness(db, 'ins_sender', { aliveMs: 20_000, exclusive: false, onError: () => undefined });
+  const liveness = new EngineLiveness(db, 'ins_sender', {
+    aliveMs: 20_000,
+    exclusive: false,
+    onError: () => undefined,
+  });
   const leases = new DeliveryLeases(db, liveness, 30_000, 10_000);
   await liveness.start();
   try {
     const lease = (leasedAt: number): LeasedDelivery => ({
-      tenantId: 'ten_none', id: 'dlv_none', endpointId: null, targetUrl: null, topic: 'order.placed', body: '{}',
-      attemptCount: 0, cycleAttempts: 0, slot: 1, sandboxNowMs: Date.now(), leasedAt,
+      tenantId: 'ten_none',
+      id: 'dlv_none',
+      endpointId: null,
+      targetUrl: null,
+      topic: 'order.placed',
+      body: '{}',
+      attemptCount: 0,
+      cycleAttempts: 0,
+      slot: 1,
+      sandboxNowMs: Date.now(),
+      leasedAt,
     });
     assert.equal(await leases.readyToSend(lease(Date.now())), true, 'fresh: sent without a round trip');
     const before = Date.now() - 1;

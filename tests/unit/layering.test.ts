@@ -78,15 +78,17 @@ test('imports under src/ run one way, as the layering in docs/decisions.md ("Lay
 });
 
 test('the layering check sees static, type-only, re-exported and dynamic imports', () => {
-  const seen = ts.preProcessFile(
-    [
-      "import type { A } from '../server/a.ts';",
-      "export { b } from '../db/b.ts';",
-      "const c = await import('../domain/c.ts');",
-      "import '../webhooks/d.ts';",
-    ].join('\n'),
-    true,
-    true,
-  ).importedFiles.map((f) => f.fileName);
+  const seen = ts
+    .preProcessFile(
+      [
+        "import type { A } from '../server/a.ts';",
+        "export { b } from '../db/b.ts';",
+        "const c = await import('../domain/c.ts');",
+        "import '../webhooks/d.ts';",
+      ].join('\n'),
+      true,
+      true,
+    )
+    .importedFiles.map((f) => f.fileName);
   assert.deepEqual(seen, ['../server/a.ts', '../db/b.ts', '../domain/c.ts', '../webhooks/d.ts']);
 });

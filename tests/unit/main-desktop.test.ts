@@ -10,7 +10,13 @@ import { standInElectron, StandInWindow } from '../helpers/electron-stand-in.ts'
 
 function fakeEngine(port = 4400) {
   const url = `http://127.0.0.1:${port}`;
-  const engine = { url, readyUrl: `${url}/?key=sbk_secret`, adminKey: 'sbk_secret', closed: 0, close: async () => void engine.closed++ };
+  const engine = {
+    url,
+    readyUrl: `${url}/?key=sbk_secret`,
+    adminKey: 'sbk_secret',
+    closed: 0,
+    close: async () => void engine.closed++,
+  };
   return engine;
 }
 
@@ -19,10 +25,12 @@ function launch(hasLock = true, start?: (options: SandboxOptions) => Promise<Eng
   const engine = fakeEngine();
   const started: SandboxOptions[] = [];
   const done = runDesktop(stand.electron, {
-    startEngine: start ?? (async (options) => {
-      started.push(options);
-      return engine;
-    }),
+    startEngine:
+      start ??
+      (async (options) => {
+        started.push(options);
+        return engine;
+      }),
     options: desktopOptions(['--data-dir', '/tmp/sandbay-desktop-test']),
     preloadPath: '/app/out/preload/index.js',
     icon: '/app/resources/icons/512x512.png',
@@ -36,7 +44,11 @@ test('the first instance starts the engine on the data dir and opens its ready U
   await done;
   assert.deepEqual(started, [{ port: 4400, dataDir: '/tmp/sandbay-desktop-test', memory: false, logRequests: false }]);
   assert.deepEqual(StandInWindow.created[0].loaded, ['http://127.0.0.1:4400/?key=sbk_secret']);
-  assert.equal(StandInWindow.created[0].options.icon, '/app/resources/icons/512x512.png', 'the window gets the icon it is given');
+  assert.equal(
+    StandInWindow.created[0].options.icon,
+    '/app/resources/icons/512x512.png',
+    'the window gets the icon it is given',
+  );
   assert.equal(app.quitCalls, 0);
 });
 
@@ -78,7 +90,10 @@ test('closing the window quits the app', async () => {
 test('the preload gets the API base and admin key only for pages of the app', async () => {
   const { ipcRequest, done } = launch();
   await done;
-  assert.deepEqual(ipcRequest(configChannel, 'http://127.0.0.1:4400/sandboxes/x/deliveries'), { apiBase: 'http://127.0.0.1:4400', adminKey: 'sbk_secret' });
+  assert.deepEqual(ipcRequest(configChannel, 'http://127.0.0.1:4400/sandboxes/x/deliveries'), {
+    apiBase: 'http://127.0.0.1:4400',
+    adminKey: 'sbk_secret',
+  });
   assert.equal(ipcRequest(configChannel, 'https://evil.example/'), null);
   assert.equal(ipcRequest(configChannel, null), null);
 });

@@ -27,7 +27,12 @@ test('navigation is pinned to the app origin; other links go to the system brows
   assert.equal(contents.navigate('javascript:alert(1)'), false);
   assert.deepEqual(contents.openHandler!({ url: 'https://github.com/' }), { action: 'deny' });
   assert.deepEqual(contents.openHandler!({ url: 'file:///tmp/x' }), { action: 'deny' });
-  assert.deepEqual(opened, ['https://docs.stripe.com/webhooks', 'http://127.0.0.1:9999/elsewhere', 'https://evil.example/', 'https://github.com/']);
+  assert.deepEqual(opened, [
+    'https://docs.stripe.com/webhooks',
+    'http://127.0.0.1:9999/elsewhere',
+    'https://evil.example/',
+    'https://github.com/',
+  ]);
 });
 
 test('only clipboard writes are granted among web permissions', () => {
@@ -39,7 +44,8 @@ test('only clipboard writes are granted among web permissions', () => {
     return granted;
   };
   assert.equal(ask('clipboard-sanitized-write'), true);
-  for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) assert.equal(ask(p), false, p);
+  for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])
+    assert.equal(ask(p), false, p);
 });
 
 test('the window opens the ready URL (which sets the admin cookie) and shows when ready', () => {
@@ -52,7 +58,8 @@ test('the window opens the ready URL (which sets the admin cookie) and shows whe
 
 test('on Linux the window carries the app icon; macOS and Windows take it from the app bundle', () => {
   assert.equal(windowIcon('linux', '/app/resources/icons/512x512.png'), '/app/resources/icons/512x512.png');
-  for (const platform of ['darwin', 'win32'] as const) assert.equal(windowIcon(platform, '/app/icon.png'), undefined, platform);
+  for (const platform of ['darwin', 'win32'] as const)
+    assert.equal(windowIcon(platform, '/app/icon.png'), undefined, platform);
   assert.equal(windowOptions('/p.js', '/app/icon.png').icon, '/app/icon.png');
   assert.ok(!('icon' in windowOptions('/p.js')), 'no icon option at all when there is none');
   const { electron } = standInElectron();

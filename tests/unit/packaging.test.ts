@@ -25,11 +25,23 @@ function repoFiles(dir = root): string[] {
 
 /** electron-builder's globs, as far as this config uses them: `**`, `*` and literal names. */
 const globToRegExp = (glob: string) =>
-  new RegExp(`^${glob.split('**').map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('.*')}$`);
+  new RegExp(
+    `^${glob
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
+      .join('.*')}$`,
+  );
 
 /** The `files` globs (getConfig normalises the list into `{ filter }` sets). */
 const filePatterns = (config: Configuration): string[] =>
-  ([config.files ?? []].flat() as (string | { filter?: string | string[] })[]).flatMap((f) => (typeof f === 'string' ? [f] : [f.filter ?? []].flat()));
+  ([config.files ?? []].flat() as (string | { filter?: string | string[] })[]).flatMap((f) =>
+    typeof f === 'string' ? [f] : [f.filter ?? []].flat(),
+  );
 
 /** A PNG's size, from its IHDR chunk. */
 const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
@@ -65,10 +77,17 @@ test('every file and folder the packaging config names exists', async () => {
   for (const pattern of patterns) {
     // out/ is electron-vite's output (`npm run build`, the first step of `npm run package`).
     if (pattern.startsWith('out/')) continue;
-    assert.ok(files.some((f) => globToRegExp(pattern).test(f)), `files: ${pattern} matches nothing`);
+    assert.ok(
+      files.some((f) => globToRegExp(pattern).test(f)),
+      `files: ${pattern} matches nothing`,
+    );
   }
   assert.ok(patterns.includes('out/**'));
-  assert.equal(join(config.extraMetadata?.main), join(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).main), 'the app starts the main bundle');
+  assert.equal(
+    join(config.extraMetadata?.main),
+    join(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).main),
+    'the app starts the main bundle',
+  );
 });
 
 test('the Linux window icon the main process loads exists and ships inside the app', async () => {
@@ -76,7 +95,10 @@ test('the Linux window icon the main process loads exists and ships inside the a
   const icon = fileURLToPath(new URL(linuxWindowIcon, bundledMain));
   assert.deepEqual(pngSize(readFileSync(icon)), { width: 512, height: 512 });
   const config = await builderConfig();
-  assert.ok(filePatterns(config).some((p) => globToRegExp(p).test(relative(root, icon))), 'electron-builder packs it');
+  assert.ok(
+    filePatterns(config).some((p) => globToRegExp(p).test(relative(root, icon))),
+    'electron-builder packs it',
+  );
 });
 
 test('the committed icons are what `npm run icons` renders from resources/icon.svg', () => {

@@ -24,15 +24,26 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
-const stats = async () => (await db.query<{ n_dead_tup: number; last_analyze: Date | null }>(
-  `select n_dead_tup, last_analyze from pg_stat_user_tables where relname = 'd'`))[0];
+const stats = async () =>
+  (
+    await db.query<{ n_dead_tup: number; last_analyze: Date | null }>(
+      `select n_dead_tup, last_analyze from pg_stat_user_tables where relname = 'd'`,
+    )
+  )[0];
 
 test('tables that changed are analyzed, then the planner reads two rows instead of sorting thousands', async () => {
-  await db.query(`insert into d (tenant_id, id, status, next_attempt_at) select 't', 'd' || g, 'pending', now() from generate_series(1, 5000) g`);
+  await db.query(
+    `insert into d (tenant_id, id, status, next_attempt_at) select 't', 'd' || g, 'pending', now() from generate_series(1, 5000) g`,
+  );
   const analyzed = await until(stats, (s) => s?.last_analyze !== null);
   assert.ok(analyzed?.last_analyze, 'analyzed by the adapter');
-  const plan = (await db.query<{ 'QUERY PLAN': string }>(
-    `explain select id from d where tenant_id = 't' and status = 'pending' order by seq desc limit 2`)).map((r) => r['QUERY PLAN']).join('\n');
+  const plan = (
+    await db.query<{ 'QUERY PLAN': string }>(
+      `explain select id from d where tenant_id = 't' and status = 'pending' order by seq desc limit 2`,
+    )
+  )
+    .map((r) => r['QUERY PLAN'])
+    .join('\n');
   assert.match(plan, /Index Scan using d_recent/);
   assert.doesNotMatch(plan, /Sort/);
 });

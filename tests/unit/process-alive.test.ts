@@ -13,7 +13,9 @@ import { processAlive, processStatus, type StatusSource } from '../../src/shared
 async function withZombie(use: (pid: number) => void | Promise<void>): Promise<void> {
   const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+    const pid = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
+    );
     for (let i = 0; i < 250 && processStatus(pid).running; i++) await new Promise((r) => setTimeout(r, 20));
     await use(pid);
   } finally {
@@ -49,7 +51,8 @@ test('a running process has a start time that tells it from another process with
 test('a pid that is gone, or no pid at all, is not running', async () => {
   const done = spawnSync('true');
   assert.equal(done.status, 0);
-  for (const s of [...sources, ['signal'] as StatusSource[]]) assert.equal(processStatus(done.pid!, s).running, false, s.join());
+  for (const s of [...sources, ['signal'] as StatusSource[]])
+    assert.equal(processStatus(done.pid!, s).running, false, s.join());
   for (const pid of [0, -1, Number.NaN, 2 ** 40]) assert.equal(processStatus(pid).running, false, String(pid));
 });
 

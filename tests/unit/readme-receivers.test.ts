@@ -24,9 +24,16 @@ function codeBlock(language: string): string {
   return blocks[0];
 }
 
-interface Case { name: string; payload: string; header: string; secrets: string[]; expect: string }
+interface Case {
+  name: string;
+  payload: string;
+  header: string;
+  secrets: string[];
+  expect: string;
+}
 
-const sign = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+const sign = (secret: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
 function cases(): Case[] {
@@ -34,24 +41,73 @@ function cases(): Case[] {
   // The vectors' timestamps are long past: a receiver whose HMAC agrees with the reference gets
   // past the signature check and stops at the clock, one that disagrees says no_matching_signature.
   for (const [i, c] of signatureVectors.cases.entries()) {
-    out.push({ name: `vector ${i}`, payload: c.body, header: c.header, secrets: [c.secret], expect: 'timestamp_outside_tolerance' });
-    out.push({ name: `vector ${i}, wrong secret`, payload: c.body, header: c.header, secrets: ['whsec_wrong'], expect: 'no_matching_signature' });
+    out.push({
+      name: `vector ${i}`,
+      payload: c.body,
+      header: c.header,
+      secrets: [c.secret],
+      expect: 'timestamp_outside_tolerance',
+    });
+    out.push({
+      name: `vector ${i}, wrong secret`,
+      payload: c.body,
+      header: c.header,
+      secrets: ['whsec_wrong'],
+      expect: 'no_matching_signature',
+    });
   }
   const rotation = signatureVectors.rotation;
   for (const secret of rotation.secrets) {
-    out.push({ name: `rotation vector with ${secret} alone`, payload: rotation.body, header: rotation.header, secrets: [secret], expect: 'timestamp_outside_tolerance' });
+    out.push({
+      name: `rotation vector with ${secret} alone`,
+      payload: rotation.body,
+      header: rotation.header,
+      secrets: [secret],
+      expect: 'timestamp_outside_tolerance',
+    });
   }
 
   const body = signatureVectors.cases.find((c) => /[^\x00-\x7f]/.test(c.body))?.body ?? signatureVectors.cases[0].body;
   const t = now();
-  const header = (at: number, ...secrets: string[]) => [`t=${at}`, ...secrets.map((s) => `v1=${sign(s, at, body)}`)].join(',');
+  const header = (at: number, ...secrets: string[]) =>
+    [`t=${at}`, ...secrets.map((s) => `v1=${sign(s, at, body)}`)].join(',');
   out.push(
     { name: 'fresh signature', payload: body, header: header(t, 'whsec_a'), secrets: ['whsec_a'], expect: 'ok' },
-    { name: 'two v1 during a rotation, the receiver knows the old secret', payload: body, header: header(t, 'whsec_new', 'whsec_old'), secrets: ['whsec_old'], expect: 'ok' },
-    { name: 'several secrets on the receiver side', payload: body, header: header(t, 'whsec_b'), secrets: ['whsec_a', 'whsec_b'], expect: 'ok' },
-    { name: 'six minutes old', payload: body, header: header(t - 360, 'whsec_a'), secrets: ['whsec_a'], expect: 'timestamp_outside_tolerance' },
-    { name: 'six minutes ahead', payload: body, header: header(t + 360, 'whsec_a'), secrets: ['whsec_a'], expect: 'timestamp_outside_tolerance' },
-    { name: 're-serialised JSON', payload: JSON.stringify(JSON.parse(body), null, 1), header: header(t, 'whsec_a'), secrets: ['whsec_a'], expect: 'no_matching_signature' },
+    {
+      name: 'two v1 during a rotation, the receiver knows the old secret',
+      payload: body,
+      header: header(t, 'whsec_new', 'whsec_old'),
+      secrets: ['whsec_old'],
+      expect: 'ok',
+    },
+    {
+      name: 'several secrets on the receiver side',
+      payload: body,
+      header: header(t, 'whsec_b'),
+      secrets: ['whsec_a', 'whsec_b'],
+      expect: 'ok',
+    },
+    {
+      name: 'six minutes old',
+      payload: body,
+      header: header(t - 360, 'whsec_a'),
+      secrets: ['whsec_a'],
+      expect: 'timestamp_outside_tolerance',
+    },
+    {
+      name: 'six minutes ahead',
+      payload: body,
+      header: header(t + 360, 'whsec_a'),
+      secrets: ['whsec_a'],
+      expect: 'timestamp_outside_tolerance',
+    },
+    {
+      name: 're-serialised JSON',
+      payload: JSON.stringify(JSON.parse(body), null, 1),
+      header: header(t, 'whsec_a'),
+      secrets: ['whsec_a'],
+      expect: 'no_matching_signature',
+    },
     { name: 'no v1', payload: body, header: `t=${t}`, secrets: ['whsec_a'], expect: 'malformed_header' },
     { name: 'no header', payload: body, header: '', secrets: ['whsec_a'], expect: 'malformed_header' },
   );
@@ -71,12 +127,20 @@ function check(run: (casesFile: string) => string) {
 
 // Go needs a build cache (a CI shell may have no $HOME to put it under), and must never try to
 // download a toolchain or a module: the docs' receiver uses the standard library only.
-const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
-const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+const env = {
+  ...process.env,
+  GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'),
+  GOTOOLCHAIN: 'local',
+  GOPROXY: 'off',
+};
+const exec = (cmd: string, args: string[]) =>
+  execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
 test('the documented Python receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'receiver.py');
-  writeFileSync(script, `${codeBlock('python')}
+  writeFileSync(
+    script,
+    `${codeBlock('python')}
 import sys
 results = []
 for c in json.load(open(sys.argv[1], encoding="utf-8")):
@@ -86,7 +150,8 @@ for c in json.load(open(sys.argv[1], encoding="utf-8")):
     except ValueError as e:
         results.append(str(e))
 print(json.dumps(results))
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.python), [script, file]));
 });
 
@@ -94,7 +159,9 @@ test('the documented Go receiver verifies the vectors, rotation and both-way tol
   const verify = join(dir, 'verify.go');
   const program = join(dir, 'vectors.go');
   writeFileSync(verify, codeBlock('go'));
-  writeFileSync(program, `package main
+  writeFileSync(
+    program,
+    `package main
 
 import (
 	"encoding/json"
@@ -124,14 +191,17 @@ func main() {
 	out, _ := json.Marshal(results)
 	fmt.Println(string(out))
 }
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.go), ['run', verify, program, file]));
 });
 
 test('the documented PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'vectors.php');
   writeFileSync(join(dir, 'verify_webhook.php'), codeBlock('php'));
-  writeFileSync(script, `<?php
+  writeFileSync(
+    script,
+    `<?php
 require __DIR__ . '/verify_webhook.php';
 $results = [];
 foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
@@ -143,6 +213,7 @@ foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
     }
 }
 echo json_encode($results);
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.php), [script, file]));
 });

@@ -14,10 +14,26 @@ const readme = readDoc('README.md');
 test('the README fits a first screen and opens with a table of contents', () => {
   const lines = readme.split('\n').length;
   assert.ok(lines <= 200, `README.md has ${lines} lines (at most 200: the rest belongs in docs/)`);
-  const contents = readme.slice(readme.indexOf('\n## Contents\n'), readme.indexOf('\n## ', readme.indexOf('\n## Contents\n') + 1));
+  const contents = readme.slice(
+    readme.indexOf('\n## Contents\n'),
+    readme.indexOf('\n## ', readme.indexOf('\n## Contents\n') + 1),
+  );
   assert.ok(readme.includes('\n## Contents\n'), 'a Contents section');
-  for (const page of ['receivers', 'inspector', 'api', 'cli', 'portable', 'team-mode', 'performance', 'development', 'decisions']) {
-    assert.ok(linkTargets(contents).some((t) => t.startsWith(`docs/${page}.md`)), `the contents link docs/${page}.md`);
+  for (const page of [
+    'receivers',
+    'inspector',
+    'api',
+    'cli',
+    'portable',
+    'team-mode',
+    'performance',
+    'development',
+    'decisions',
+  ]) {
+    assert.ok(
+      linkTargets(contents).some((t) => t.startsWith(`docs/${page}.md`)),
+      `the contents link docs/${page}.md`,
+    );
   }
 });
 
@@ -28,17 +44,38 @@ test('the README says what changes on a shared server, each with a link to where
     assert.match(shared, fact);
     assert.ok(linkTargets(shared).includes(link), `links ${link}`);
   };
-  says(/creates each teammate's sandbox with\s+`sandbay token --new --json`[\s\S]*unless the server runs with `--open-sandbox-creation`/, 'docs/team-mode.md#who-creates-sandboxes');
-  says(/reach only public receivers, plus the address blocks the operator\s+allows with `--allow-receivers`/, 'docs/team-mode.md#what-a-shared-server-may-reach-the-outbound-policy');
-  says(/only a\s+browser signed in to the sandbox can approve an OAuth consent/, 'docs/team-mode.md#oauth-consent-on-a-shared-server');
+  says(
+    /creates each teammate's sandbox with\s+`sandbay token --new --json`[\s\S]*unless the server runs with `--open-sandbox-creation`/,
+    'docs/team-mode.md#who-creates-sandboxes',
+  );
+  says(
+    /reach only public receivers, plus the address blocks the operator\s+allows with `--allow-receivers`/,
+    'docs/team-mode.md#what-a-shared-server-may-reach-the-outbound-policy',
+  );
+  says(
+    /only a\s+browser signed in to the sandbox can approve an OAuth consent/,
+    'docs/team-mode.md#oauth-consent-on-a-shared-server',
+  );
   says(/a client secret is shown once[\s\S]*confidential client always sends it/, 'docs/api.md#conventions');
   assert.match(readme, /consent page approves with one click/, 'and what a laptop does instead');
 });
 
 test('user docs carry no project history (issue numbers, "previously", "no longer", "used to")', () => {
   // decisions.md records why things are as they are; cli.md is generated from the CLI's own text.
-  const pages = ['README.md', ...readdirSync(join(packageRoot(), 'docs')).filter((f) => f.endsWith('.md') && f !== 'decisions.md').map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(join(packageRoot(), 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'decisions.md')
+      .map((f) => `docs/${f}`),
+  ];
   const found = pages.flatMap((page) =>
-    readDoc(page).split('\n').flatMap((line, i) => (/\bissues? #?\d+|\bpreviously\b|\bno longer\b|\bused to\b|\bformerly\b/i.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : [])));
+    readDoc(page)
+      .split('\n')
+      .flatMap((line, i) =>
+        /\bissues? #?\d+|\bpreviously\b|\bno longer\b|\bused to\b|\bformerly\b/i.test(line)
+          ? [`${page}:${i + 1}: ${line.trim()}`]
+          : [],
+      ),
+  );
   assert.deepEqual(found, []);
 });

@@ -43,7 +43,10 @@ test('memory is bounded: past maxEntries the oldest id goes first', () => {
   for (const id of ['a', 'b', 'c', 'd']) dedupe.mark(id);
   assert.equal(dedupe.size, 3);
   assert.equal(dedupe.seen('a'), false);
-  assert.deepEqual(['b', 'c', 'd'].map((id) => dedupe.seen(id)), [true, true, true]);
+  assert.deepEqual(
+    ['b', 'c', 'd'].map((id) => dedupe.seen(id)),
+    [true, true, true],
+  );
   for (let i = 0; i < 10_000; i++) dedupe.mark(`dlv_${i}`);
   assert.equal(dedupe.size, 3);
 });

@@ -12,26 +12,42 @@ import { signatureVectors } from '../helpers/vectors.ts';
 const sent = '{"type":"order.placed","timestamp":"2026-01-01T00:00:00.000Z","data":{"city":"Kadıköy","total":12.5}}';
 const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 const { signingKey, publicKey } = signatureVectors.standardWebhooksEd25519.cases[0];
-const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(signingKey.slice(5), 'base64')]), format: 'der', type: 'pkcs8' });
+const privateKey = createPrivateKey({
+  key: Buffer.concat([
+    Buffer.from('302e020100300506032b657004220420', 'hex'),
+    Buffer.from(signingKey.slice(5), 'base64'),
+  ]),
+  format: 'der',
+  type: 'pkcs8',
+});
 const t = 1_763_805_600;
 const id = 'dlv_doc';
 const v1 = (s = secret, body = sent) => new Webhook(s).sign(id, new Date(t * 1000), body);
-const v1a = (body = sent) => `v1a,${ed25519Sign(null, Buffer.from(`${id}.${t}.${body}`), privateKey).toString('base64')}`;
+const v1a = (body = sent) =>
+  `v1a,${ed25519Sign(null, Buffer.from(`${id}.${t}.${body}`), privateKey).toString('base64')}`;
 const lines = (signature: string) => `webhook-id: ${id}\nwebhook-timestamp: ${t}\nwebhook-signature: ${signature}`;
-const run = (overrides: Partial<DoctorInput>) => diagnose({ body: sent, header: lines(v1()), secret, now: t + 5, ...overrides });
+const run = (overrides: Partial<DoctorInput>) =>
+  diagnose({ body: sent, header: lines(v1()), secret, now: t + 5, ...overrides });
 const codes = (d: { findings: { code: string }[] }) => d.findings.map((f) => f.code);
 
 test('a correct Standard Webhooks request verifies, with the secret (v1) or the public key (v1a)', async () => {
   assert.deepEqual(codes(await run({})), ['signature_ok']);
   assert.equal((await run({})).verified, true);
   assert.deepEqual(codes(await run({ header: lines(`${v1()} ${v1a()}`), secret: publicKey })), ['signature_ok']);
-  assert.deepEqual(codes(await run({ header: `Webhook-Id: ${id}\r\nWEBHOOK-TIMESTAMP: ${t}\r\nwebhook-signature: ${v1()}` })), ['signature_ok'], 'any case, CRLF lines');
+  assert.deepEqual(
+    codes(await run({ header: `Webhook-Id: ${id}\r\nWEBHOOK-TIMESTAMP: ${t}\r\nwebhook-signature: ${v1()}` })),
+    ['signature_ok'],
+    'any case, CRLF lines',
+  );
 });
 
-test('the body mistakes are named as for Sandbay\'s scheme: re-serialised JSON, CRLF, a BOM, Latin-1', async () => {
+test("the body mistakes are named as for Sandbay's scheme: re-serialised JSON, CRLF, a BOM, Latin-1", async () => {
   assert.deepEqual(codes(await run({ body: JSON.stringify(JSON.parse(sent), null, 2) })), ['reserialised_json']);
   const multiline = '{\n  "a": 1\n}';
-  assert.deepEqual(codes(await run({ body: multiline.replace(/\n/g, '\r\n'), header: lines(v1a(multiline)), secret: publicKey })), ['crlf']);
+  assert.deepEqual(
+    codes(await run({ body: multiline.replace(/\n/g, '\r\n'), header: lines(v1a(multiline)), secret: publicKey })),
+    ['crlf'],
+  );
   assert.deepEqual(codes(await run({ body: `\uFEFF${sent}` })), ['bom']);
   const mojibake = Array.from(new TextEncoder().encode(sent), (b) => String.fromCharCode(b)).join('');
   assert.deepEqual(codes(await run({ body: mojibake })), ['wrong_encoding']);
@@ -39,7 +55,11 @@ test('the body mistakes are named as for Sandbay\'s scheme: re-serialised JSON, 
 
 test('secret mistakes: whitespace, another live secret or key, a key of the wrong kind; a missing prefix is no mistake here', async () => {
   assert.deepEqual(codes(await run({ secret: `${secret}\n` })), ['secret_whitespace']);
-  assert.deepEqual(codes(await run({ secret: secret.slice('whsec_'.length) })), ['signature_ok'], 'Standard Webhooks decodes the part after whsec_');
+  assert.deepEqual(
+    codes(await run({ secret: secret.slice('whsec_'.length) })),
+    ['signature_ok'],
+    'Standard Webhooks decodes the part after whsec_',
+  );
   const other = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
   const wrong = await run({ header: lines(v1(other)), reference: { rawBody: sent, secrets: [other, publicKey] } });
   assert.deepEqual(codes(wrong), ['wrong_secret']);
@@ -52,11 +72,14 @@ test('secret mistakes: whitespace, another live secret or key, a key of the wron
   assert.match(none.findings[0].detail, /base64 after whsec_, decoded/);
 });
 
-test('headers: one missing or malformed is said in Standard Webhooks\' terms; the timestamp too', async () => {
+test("headers: one missing or malformed is said in Standard Webhooks' terms; the timestamp too", async () => {
   const missing = await run({ header: `webhook-id: ${id}\nwebhook-timestamp: ${t}` });
   assert.deepEqual(codes(missing), ['no_header']);
   assert.match(missing.findings[0].detail, /webhook-signature is missing/);
-  assert.deepEqual(codes(await run({ header: `webhook-id: a.b\nwebhook-timestamp: ${t}\nwebhook-signature: ${v1()}` })), ['malformed_header']);
+  assert.deepEqual(
+    codes(await run({ header: `webhook-id: a.b\nwebhook-timestamp: ${t}\nwebhook-signature: ${v1()}` })),
+    ['malformed_header'],
+  );
   const stale = await run({ now: t + 400 });
   assert.deepEqual(codes(stale), ['stale_timestamp', 'signature_ok']);
   assert.match(stale.findings[0].detail, new RegExp(`^webhook-timestamp ${t} is 400 s old`));

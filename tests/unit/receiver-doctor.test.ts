@@ -46,7 +46,13 @@ test('Latin-1 mojibake is recognised as the wrong encoding', async () => {
 test('wrong, masked and whitespace-padded secrets', async () => {
   const other = 'whsec_theEndpointsRealSecret00';
   const signedByOther = await header(sent, other);
-  const wrong = await diagnose({ body: sent, header: signedByOther, secret, now: t, reference: { rawBody: sent, secrets: [other] } });
+  const wrong = await diagnose({
+    body: sent,
+    header: signedByOther,
+    secret,
+    now: t,
+    reference: { rawBody: sent, secrets: [other] },
+  });
   assert.deepEqual(codes(wrong), ['wrong_secret']);
   assert.doesNotMatch(wrong.findings[0].detail, new RegExp(other), 'secrets are never shown in full');
   const masked = await run({ secret: 'whsec_••••••••6789' });
@@ -67,7 +73,13 @@ test('bad headers and an unexplained body get clear findings', async () => {
   const named = await run({ header: `X-Service-Signature: ${await header()}` });
   assert.deepEqual(codes(named), ['header_name_included', 'signature_ok']);
   const edited = sent.replace('12.5', '99.5');
-  const d = await diagnose({ body: edited, header: await header(), secret, now: t, reference: { rawBody: sent, secrets: [secret] } });
+  const d = await diagnose({
+    body: edited,
+    header: await header(),
+    secret,
+    now: t,
+    reference: { rawBody: sent, secrets: [secret] },
+  });
   assert.deepEqual(codes(d), ['body_differs']);
   assert.equal(d.findings[0].difference?.actual.includes('99'), true);
   assert.deepEqual(codes(await run({ body: edited })), ['no_matching_signature']);
@@ -83,7 +95,8 @@ test('a secret without its whsec_ prefix is named, alone or with a repaired body
 });
 
 test('diagnoseSync reaches the same diagnosis with node:crypto', async () => {
-  const nodeHmac = (key: string, at: number, body: string) => createHmac('sha256', key).update(`${at}.${body}`, 'utf8').digest('hex');
+  const nodeHmac = (key: string, at: number, body: string) =>
+    createHmac('sha256', key).update(`${at}.${body}`, 'utf8').digest('hex');
   const inputs: DoctorInput[] = [
     { body: sent, header: await header(), secret, now: t },
     { body: JSON.stringify(JSON.parse(sent), null, 2), header: await header(), secret, now: t },

@@ -8,7 +8,13 @@ import { diagnoseEcho, parseEcho } from '../../src/shared/receiver-echo.ts';
 
 const secret = 'whsec_echoUnitSecret0123456789abcdef';
 const t = 1_800_000_000;
-const event = { topic: 'order.placed', deliveryId: 'dlv_echo', tenantId: 'sbx_echo', occurredAt: '2026-01-01T00:00:00.000Z', data: { city: 'Kadıköy/İstanbul', total: 10.5, n: new JsonFloat(1) } };
+const event = {
+  topic: 'order.placed',
+  deliveryId: 'dlv_echo',
+  tenantId: 'sbx_echo',
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  data: { city: 'Kadıköy/İstanbul', total: 10.5, n: new JsonFloat(1) },
+};
 const sent = JSON.stringify(event);
 // What a language's serialiser makes of the bytes Sandbay sent, parsed.
 const as = (form: Parameters<typeof jsonFormById>[0]) => writeJson(JSON.parse(sent), jsonFormById(form));
@@ -16,13 +22,20 @@ const as = (form: Parameters<typeof jsonFormById>[0]) => writeJson(JSON.parse(se
 /** The header a receiver writes for bytes it verified with a key. */
 function echoOf(verified: Buffer, key: string | Buffer, withBody = true): string {
   const v1 = createHmac('sha256', key).update(`${t}.`).update(verified).digest('hex');
-  const fields = [`length=${verified.length}`, `sha256=${createHash('sha256').update(verified).digest('hex')}`, `v1=${v1}`, `t=${t}`];
+  const fields = [
+    `length=${verified.length}`,
+    `sha256=${createHash('sha256').update(verified).digest('hex')}`,
+    `v1=${v1}`,
+    `t=${t}`,
+  ];
   return (withBody ? [...fields, `body=${verified.toString('base64')}`] : fields).join(',');
 }
 
 async function diagnose(header: string): Promise<string[]> {
   const echo = parseEcho({ 'sandbay-echo': header })!;
-  return (await diagnoseEcho({ echo, sent, timestamp: t, secrets: [secret] })).map((f) => f.code + (f.form ? `:${f.form.id}` : ''));
+  return (await diagnoseEcho({ echo, sent, timestamp: t, secrets: [secret] })).map(
+    (f) => f.code + (f.form ? `:${f.form.id}` : ''),
+  );
 }
 
 test('each body mistake is named, from the echoed bytes or from their sha256 alone', async () => {
@@ -40,22 +53,32 @@ test('each body mistake is named, from the echoed bytes or from their sha256 alo
   }
 });
 
-test("each reading of the secret is named from the v1 it computed; the secret itself never travels", async () => {
+test('each reading of the secret is named from the v1 it computed; the secret itself never travels', async () => {
   const body = Buffer.from(sent);
   assert.deepEqual(await diagnose(echoOf(body, secret.replace('whsec_', ''))), ['stripped_prefix']);
   assert.deepEqual(await diagnose(echoOf(body, Buffer.from(secret.replace('whsec_', ''), 'base64'))), ['decoded_key']);
   assert.deepEqual(await diagnose(echoOf(body, `${secret}\n`)), ['secret_whitespace']);
   assert.deepEqual(await diagnose(echoOf(body, 'whsec_someOtherSecret')), ['wrong_secret']);
-  assert.deepEqual(await diagnose(echoOf(body, secret)), ['echo_matches'], 'right bytes, right key: the rejection is elsewhere');
+  assert.deepEqual(
+    await diagnose(echoOf(body, secret)),
+    ['echo_matches'],
+    'right bytes, right key: the rejection is elsewhere',
+  );
   assert.ok(!echoOf(body, secret).includes(secret.slice(6)));
   // Both at once: the body, then the key.
-  assert.deepEqual(await diagnose(echoOf(Buffer.from(as('python')), secret.replace('whsec_', ''))), ['reserialised_json:python', 'stripped_prefix']);
+  assert.deepEqual(await diagnose(echoOf(Buffer.from(as('python')), secret.replace('whsec_', ''))), [
+    'reserialised_json:python',
+    'stripped_prefix',
+  ]);
 });
 
 test('the echo is read from the header or from a sandbayEcho body field; garbage is no echo', () => {
   const header = echoOf(Buffer.from(sent), secret);
   assert.equal(parseEcho({ 'sandbay-echo': header })!.t, t);
-  assert.equal(parseEcho({}, JSON.stringify({ error: 'invalid signature', sandbayEcho: header }))!.length, Buffer.byteLength(sent));
+  assert.equal(
+    parseEcho({}, JSON.stringify({ error: 'invalid signature', sandbayEcho: header }))!.length,
+    Buffer.byteLength(sent),
+  );
   assert.equal(parseEcho({ 'sandbay-echo': 'nonsense' }), undefined);
   assert.equal(parseEcho({}, '{"sandbayEcho": 3}'), undefined);
   assert.equal(parseEcho({}, 'not json sandbayEcho'), undefined);

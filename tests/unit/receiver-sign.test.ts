@@ -15,7 +15,13 @@ test('the engine signs the reference vectors byte for byte, string or bytes alik
 });
 
 test('what the engine signs, the receiver package accepts with either secret of a rotation', () => {
-  const body = JSON.stringify({ topic: 'order.created', deliveryId: 'dlv_1', tenantId: 'sbx_1', occurredAt: '2025-01-01T00:00:00.000Z', data: { note: 'é ✓' } });
+  const body = JSON.stringify({
+    topic: 'order.created',
+    deliveryId: 'dlv_1',
+    tenantId: 'sbx_1',
+    occurredAt: '2025-01-01T00:00:00.000Z',
+    data: { note: 'é ✓' },
+  });
   const header = signatureHeader(['whsec_new', 'whsec_old'], body, 1_700_000_000);
   for (const secret of ['whsec_new', 'whsec_old']) {
     assert.equal(verifyWebhook({ payload: body, header, secret, now: 1_700_000_000 }).deliveryId, 'dlv_1');

@@ -19,8 +19,8 @@ test("making a scratch dir sweeps those of dead processes and keeps a live proce
   try {
     const made = makeScratchDir();
     assert.ok(made.startsWith(join(scratchBase(), `sandbay-mem-${process.pid}-`)), made);
-    assert.equal(existsSync(dead), false, 'the dead process\'s dir is swept');
-    assert.equal(existsSync(join(live, 'base', 'PG_VERSION')), true, 'a running process\'s dir is kept');
+    assert.equal(existsSync(dead), false, "the dead process's dir is swept");
+    assert.equal(existsSync(join(live, 'base', 'PG_VERSION')), true, "a running process's dir is kept");
   } finally {
     rmSync(dead, { recursive: true, force: true });
     rmSync(live, { recursive: true, force: true });

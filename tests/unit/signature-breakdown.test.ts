@@ -12,7 +12,12 @@ test('WebCrypto HMAC reproduces every reference vector', async () => {
 
 test('the breakdown splits the header, shows the signed string and its bytes, and marks the match', async () => {
   const v = vectors.cases[1]; // non-ASCII body: bytes differ from characters
-  const result = await breakDownSignature({ header: v.header, body: v.body, secrets: ['whsec_other', v.secret], now: v.t + 10 });
+  const result = await breakDownSignature({
+    header: v.header,
+    body: v.body,
+    secrets: ['whsec_other', v.secret],
+    now: v.t + 10,
+  });
   assert.ok(result.ok);
   const b = result.breakdown;
   assert.equal(b.timestamp, v.t);
@@ -30,7 +35,10 @@ test('after a rotation each v1 is matched to its own secret', async () => {
   const r = vectors.rotation;
   const result = await breakDownSignature({ header: r.header, body: r.body, secrets: r.secrets, now: r.t });
   assert.ok(result.ok);
-  assert.deepEqual(result.breakdown.v1.map((v) => v.matchedSecret), [0, 1]);
+  assert.deepEqual(
+    result.breakdown.v1.map((v) => v.matchedSecret),
+    [0, 1],
+  );
 });
 
 test('timestamps outside ±300 s are stale or future; bad headers say why', async () => {
@@ -40,8 +48,14 @@ test('timestamps outside ±300 s are stale or future; bad headers say why', asyn
   assert.ok(stale.ok && future.ok);
   assert.equal(stale.breakdown.standing, 'stale');
   assert.equal(future.breakdown.standing, 'future');
-  assert.deepEqual(await breakDownSignature({ header: '', body: '{}', secrets: [], now: 0 }), { ok: false, reason: 'no_header' });
-  assert.deepEqual(await breakDownSignature({ header: 't=abc,v1=00', body: '{}', secrets: [], now: 0 }), { ok: false, reason: 'malformed_header' });
+  assert.deepEqual(await breakDownSignature({ header: '', body: '{}', secrets: [], now: 0 }), {
+    ok: false,
+    reason: 'no_header',
+  });
+  assert.deepEqual(await breakDownSignature({ header: 't=abc,v1=00', body: '{}', secrets: [], now: 0 }), {
+    ok: false,
+    reason: 'malformed_header',
+  });
 });
 
 test('a v1 that no secret reproduces has no match', async () => {

@@ -23,48 +23,174 @@ function verifier(language: string): string {
   return blocks[0];
 }
 
-interface Case { name: string; payload: string; headers: Record<string, string>; keys: string[]; expect: string; v1a?: boolean }
+interface Case {
+  name: string;
+  payload: string;
+  headers: Record<string, string>;
+  keys: string[];
+  expect: string;
+  v1a?: boolean;
+}
 
 const { standardWebhooks: v1, standardWebhooksEd25519: v1a } = signatureVectors;
 const secret = `whsec_${Buffer.alloc(32, 42).toString('base64')}`;
 const oldSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const { signingKey, publicKey } = v1a.cases[0];
-const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(signingKey.slice(5), 'base64')]), format: 'der', type: 'pkcs8' });
-const headers = (id: string, t: number, signature: string) => ({ 'webhook-id': id, 'webhook-timestamp': String(t), 'webhook-signature': signature });
+const privateKey = createPrivateKey({
+  key: Buffer.concat([
+    Buffer.from('302e020100300506032b657004220420', 'hex'),
+    Buffer.from(signingKey.slice(5), 'base64'),
+  ]),
+  format: 'der',
+  type: 'pkcs8',
+});
+const headers = (id: string, t: number, signature: string) => ({
+  'webhook-id': id,
+  'webhook-timestamp': String(t),
+  'webhook-signature': signature,
+});
 const official = (s: string, id: string, t: number, body: string) => new Webhook(s).sign(id, new Date(t * 1000), body);
-const ed25519 = (id: string, t: number, body: string) => `v1a,${ed25519Sign(null, Buffer.from(`${id}.${t}.${body}`), privateKey).toString('base64')}`;
+const ed25519 = (id: string, t: number, body: string) =>
+  `v1a,${ed25519Sign(null, Buffer.from(`${id}.${t}.${body}`), privateKey).toString('base64')}`;
 
 function cases(): Case[] {
   const out: Case[] = [];
   // The vectors are long past: a verifier that agrees with them stops at the clock, one that disagrees at the signature.
   for (const [i, c] of v1.cases.entries()) {
-    out.push({ name: `v1 vector ${i}`, payload: c.body, headers: headers(c.id, c.timestamp, c.signature), keys: [c.secret], expect: 'timestamp_outside_tolerance' });
-    out.push({ name: `v1 vector ${i}, wrong secret`, payload: c.body, headers: headers(c.id, c.timestamp, c.signature), keys: [secret], expect: 'no_matching_signature' });
+    out.push({
+      name: `v1 vector ${i}`,
+      payload: c.body,
+      headers: headers(c.id, c.timestamp, c.signature),
+      keys: [c.secret],
+      expect: 'timestamp_outside_tolerance',
+    });
+    out.push({
+      name: `v1 vector ${i}, wrong secret`,
+      payload: c.body,
+      headers: headers(c.id, c.timestamp, c.signature),
+      keys: [secret],
+      expect: 'no_matching_signature',
+    });
   }
   for (const s of v1.rotation.secrets) {
-    out.push({ name: 'v1 rotation vector, one secret', payload: v1.rotation.body, headers: headers(v1.rotation.id, v1.rotation.timestamp, v1.rotation.header), keys: [s], expect: 'timestamp_outside_tolerance' });
+    out.push({
+      name: 'v1 rotation vector, one secret',
+      payload: v1.rotation.body,
+      headers: headers(v1.rotation.id, v1.rotation.timestamp, v1.rotation.header),
+      keys: [s],
+      expect: 'timestamp_outside_tolerance',
+    });
   }
   for (const [i, c] of v1a.cases.entries()) {
-    out.push({ name: `v1a vector ${i}`, payload: c.body, headers: headers(c.id, c.timestamp, c.signature), keys: [c.publicKey], expect: 'timestamp_outside_tolerance', v1a: true });
-    out.push({ name: `v1a vector ${i}, other key`, payload: c.body, headers: headers(c.id, c.timestamp, c.signature), keys: [v1a.cases[1 - i].publicKey], expect: 'no_matching_signature', v1a: true });
+    out.push({
+      name: `v1a vector ${i}`,
+      payload: c.body,
+      headers: headers(c.id, c.timestamp, c.signature),
+      keys: [c.publicKey],
+      expect: 'timestamp_outside_tolerance',
+      v1a: true,
+    });
+    out.push({
+      name: `v1a vector ${i}, other key`,
+      payload: c.body,
+      headers: headers(c.id, c.timestamp, c.signature),
+      keys: [v1a.cases[1 - i].publicKey],
+      expect: 'no_matching_signature',
+      v1a: true,
+    });
   }
   const body = v1.cases[2].body;
   const t = Math.floor(Date.now() / 1000);
   const id = 'dlv_fresh';
   out.push(
-    { name: 'fresh v1', payload: body, headers: headers(id, t, official(secret, id, t, body)), keys: [secret], expect: 'ok' },
-    { name: 'two v1 in a rotation, the receiver knows the old secret', payload: body, headers: headers(id, t, `${official(secret, id, t, body)} ${official(oldSecret, id, t, body)}`), keys: [oldSecret], expect: 'ok' },
-    { name: 'several secrets on the receiver side', payload: body, headers: headers(id, t, official(secret, id, t, body)), keys: [oldSecret, secret], expect: 'ok' },
-    { name: 'six minutes old', payload: body, headers: headers(id, t - 360, official(secret, id, t - 360, body)), keys: [secret], expect: 'timestamp_outside_tolerance' },
-    { name: 'six minutes ahead', payload: body, headers: headers(id, t + 360, official(secret, id, t + 360, body)), keys: [secret], expect: 'timestamp_outside_tolerance' },
-    { name: 're-serialised JSON', payload: JSON.stringify(JSON.parse(body), null, 1), headers: headers(id, t, official(secret, id, t, body)), keys: [secret], expect: 'no_matching_signature' },
-    { name: 'another webhook-id', payload: body, headers: headers('dlv_other', t, official(secret, id, t, body)), keys: [secret], expect: 'no_matching_signature' },
-    { name: 'no webhook-id', payload: body, headers: { ...headers(id, t, official(secret, id, t, body)), 'webhook-id': '' }, keys: [secret], expect: 'malformed_header' },
+    {
+      name: 'fresh v1',
+      payload: body,
+      headers: headers(id, t, official(secret, id, t, body)),
+      keys: [secret],
+      expect: 'ok',
+    },
+    {
+      name: 'two v1 in a rotation, the receiver knows the old secret',
+      payload: body,
+      headers: headers(id, t, `${official(secret, id, t, body)} ${official(oldSecret, id, t, body)}`),
+      keys: [oldSecret],
+      expect: 'ok',
+    },
+    {
+      name: 'several secrets on the receiver side',
+      payload: body,
+      headers: headers(id, t, official(secret, id, t, body)),
+      keys: [oldSecret, secret],
+      expect: 'ok',
+    },
+    {
+      name: 'six minutes old',
+      payload: body,
+      headers: headers(id, t - 360, official(secret, id, t - 360, body)),
+      keys: [secret],
+      expect: 'timestamp_outside_tolerance',
+    },
+    {
+      name: 'six minutes ahead',
+      payload: body,
+      headers: headers(id, t + 360, official(secret, id, t + 360, body)),
+      keys: [secret],
+      expect: 'timestamp_outside_tolerance',
+    },
+    {
+      name: 're-serialised JSON',
+      payload: JSON.stringify(JSON.parse(body), null, 1),
+      headers: headers(id, t, official(secret, id, t, body)),
+      keys: [secret],
+      expect: 'no_matching_signature',
+    },
+    {
+      name: 'another webhook-id',
+      payload: body,
+      headers: headers('dlv_other', t, official(secret, id, t, body)),
+      keys: [secret],
+      expect: 'no_matching_signature',
+    },
+    {
+      name: 'no webhook-id',
+      payload: body,
+      headers: { ...headers(id, t, official(secret, id, t, body)), 'webhook-id': '' },
+      keys: [secret],
+      expect: 'malformed_header',
+    },
     { name: 'no signature', payload: body, headers: headers(id, t, ''), keys: [secret], expect: 'malformed_header' },
-    { name: 'only a v1a for an HMAC secret', payload: body, headers: headers(id, t, ed25519(id, t, body)), keys: [secret], expect: 'no_matching_signature' },
-    { name: 'fresh v1a', payload: body, headers: headers(id, t, ed25519(id, t, body)), keys: [publicKey], expect: 'ok', v1a: true },
-    { name: 'v1 and v1a, the receiver holds the public key', payload: body, headers: headers(id, t, `${official(secret, id, t, body)} ${ed25519(id, t, body)}`), keys: [publicKey], expect: 'ok', v1a: true },
-    { name: 'v1a of a changed body', payload: body.replace('İstanbul', 'Istanbul'), headers: headers(id, t, ed25519(id, t, body)), keys: [publicKey], expect: 'no_matching_signature', v1a: true },
+    {
+      name: 'only a v1a for an HMAC secret',
+      payload: body,
+      headers: headers(id, t, ed25519(id, t, body)),
+      keys: [secret],
+      expect: 'no_matching_signature',
+    },
+    {
+      name: 'fresh v1a',
+      payload: body,
+      headers: headers(id, t, ed25519(id, t, body)),
+      keys: [publicKey],
+      expect: 'ok',
+      v1a: true,
+    },
+    {
+      name: 'v1 and v1a, the receiver holds the public key',
+      payload: body,
+      headers: headers(id, t, `${official(secret, id, t, body)} ${ed25519(id, t, body)}`),
+      keys: [publicKey],
+      expect: 'ok',
+      v1a: true,
+    },
+    {
+      name: 'v1a of a changed body',
+      payload: body.replace('İstanbul', 'Istanbul'),
+      headers: headers(id, t, ed25519(id, t, body)),
+      keys: [publicKey],
+      expect: 'no_matching_signature',
+      v1a: true,
+    },
   );
   return out;
 }
@@ -74,15 +200,26 @@ function check(run: (casesFile: string) => string, options: { v1a: boolean }) {
   const file = join(dir, `cases-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(all.map(({ payload, headers: h, keys }) => ({ payload, headers: h, keys }))));
   const results: string[] = JSON.parse(run(file));
-  assert.deepEqual(all.map((c, i) => `${c.name}: ${results[i]}`), all.map((c) => `${c.name}: ${c.expect}`));
+  assert.deepEqual(
+    all.map((c, i) => `${c.name}: ${results[i]}`),
+    all.map((c) => `${c.name}: ${c.expect}`),
+  );
 }
 
-const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
-const exec = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+const env = {
+  ...process.env,
+  GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'),
+  GOTOOLCHAIN: 'local',
+  GOPROXY: 'off',
+};
+const exec = (cmd: string, args: string[]) =>
+  execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 
 test('the documented Python Standard Webhooks verifier: vectors, rotation, both-way tolerance (v1)', () => {
   const script = join(dir, 'standard.py');
-  writeFileSync(script, `${verifier('python')}
+  writeFileSync(
+    script,
+    `${verifier('python')}
 import sys
 results = []
 for c in json.load(open(sys.argv[1], encoding="utf-8")):
@@ -92,7 +229,8 @@ for c in json.load(open(sys.argv[1], encoding="utf-8")):
     except ValueError as e:
         results.append(str(e))
 print(json.dumps(results))
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.python), [script, file]), { v1a: false });
 });
 
@@ -100,7 +238,9 @@ test('the documented Go Standard Webhooks verifier: vectors, rotation, both-way 
   const verify = join(dir, 'verify_standard.go');
   const program = join(dir, 'standard_cases.go');
   writeFileSync(verify, verifier('go'));
-  writeFileSync(program, `package main
+  writeFileSync(
+    program,
+    `package main
 
 import (
 	"encoding/json"
@@ -135,14 +275,17 @@ func main() {
 	out, _ := json.Marshal(results)
 	fmt.Println(string(out))
 }
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.go), ['run', verify, program, file]), { v1a: true });
 });
 
 test('the documented PHP Standard Webhooks verifier: vectors, rotation, both-way tolerance, v1 and v1a', () => {
   const script = join(dir, 'standard.php');
   writeFileSync(join(dir, 'verify_standard_webhook.php'), verifier('php'));
-  writeFileSync(script, `<?php
+  writeFileSync(
+    script,
+    `<?php
 require __DIR__ . '/verify_standard_webhook.php';
 $results = [];
 foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
@@ -154,6 +297,7 @@ foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
     }
 }
 echo json_encode($results);
-`);
+`,
+  );
   check((file) => exec(requireTool(tools.php), [script, file]), { v1a: true });
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { closest, didYouMean, editDistance, suggestPattern, suggestPatterns, suggestTopic, suggestTopics } from '../../src/shared/suggest.ts';
+import {
+  closest,
+  didYouMean,
+  editDistance,
+  suggestPattern,
+  suggestPatterns,
+  suggestTopic,
+  suggestTopics,
+} from '../../src/shared/suggest.ts';
 import { meaningGroups, meaningOf, meaningWords } from '../../src/shared/topic-meanings.ts';
 import { topics } from '../../src/shared/topics.ts';
 
@@ -13,9 +21,17 @@ test('edit distance counts an adjacent swap as one edit', () => {
 
 test('a typo of a topic suggests it; something unlike any topic suggests nothing', () => {
   const cases: [string, string | undefined][] = [
-    ['order.plcaed', 'order.placed'], ['Order.Placed', 'order.placed'], ['order_placed', 'order.placed'], ['orders.placed', 'order.placed'],
-    ['payment.capture', 'payment.captured'], ['placed', 'order.placed'], ['winner_changed', 'buybox.winner_changed'],
-    ['payout.retry.schedule', 'payout.retry.scheduled'], ['order.shipped', undefined], ['nope.nope', undefined], ['x', undefined],
+    ['order.plcaed', 'order.placed'],
+    ['Order.Placed', 'order.placed'],
+    ['order_placed', 'order.placed'],
+    ['orders.placed', 'order.placed'],
+    ['payment.capture', 'payment.captured'],
+    ['placed', 'order.placed'],
+    ['winner_changed', 'buybox.winner_changed'],
+    ['payout.retry.schedule', 'payout.retry.scheduled'],
+    ['order.shipped', undefined],
+    ['nope.nope', undefined],
+    ['x', undefined],
   ];
   for (const [input, expected] of cases) assert.equal(suggestTopic(input), expected, input);
 });
@@ -37,16 +53,24 @@ test('by meaning too: a name in another platform’s words suggests the topic of
     ['vendor.created', ['vendor.applied']],
     ['payout.completed', ['payout.paid']],
     // whatever the separator, case or number
-    ['orders/created', ['order.placed']], ['OrderCreated', ['order.placed']], ['order_create', ['order.placed']],
+    ['orders/created', ['order.placed']],
+    ['OrderCreated', ['order.placed']],
+    ['order_create', ['order.placed']],
     // a subject named by its category or its first word
-    ['staff.created', ['staff.invited']], ['report.due', ['saved_report.due']], ['approval.request.create', ['approval.request.created']],
+    ['staff.created', ['staff.invited']],
+    ['report.due', ['saved_report.due']],
+    ['approval.request.create', ['approval.request.created']],
   ];
   for (const [input, expected] of cases) assert.deepEqual(suggestTopics(input), expected, input);
 });
 
 test('a far spelling is dropped when a topic means the same, and nothing is invented', () => {
   assert.deepEqual(suggestTopics('order.deleted'), ['order.cancelled'], 'not order.placed, three letters away');
-  assert.deepEqual(suggestTopics('security.created'), ['impersonation.started', 'staff.invited'], 'a category holds several subjects');
+  assert.deepEqual(
+    suggestTopics('security.created'),
+    ['impersonation.started', 'staff.invited'],
+    'a category holds several subjects',
+  );
   assert.deepEqual(suggestTopics('order.shipped'), [], 'no topic ships orders');
   assert.deepEqual(suggestTopics('invoice.paid'), [], 'no such subject');
   assert.deepEqual(suggestTopics('x.created'), [], 'a meaning alone, without its subject, is no guess');
@@ -57,7 +81,10 @@ test('a far spelling is dropped when a topic means the same, and nothing is inve
 test('every topic’s own last word has a meaning, and no word has two', () => {
   for (const topic of topics) assert.ok(meaningOf(topic.slice(topic.lastIndexOf('.') + 1)), topic);
   const words = Object.values(meaningGroups).flat();
-  assert.deepEqual(words.filter((w, i) => words.indexOf(w) !== i), []);
+  assert.deepEqual(
+    words.filter((w, i) => words.indexOf(w) !== i),
+    [],
+  );
   assert.equal(meaningWords.length, words.length);
   assert.deepEqual(suggestTopics('order.placed'), ['order.placed'], 'a topic means itself');
 });

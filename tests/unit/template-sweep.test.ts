@@ -21,7 +21,7 @@ function template(name: string, ageMs: number): string {
   return dir;
 }
 
-test('a sweep removes other keys\' templates unused for half an hour and the leftovers of dead processes, nothing else', () => {
+test("a sweep removes other keys' templates unused for half an hour and the leftovers of dead processes, nothing else", () => {
   const current = template('template-00000000000000aa', 2 * templateKeepMs);
   const stale = template('template-00000000000000bb', templateKeepMs + 60_000);
   const recent = template('template-00000000000000cc', templateKeepMs - 60_000);
@@ -32,7 +32,11 @@ test('a sweep removes other keys\' templates unused for half an hour and the lef
   const removed = sweepTemplates(cache, current);
   assert.deepEqual(removed.sort(), [stale, deadBuild, deadTrash].map((d) => d.slice(cache.length + 1)).sort());
   for (const kept of [current, recent, liveBuild, other]) assert.ok(existsSync(kept), `${kept} kept`);
-  assert.deepEqual(readdirSync(cache).filter((n) => n.includes('.trash-')), [], 'nothing left half-deleted');
+  assert.deepEqual(
+    readdirSync(cache).filter((n) => n.includes('.trash-')),
+    [],
+    'nothing left half-deleted',
+  );
 });
 
 test('opening a template marks it used, so other processes keep it; a new key sweeps the old one once it is unused', async () => {

@@ -22,8 +22,16 @@ test('a missing tool fails at once with one line naming what to install, and no 
     }
     assert.fail('expected MissingTool');
   };
-  assert.equal(missing(() => requireTool(tools.chromium, { PATH: '/nonexistent' })),
-    'this test needs Chromium (chromium or chromium-browser or google-chrome-stable or google-chrome on PATH, or CHROMIUM_PATH): apt-get install chromium (Debian), or set CHROMIUM_PATH to a Chrome or Chromium binary');
-  assert.match(missing(() => requireTool(tools.chromium, { PATH: '', CHROMIUM_PATH: '/nope/chrome' })), /^CHROMIUM_PATH=\/nope\/chrome is not an executable file/);
-  assert.equal(missing(() => requireTool(tools.php, { PATH: '' })), 'this test needs PHP (php on PATH): apt-get install php-cli');
+  assert.equal(
+    missing(() => requireTool(tools.chromium, { PATH: '/nonexistent' })),
+    'this test needs Chromium (chromium or chromium-browser or google-chrome-stable or google-chrome on PATH, or CHROMIUM_PATH): apt-get install chromium (Debian), or set CHROMIUM_PATH to a Chrome or Chromium binary',
+  );
+  assert.match(
+    missing(() => requireTool(tools.chromium, { PATH: '', CHROMIUM_PATH: '/nope/chrome' })),
+    /^CHROMIUM_PATH=\/nope\/chrome is not an executable file/,
+  );
+  assert.equal(
+    missing(() => requireTool(tools.php, { PATH: '' })),
+    'this test needs PHP (php on PATH): apt-get install php-cli',
+  );
 });

@@ -22,7 +22,12 @@ export const listOptions = (cmd: Command) =>
     .option('--cursor <cursor>', 'the page after this cursor (from --json output)');
 
 /** Fetches one page of a delivery list and prints it as a table, or the page as JSON. */
-export async function printDeliveryPage(client: Client, path: string, params: Record<string, string | undefined>, json?: boolean): Promise<void> {
+export async function printDeliveryPage(
+  client: Client,
+  path: string,
+  params: Record<string, string | undefined>,
+  json?: boolean,
+): Promise<void> {
   const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
   const page = await client.request<Page<DeliverySummary>>('GET', `${path}?${query}`);
   if (json) return printJson(page);
@@ -32,8 +37,15 @@ export async function printDeliveryPage(client: Client, path: string, params: Re
 }
 
 /** Writes the deliveries a filter matches as a HAR 1.2 file, every attempt an entry. */
-async function writeHar(client: Client, out: string, params: Record<string, string | undefined>, json?: boolean): Promise<void> {
-  const query = new URLSearchParams(Object.entries({ format: 'har', ...params }).filter((e): e is [string, string] => e[1] !== undefined));
+async function writeHar(
+  client: Client,
+  out: string,
+  params: Record<string, string | undefined>,
+  json?: boolean,
+): Promise<void> {
+  const query = new URLSearchParams(
+    Object.entries({ format: 'har', ...params }).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const res = await longRequest(client, 'GET', `/api/v1/webhooks/deliveries/export?${query}`);
   const bytes = await saveBody(res, out);
   if (json) return printJson({ file: out, bytes });
@@ -44,16 +56,33 @@ async function writeHar(client: Client, out: string, params: Record<string, stri
 export function deliveriesCommand(program: Command): void {
   listOptions(apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)'))
     .option('--status <status>', 'pending, succeeded or dead')
-    .option('--har <file>', 'write the matching deliveries as HAR 1.2, every attempt an entry (--limit then defaults to 1000)')
+    .option(
+      '--har <file>',
+      'write the matching deliveries as HAR 1.2, every attempt an entry (--limit then defaults to 1000)',
+    )
     .option('--topics <patterns>', "with --har: comma-separated topic patterns, e.g. 'order.*'")
     .action(async (flags: ListFlags & { status?: string; har?: string; topics?: string }, cmd: Command) => {
       const client = await sandboxClient(flags);
       if (flags.har) {
         const limit = cmd.getOptionValueSource('limit') === 'default' ? undefined : flags.limit;
-        return writeHar(client, flags.har, { status: flags.status, topic: flags.topic, topics: flags.topics, endpointId: flags.endpoint, limit }, flags.json);
+        return writeHar(
+          client,
+          flags.har,
+          { status: flags.status, topic: flags.topic, topics: flags.topics, endpointId: flags.endpoint, limit },
+          flags.json,
+        );
       }
-      await printDeliveryPage(client, '/api/v1/webhooks/deliveries', {
-        status: flags.status, topic: flags.topic, endpointId: flags.endpoint, limit: flags.limit, cursor: flags.cursor,
-      }, flags.json);
+      await printDeliveryPage(
+        client,
+        '/api/v1/webhooks/deliveries',
+        {
+          status: flags.status,
+          topic: flags.topic,
+          endpointId: flags.endpoint,
+          limit: flags.limit,
+          cursor: flags.cursor,
+        },
+        flags.json,
+      );
     });
 }

@@ -32,7 +32,8 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
   const query = new URLSearchParams({ limit: '100' });
   if (flags.status) query.set('status', flags.status);
   if (flags.endpoint) query.set('endpointId', flags.endpoint);
-  const newest = async () => (await client.request<Page<DeliverySummary>>('GET', `/api/v1/webhooks/deliveries?${query}`)).data;
+  const newest = async () =>
+    (await client.request<Page<DeliverySummary>>('GET', `/api/v1/webhooks/deliveries?${query}`)).data;
   const known = new Set((await newest()).map((d) => d.id));
   const fixtures: Fixture[] = [];
   const count = flags.count ? Number(flags.count) : Infinity;
@@ -40,7 +41,10 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
   let stopped = false;
   const stop = () => (stopped = true);
   process.once('SIGINT', stop);
-  if (!flags.json) say(`Recording ${flags.topics ?? 'all topics'}${Number.isFinite(count) ? `, ${count} deliveries` : ''} — Ctrl-C to stop`);
+  if (!flags.json)
+    say(
+      `Recording ${flags.topics ?? 'all topics'}${Number.isFinite(count) ? `, ${count} deliveries` : ''} — Ctrl-C to stop`,
+    );
   try {
     while (!stopped && fixtures.length < count && Date.now() < until) {
       for (const d of (await newest()).reverse()) {
@@ -65,44 +69,84 @@ async function record(flags: RecordFlags): Promise<void> {
   if (flags.follow) {
     const sandboxId = (await client.request<{ id: string }>('GET', '/api/v1/sandbox')).id;
     const fixtures = await follow(client, flags);
-    const file: FixturesFile = { sandbayFixtures: fixturesFormatVersion, recordedAt: new Date().toISOString(), source: { sandboxId, url: client.url }, fixtures };
+    const file: FixturesFile = {
+      sandbayFixtures: fixturesFormatVersion,
+      recordedAt: new Date().toISOString(),
+      source: { sandboxId, url: client.url },
+      fixtures,
+    };
     writeFileSync(flags.out, `${JSON.stringify(file, null, 2)}\n`);
-    return flags.json ? printJson({ file: flags.out, fixtures: fixtures.length }) : say(`Wrote ${fixtures.length} fixtures to ${flags.out}`);
+    return flags.json
+      ? printJson({ file: flags.out, fixtures: fixtures.length })
+      : say(`Wrote ${fixtures.length} fixtures to ${flags.out}`);
   }
   const query = new URLSearchParams({ format: 'fixtures' });
-  for (const [key, value] of [['topics', flags.topics], ['status', flags.status], ['endpointId', flags.endpoint], ['limit', flags.limit]] as const) {
+  for (const [key, value] of [
+    ['topics', flags.topics],
+    ['status', flags.status],
+    ['endpointId', flags.endpoint],
+    ['limit', flags.limit],
+  ] as const) {
     if (value) query.set(key, value);
   }
   await saveBody(await longRequest(client, 'GET', `/api/v1/webhooks/deliveries/export?${query}`), flags.out);
   const file = JSON.parse(readFileSync(flags.out, 'utf8')) as FixturesFile;
   if (flags.json) return printJson({ file: flags.out, fixtures: file.fixtures.length });
-  say(`Wrote ${file.fixtures.length} fixtures to ${flags.out}${file.fixtures.length === 0 ? ' (no delivery matched; --follow records new ones)' : ''}`);
+  say(
+    `Wrote ${file.fixtures.length} fixtures to ${flags.out}${file.fixtures.length === 0 ? ' (no delivery matched; --follow records new ones)' : ''}`,
+  );
 }
 
 /** Exit codes as `sandbay check`'s: 0 every fixture answered 2xx, 1 one did not, 2 one got no answer at all. */
-export const replayExitCode = (results: ReplayResult[]) => (results.some((r) => r.status === null) ? 2 : results.some((r) => !r.ok) ? 1 : 0);
+export const replayExitCode = (results: ReplayResult[]) =>
+  results.some((r) => r.status === null) ? 2 : results.some((r) => !r.ok) ? 1 : 0;
 
 /** `sandbay replay fixtures.json --to URL --secret S`: sends each fixture again, re-signed with the receiver's secret. */
-async function replay(file: string, flags: { to: string; secret: string[]; scheme?: string; json?: boolean; timeout?: string }): Promise<void> {
-  const asked = flags.scheme?.split(',').map((s) => s.trim()).filter(Boolean);
+async function replay(
+  file: string,
+  flags: { to: string; secret: string[]; scheme?: string; json?: boolean; timeout?: string },
+): Promise<void> {
+  const asked = flags.scheme
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = asked?.find((s) => !replaySchemes.includes(s as ReplayScheme));
-  if (unknown !== undefined) throw new CliError(`--scheme takes ${replaySchemes.join(', ')} (or several, comma-separated), not ${unknown}`);
+  if (unknown !== undefined)
+    throw new CliError(`--scheme takes ${replaySchemes.join(', ')} (or several, comma-separated), not ${unknown}`);
   const results = await replayFixtures(file, {
-    url: withScheme(flags.to), secret: flags.secret, scheme: asked as ReplayScheme[] | undefined, timeoutMs: flags.timeout ? Number(flags.timeout) * 1000 : undefined,
+    url: withScheme(flags.to),
+    secret: flags.secret,
+    scheme: asked as ReplayScheme[] | undefined,
+    timeoutMs: flags.timeout ? Number(flags.timeout) * 1000 : undefined,
   }).catch((err: Error) => {
     throw new CliError(err.message);
   });
   process.exitCode = replayExitCode(results);
   if (flags.json) return printJson(results);
   if (results.length === 0) return say('No fixtures in the file.');
-  for (const line of table(['status', 'ms', 'fixture', 'answer'], results.map((r) => [r.status === null ? 'ERR' : String(r.status), String(r.durationMs), r.name, clip((r.error ?? r.body).replace(/\s+/g, ' '), 60)]))) say(line);
+  for (const line of table(
+    ['status', 'ms', 'fixture', 'answer'],
+    results.map((r) => [
+      r.status === null ? 'ERR' : String(r.status),
+      String(r.durationMs),
+      r.name,
+      clip((r.error ?? r.body).replace(/\s+/g, ' '), 60),
+    ]),
+  ))
+    say(line);
   const failed = results.filter((r) => !r.ok).length;
   say(failed === 0 ? `All ${results.length} answered 2xx.` : `${failed} of ${results.length} did not answer 2xx.`);
 }
 
 export function fixturesCommands(program: Command): void {
-  const fixtures = program.command('fixtures').description('recorded deliveries for your own tests (replay them with sandbay replay or replayFixtures)');
-  apiCommand(fixtures, 'record', 'write deliveries to a fixtures file: those in the log matching the filters, or with --follow those made from now on')
+  const fixtures = program
+    .command('fixtures')
+    .description('recorded deliveries for your own tests (replay them with sandbay replay or replayFixtures)');
+  apiCommand(
+    fixtures,
+    'record',
+    'write deliveries to a fixtures file: those in the log matching the filters, or with --follow those made from now on',
+  )
     .requiredOption('--out <file>', 'the fixtures file to write, e.g. fixtures.json')
     .option('--topics <patterns>', "comma-separated topic patterns, e.g. 'order.*,payment.captured'")
     .option('--status <status>', 'pending, succeeded or dead')
@@ -114,10 +158,19 @@ export function fixturesCommands(program: Command): void {
     .action(record);
   program
     .command('replay <fixtures>')
-    .description('send recorded fixtures to a receiver, each re-signed with its secret and a fresh timestamp (exit 0 all 2xx, 1 one was not, 2 no answer)')
+    .description(
+      'send recorded fixtures to a receiver, each re-signed with its secret and a fresh timestamp (exit 0 all 2xx, 1 one was not, 2 no answer)',
+    )
     .requiredOption('--to <url>', 'the receiver, e.g. localhost:3000/webhooks')
-    .requiredOption('--secret <secret>', 'the secret the receiver verifies with, whsec_… (repeatable during a rotation); for ed25519 a whsk_… private key', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--scheme <schemes>', `how to sign: ${replaySchemes.join(', ')}, or several comma-separated (default sandbay; standard-webhooks-ed25519 when every --secret is a whsk_… key)`)
+    .requiredOption(
+      '--secret <secret>',
+      'the secret the receiver verifies with, whsec_… (repeatable during a rotation); for ed25519 a whsk_… private key',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--scheme <schemes>',
+      `how to sign: ${replaySchemes.join(', ')}, or several comma-separated (default sandbay; standard-webhooks-ed25519 when every --secret is a whsk_… key)`,
+    )
     .option('--timeout <seconds>', 'give up on one request after this long (default 10)')
     .option('--json', 'print machine-readable JSON')
     .action(replay);

@@ -23,11 +23,16 @@ async function exportSandbox(flags: ExportFlags): Promise<void> {
   const res = await longRequest(client, 'GET', `/api/v1/sandbox/export${query.size ? `?${query}` : ''}`);
   const bytes = await saveBody(res, flags.out);
   const sandbox = await client.request<{ id: string; name: string }>('GET', '/api/v1/sandbox').catch(() => undefined);
-  if (flags.json) return printJson({ file: flags.out, bytes, sandbox, secrets: flags.includeSecrets ? 'included' : 'omitted' });
-  say(`Wrote ${flags.out} (${formatBytes(bytes)}): sandbox ${sandbox ? `${sandbox.id} "${sandbox.name}"` : ''}`.trimEnd());
-  say(flags.includeSecrets
-    ? 'Secrets included: treat the file like a password. An import signs with the same endpoint secrets.'
-    : 'Secrets omitted: an import issues new endpoint secrets (--include-secrets keeps them).');
+  if (flags.json)
+    return printJson({ file: flags.out, bytes, sandbox, secrets: flags.includeSecrets ? 'included' : 'omitted' });
+  say(
+    `Wrote ${flags.out} (${formatBytes(bytes)}): sandbox ${sandbox ? `${sandbox.id} "${sandbox.name}"` : ''}`.trimEnd(),
+  );
+  say(
+    flags.includeSecrets
+      ? 'Secrets included: treat the file like a password. An import signs with the same endpoint secrets.'
+      : 'Secrets omitted: an import issues new endpoint secrets (--include-secrets keeps them).',
+  );
 }
 
 /** `sandbay import demo.sandbay [--name NAME]`: a new sandbox from a file, with new credentials. */
@@ -42,19 +47,25 @@ async function importSandbox(file: string, flags: ConnectionFlags & { name?: str
   const client = new Client(resolveConnection(flags));
   const query = flags.name ? `?${new URLSearchParams({ name: flags.name })}` : '';
   const res = await longRequest(client, 'POST', `/api/v1/sandboxes/import${query}`, {
-    body: await openAsBlob(file), headers: { 'content-type': sandboxFileMediaType },
+    body: await openAsBlob(file),
+    headers: { 'content-type': sandboxFileMediaType },
   });
   const imported = (await res.json()) as CreatedSandbox & { report: ImportReport };
   if (flags.json) return printJson(imported);
   const { sandbox, credentials, report } = imported;
   const rows = ['orders', 'events', 'deliveries', 'attempts'].map((t) => `${report.rows[t] ?? 0} ${t}`).join(', ');
   say(`Imported ${file} (${formatBytes(size)}) as sandbox ${sandbox.id} "${sandbox.name}" in ${report.durationMs} ms`);
-  say(`  from ${report.source.sandboxId}, exported ${report.source.exportedAt} by Sandbay ${report.source.sandbayVersion} (${report.source.driver})`);
+  say(
+    `  from ${report.source.sandboxId}, exported ${report.source.exportedAt} by Sandbay ${report.source.sandbayVersion} (${report.source.driver})`,
+  );
   say(`  ${rows}`);
   say(`  sandbox clock: ${report.clock.now} (resumed where the file left it)`);
   if (report.secrets === 'issued') {
     say('  secrets: the file had none, so new ones were issued; past attempts were signed with the old ones');
-    for (const e of report.newSecrets) say(`    ${e.endpointId} ${e.url} signs with a new secret (GET /api/v1/webhooks/endpoints/${e.endpointId}/secrets shows it)`);
+    for (const e of report.newSecrets)
+      say(
+        `    ${e.endpointId} ${e.url} signs with a new secret (GET /api/v1/webhooks/endpoints/${e.endpointId}/secrets shows it)`,
+      );
   } else say('  secrets: imported from the file');
   if (report.notes) say(`  notes: ${report.notes}`);
   say(`  access token: ${credentials.accessToken}`);
@@ -62,9 +73,16 @@ async function importSandbox(file: string, flags: ConnectionFlags & { name?: str
 }
 
 export function portableCommands(program: Command): void {
-  apiCommand(program, 'export', 'write the sandbox to one file: data, endpoints, catchers, events, deliveries, DLQ and clock')
+  apiCommand(
+    program,
+    'export',
+    'write the sandbox to one file: data, endpoints, catchers, events, deliveries, DLQ and clock',
+  )
     .requiredOption('--out <file>', 'the file to write, e.g. demo.sandbay')
-    .option('--include-secrets', 'also write endpoint secrets and the webhook test secret (otherwise an import issues new ones)')
+    .option(
+      '--include-secrets',
+      'also write endpoint secrets and the webhook test secret (otherwise an import issues new ones)',
+    )
     .option('--notes <text>', 'notes about the scenario, carried in the file')
     .action(exportSandbox);
   apiCommand(program, 'import <file>', 'make a new sandbox from a file written by sandbay export')

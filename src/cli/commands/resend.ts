@@ -21,11 +21,12 @@ export async function printAttempt(client: Client, delivery: DeliveryDetail, jso
 
 /** `sandbay resend <deliveryId>`: attempt it now — the next retry if pending, a replay otherwise (SPEC §5.3). */
 export function resendCommand(program: Command): void {
-  apiCommand(program, 'resend <deliveryId>', 'attempt a delivery now: its next retry if pending, else a replay')
-    .action(async (id: string, flags: ConnectionFlags) => {
+  apiCommand(program, 'resend <deliveryId>', 'attempt a delivery now: its next retry if pending, else a replay').action(
+    async (id: string, flags: ConnectionFlags) => {
       const client = await sandboxClient(flags);
       const { status } = await client.request<DeliveryDetail>('GET', deliveryPath(id));
       if (status !== 'pending') return replayOne(client, id, flags.json);
       await printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/retry`), flags.json);
-    });
+    },
+  );
 }

@@ -10,9 +10,13 @@ export function resetCommand(program: Command): void {
     .option('--all', 'also delete webhook endpoints and revoke every token (prints a fresh access token)')
     .action(async (flags: ConnectionFlags & { all?: boolean }) => {
       const client = await sandboxClient(flags);
-      const result = await client.request<ResetResult>('POST', '/api/v1/sandbox/reset', { body: { scope: flags.all ? 'all' : 'data' } });
+      const result = await client.request<ResetResult>('POST', '/api/v1/sandbox/reset', {
+        body: { scope: flags.all ? 'all' : 'data' },
+      });
       if (flags.json) return printJson(result);
-      const counts = Object.entries(result.counts).map(([name, n]) => `${n} ${name}`).join(', ');
+      const counts = Object.entries(result.counts)
+        .map(([name, n]) => `${n} ${name}`)
+        .join(', ');
       say(`Reset in ${Math.round(result.durationMs)} ms: ${counts}`);
       if (result.credentials) say(`Every token was revoked. New access token: ${result.credentials.accessToken}`);
     });

@@ -39,7 +39,8 @@ export function checkDatabaseUrl(value: string): string {
   } catch {
     // reported below
   }
-  if (!url || !/^postgres(ql)?:$/.test(url.protocol)) throw new CliError('--database-url must look like postgres://user:password@host:5432/database');
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol))
+    throw new CliError('--database-url must look like postgres://user:password@host:5432/database');
   return value;
 }
 
@@ -53,14 +54,16 @@ export function redactUrl(value: string): string {
 /** `--workers N`: how many engine processes share the port (1–64). */
 export function parseWorkers(value: string): number {
   const workers = Number(value);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new CliError(`--workers must be 1–64, not ${value}`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new CliError(`--workers must be 1–64, not ${value}`);
   return workers;
 }
 
 /** `--pool-size N`: PostgreSQL connections per engine process (2–1000). */
 export function parsePoolSize(value: string): number {
   const size = Number(value);
-  if (!Number.isInteger(size) || size < 2 || size > 1000) throw new CliError(`--pool-size must be 2–1000, not ${value}`);
+  if (!Number.isInteger(size) || size < 2 || size > 1000)
+    throw new CliError(`--pool-size must be 2–1000, not ${value}`);
   return size;
 }
 
@@ -68,8 +71,10 @@ export function parsePoolSize(value: string): number {
 export function databaseTimeouts(flags: ServeFlags): SandboxOptions['databaseTimeouts'] {
   const ms = (value: string | undefined) => (value === undefined ? undefined : Math.round(parseDuration(value) * 1000));
   const given = {
-    connectMs: ms(flags.connectTimeout), statementMs: ms(flags.statementTimeout),
-    lockMs: ms(flags.lockTimeout), idleInTransactionMs: ms(flags.idleInTransactionTimeout),
+    connectMs: ms(flags.connectTimeout),
+    statementMs: ms(flags.statementTimeout),
+    lockMs: ms(flags.lockTimeout),
+    idleInTransactionMs: ms(flags.idleInTransactionTimeout),
   };
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
 }
@@ -79,7 +84,8 @@ function msFromEnv(name: string): number | undefined {
   const value = process.env[name];
   if (!value) return undefined;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) throw new CliError(`${name} must be a whole number of milliseconds above 0, not ${value}`);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new CliError(`${name} must be a whole number of milliseconds above 0, not ${value}`);
   return ms;
 }
 
@@ -94,16 +100,31 @@ function switchOn(name: string, value: string | undefined): boolean {
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
-    port: parsePort(flags.port), host: flags.host, allowHosts: flags.allowHost,
+    port: parsePort(flags.port),
+    host: flags.host,
+    allowHosts: flags.allowHost,
     // An empty SANDBAY_ADMIN_KEY= or SANDBAY_PUBLIC_URL= means "not set", as shells use it.
-    publicUrl: flags.publicUrl || undefined, adminKey: flags.adminKey || undefined,
-    dataDir: flags.dataDir, memory: flags.memory, logRequests: !flags.quiet,
-    databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl), postgres: flags.postgres,
-    deliveryLeaseMs: msFromEnv('SANDBAY_DELIVERY_LEASE_MS'), deliveryPollMs: msFromEnv('SANDBAY_DELIVERY_POLL_MS'),
-    allowReceivers: flags.allowReceivers ? flags.allowReceivers.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
-    openSandboxCreation: flags.openSandboxCreation === true || switchOn('SANDBAY_OPEN_SANDBOX_CREATION', process.env.SANDBAY_OPEN_SANDBOX_CREATION),
+    publicUrl: flags.publicUrl || undefined,
+    adminKey: flags.adminKey || undefined,
+    dataDir: flags.dataDir,
+    memory: flags.memory,
+    logRequests: !flags.quiet,
+    databaseUrl: flags.databaseUrl && checkDatabaseUrl(flags.databaseUrl),
+    postgres: flags.postgres,
+    deliveryLeaseMs: msFromEnv('SANDBAY_DELIVERY_LEASE_MS'),
+    deliveryPollMs: msFromEnv('SANDBAY_DELIVERY_POLL_MS'),
+    allowReceivers: flags.allowReceivers
+      ? flags.allowReceivers
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : undefined,
+    openSandboxCreation:
+      flags.openSandboxCreation === true ||
+      switchOn('SANDBAY_OPEN_SANDBOX_CREATION', process.env.SANDBAY_OPEN_SANDBOX_CREATION),
     engineAliveMs: msFromEnv('SANDBAY_ENGINE_ALIVE_MS'),
-    poolSize: flags.poolSize === undefined ? undefined : parsePoolSize(flags.poolSize), databaseTimeouts: databaseTimeouts(flags),
+    poolSize: flags.poolSize === undefined ? undefined : parsePoolSize(flags.poolSize),
+    databaseTimeouts: databaseTimeouts(flags),
   };
   const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop
@@ -113,15 +134,19 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const workerOptions = clusterWorkerOptions(options);
   let running;
   try {
-    running = workerOptions ? await startSandbox(workerOptions)
-      : workers ? await startCluster(options, workers, (line) => process.stderr.write(`sandbay: ${line}\n`))
-      : await startSandbox(options);
+    running = workerOptions
+      ? await startSandbox(workerOptions)
+      : workers
+        ? await startCluster(options, workers, (line) => process.stderr.write(`sandbay: ${line}\n`))
+        : await startSandbox(options);
   } catch (err) {
     if (err instanceof DataDirLockedError || err instanceof StartupError) throw new CliError(err.message);
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new CliError(`port ${flags.port} is in use; pass --port 0 for any free port`);
     // By name: an import of the database module would load the engine before it is needed.
     if ((err as Error)?.name === 'SchemaTooNewError') throw new CliError((err as Error).message);
-    if (options.databaseUrl) throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
+    if (options.databaseUrl)
+      throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
   let closing = false;
@@ -147,7 +172,9 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
     ...(workers ? [`${workers} worker${workers === 1 ? '' : 's'}`] : []),
     ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),
-    ...(running.shared && options.allowReceivers?.length ? [`receivers may also be in ${options.allowReceivers.join(', ')}`] : []),
+    ...(running.shared && options.allowReceivers?.length
+      ? [`receivers may also be in ${options.allowReceivers.join(', ')}`]
+      : []),
   ];
   process.stdout.write(`Sandbay ready: ${running.readyUrl}  (${details.join('; ')})\n`);
 }

@@ -28,26 +28,36 @@ function newestMtime(dir: string): number {
 /** Builds main, preload and renderer with electron-vite when the sources are newer than the build. */
 export function ensureBuilt(root = packageRoot()): void {
   const marker = join(root, 'out', 'renderer', 'index.html');
-  const sources = ['src/main', 'src/preload', 'src/renderer', 'src/shared'].map((d) => join(root, d)).filter(existsSync);
+  const sources = ['src/main', 'src/preload', 'src/renderer', 'src/shared']
+    .map((d) => join(root, d))
+    .filter(existsSync);
   if (existsSync(marker) && sources.every((d) => newestMtime(d) <= statSync(marker).mtimeMs)) return;
   process.stdout.write('Building the inspector UI (electron-vite build)…\n');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (result.status !== 0) throw new CliError('electron-vite build failed (see above)');
 }
 
 /** The one-line note `npm start` prints when it runs headless, or undefined to open the desktop window. */
 export function headlessNote(headless: boolean | undefined, binary: string | undefined): string | undefined {
   if (!headless && binary) return undefined;
-  const why = headless ? '--headless given' : 'no Electron binary in node_modules/electron (it cannot be downloaded here)';
+  const why = headless
+    ? '--headless given'
+    : 'no Electron binary in node_modules/electron (it cannot be downloaded here)';
   return `Running headless: ${why}. Open the URL below in a browser.`;
 }
 
 /** The flags the desktop app understands (src/main/flags.ts), passed on from `npm start -- …`. */
 export function desktopArgs(flags: ServeFlags): string[] {
   return [
-    '--port', flags.port,
+    '--port',
+    flags.port,
     ...(flags.memory ? ['--memory'] : []),
     ...(flags.dataDir ? ['--data-dir', flags.dataDir] : []),
   ];

@@ -18,9 +18,18 @@ interface TokenFlags extends ConnectionFlags {
  */
 async function newSandbox(flags: TokenFlags): Promise<void> {
   const client = new Client(resolveConnection(flags));
-  const created = await client.request<CreatedSandbox>('POST', '/api/v1/sandboxes', { body: flags.name ? { name: flags.name } : {} });
-  if (flags.json) return printJson({ sandboxId: created.sandbox.id, ...created.credentials, webhookTestSecret: created.webhookTestSecret });
-  process.stderr.write(`Created sandbox ${created.sandbox.id} (--json shows its client id, secret and webhook test secret)\n`);
+  const created = await client.request<CreatedSandbox>('POST', '/api/v1/sandboxes', {
+    body: flags.name ? { name: flags.name } : {},
+  });
+  if (flags.json)
+    return printJson({
+      sandboxId: created.sandbox.id,
+      ...created.credentials,
+      webhookTestSecret: created.webhookTestSecret,
+    });
+  process.stderr.write(
+    `Created sandbox ${created.sandbox.id} (--json shows its client id, secret and webhook test secret)\n`,
+  );
   say(created.credentials.accessToken);
 }
 
@@ -30,7 +39,11 @@ async function newSandbox(flags: TokenFlags): Promise<void> {
  * `--new` creates the sandbox first.
  */
 export function tokenCommand(program: Command): void {
-  apiCommand(program, 'token', 'print an access token for a sandbox (--new creates one; --json prints every credential)')
+  apiCommand(
+    program,
+    'token',
+    'print an access token for a sandbox (--new creates one; --json prints every credential)',
+  )
     .option('--new', 'create a new seeded sandbox and print its token')
     .option('--name <name>', 'with --new: the sandbox name')
     .option('--scope <scopes>', 'space-separated scopes (default: all)')
@@ -39,7 +52,10 @@ export function tokenCommand(program: Command): void {
       if (flags.new) return newSandbox(flags);
       const client = await sandboxClient(flags);
       const [credentials, sandboxId] = await Promise.all([
-        client.request<{ clientId: string; clientSecretHint: string; webhookTestSecret: string }>('GET', '/api/v1/sandbox/credentials'),
+        client.request<{ clientId: string; clientSecretHint: string; webhookTestSecret: string }>(
+          'GET',
+          '/api/v1/sandbox/credentials',
+        ),
         client.connection.sandbox ?? client.request<{ id: string }>('GET', '/api/v1/sandbox').then((s) => s.id),
       ]);
       const body: Record<string, unknown> = {};

@@ -13,7 +13,13 @@ export function topicsCommand(program: Command): void {
     .option('--json', 'print machine-readable JSON ({ data: [{ topic, category }] })')
     .action((flags: { json?: boolean }) => {
       if (flags.json) return printJson({ data: topics.map((topic) => ({ topic, category: categoryOf(topic) })) });
-      for (const line of table(['category', 'topics'], categories.map((c) => [c, topicCategories[c].join(', ')]))) say(line);
-      say(`${topics.length} topics. Subscribe to one, to <category>.* or to *; payload schemas: GET /api/v1/webhooks/topics.`);
+      for (const line of table(
+        ['category', 'topics'],
+        categories.map((c) => [c, topicCategories[c].join(', ')]),
+      ))
+        say(line);
+      say(
+        `${topics.length} topics. Subscribe to one, to <category>.* or to *; payload schemas: GET /api/v1/webhooks/topics.`,
+      );
     });
 }

@@ -19,16 +19,31 @@ const firstAttemptWaitMs = 15_000;
 
 /** `sandbay trigger <topic> --to <url|endpointId> [--override …] [--add …] [--data @file]`: a test webhook (SPEC §5.4, §11), then its first attempt. */
 export function triggerCommand(program: Command): void {
-  apiCommand(program, 'trigger <topic>', 'send a realistic sample of a topic, signed and retried like a real delivery, optionally with your own data')
+  apiCommand(
+    program,
+    'trigger <topic>',
+    'send a realistic sample of a topic, signed and retried like a real delivery, optionally with your own data',
+  )
     .requiredOption('--to <target>', 'a receiver URL or a registered endpoint id (whe_…)')
-    .option('--override <path=value>', 'set a field the sample has, e.g. data.total=10.5 or data.variants[0].price=3 (repeatable)', collectDataFlag('replace'))
-    .option('--add <path=value>', 'add a field the sample lacks, e.g. data.note=hi (repeatable)', collectDataFlag('add'))
+    .option(
+      '--override <path=value>',
+      'set a field the sample has, e.g. data.total=10.5 or data.variants[0].price=3 (repeatable)',
+      collectDataFlag('replace'),
+    )
+    .option(
+      '--add <path=value>',
+      'add a field the sample lacks, e.g. data.note=hi (repeatable)',
+      collectDataFlag('add'),
+    )
     .option('--remove <path>', 'remove a field, e.g. data.note (repeatable)', collectDataFlag('remove'))
     .option('--data <json>', "a JSON object merged over the sample's data (RFC 7396): inline, or @file.json")
     .option('--no-wait', 'return at once instead of waiting for the first attempt')
-    .addHelpText('after', "\n--data is merged first, then --override, --add and --remove apply in the order given. Values are JSON when they\n"
-      + "parse (10.5, true, null, '\"123\"'), else text. The result is checked against the topic's schema before anything is\n"
-      + 'sent: a mismatch is refused, naming the path.')
+    .addHelpText(
+      'after',
+      '\n--data is merged first, then --override, --add and --remove apply in the order given. Values are JSON when they\n' +
+        "parse (10.5, true, null, '\"123\"'), else text. The result is checked against the topic's schema before anything is\n" +
+        'sent: a mismatch is refused, naming the path.',
+    )
     .action(trigger);
 }
 
@@ -37,7 +52,9 @@ async function trigger(topic: string, flags: TriggerFlags): Promise<void> {
   const client = await sandboxClient(flags);
   // A registered endpoint by id, or a URL written as users write them (localhost:3000/hook).
   const endpoint = /^whe_/.test(flags.to) ? flags.to : withScheme(flags.to);
-  const sent = await client.request<{ deliveryId: string }>('POST', '/api/v1/webhooks/test', { body: { topic, endpoint, ...changes } });
+  const sent = await client.request<{ deliveryId: string }>('POST', '/api/v1/webhooks/test', {
+    body: { topic, endpoint, ...changes },
+  });
   if (!flags.wait) {
     if (flags.json) printJson(sent);
     else say(`${sent.deliveryId}  ${topic}  → ${endpoint}  · pending`);

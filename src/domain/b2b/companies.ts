@@ -14,12 +14,24 @@ export interface NewCompany {
 }
 
 interface CompanyRow {
-  id: string; name: string; tax_number: string; approval_threshold_minor: number; approval_levels: string[]; approval_ttl_hours: number; created_at: Date;
+  id: string;
+  name: string;
+  tax_number: string;
+  approval_threshold_minor: number;
+  approval_levels: string[];
+  approval_ttl_hours: number;
+  created_at: Date;
 }
 
 const toCompany = (c: CompanyRow) => ({
-  id: c.id, name: c.name, taxNumber: c.tax_number, approvalThreshold: toMajor(c.approval_threshold_minor), currency: 'TRY',
-  approvalLevels: c.approval_levels, approvalTtlHours: c.approval_ttl_hours, createdAt: c.created_at.toISOString(),
+  id: c.id,
+  name: c.name,
+  taxNumber: c.tax_number,
+  approvalThreshold: toMajor(c.approval_threshold_minor),
+  currency: 'TRY',
+  approvalLevels: c.approval_levels,
+  approvalTtlHours: c.approval_ttl_hours,
+  createdAt: c.created_at.toISOString(),
 });
 
 export type Company = ReturnType<typeof toCompany>;
@@ -34,9 +46,10 @@ export async function getCompany(q: Queryable, tenantId: string, id: string): Pr
 /** Companies, newest first. */
 export async function listCompanies(q: Queryable, tenantId: string, page: PageOptions): Promise<Company[]> {
   const k = keyset('c', 3);
-  const rows = await q.query<CompanyRow>(`select * from companies c where c.tenant_id = $1 and ${k.where} ${k.order} limit $2`, [
-    tenantId, page.limit, ...keysetParams(page),
-  ]);
+  const rows = await q.query<CompanyRow>(
+    `select * from companies c where c.tenant_id = $1 and ${k.where} ${k.order} limit $2`,
+    [tenantId, page.limit, ...keysetParams(page)],
+  );
   return rows.map(toCompany);
 }
 
@@ -45,7 +58,16 @@ export async function createCompany(deps: DomainDeps, tenantId: string, input: N
   const [row] = await deps.db.query<CompanyRow>(
     `insert into companies (tenant_id, id, name, tax_number, approval_threshold_minor, approval_levels, approval_ttl_hours, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-    [tenantId, newId('com'), input.name, input.taxNumber, input.approvalThresholdMinor, input.approvalLevels, input.approvalTtlHours, deps.clock.now(tenantId)],
+    [
+      tenantId,
+      newId('com'),
+      input.name,
+      input.taxNumber,
+      input.approvalThresholdMinor,
+      input.approvalLevels,
+      input.approvalTtlHours,
+      deps.clock.now(tenantId),
+    ],
   );
   return toCompany(row);
 }

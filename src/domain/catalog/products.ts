@@ -3,7 +3,11 @@ import { newId } from '../../shared/ids.ts';
 import { toMajor } from '../../shared/money.ts';
 import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import {
-  productArchivedData, productCreatedData, productPublishedData, type ProductEventRow, type VariantEventRow,
+  productArchivedData,
+  productCreatedData,
+  productPublishedData,
+  type ProductEventRow,
+  type VariantEventRow,
 } from '../../webhooks/topics/data/catalog.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
@@ -36,9 +40,18 @@ const select = `
     from products p`;
 
 const toProduct = (p: ProductRow) => ({
-  id: p.id, name: p.name, description: p.description, category: p.category, status: p.status, vendorId: p.vendor_id, currency: 'TRY',
+  id: p.id,
+  name: p.name,
+  description: p.description,
+  category: p.category,
+  status: p.status,
+  vendorId: p.vendor_id,
+  currency: 'TRY',
   variants: (p.variants ?? []).map((v) => ({ ...v, price: toMajor(v.price) })),
-  createdAt: p.created_at.toISOString(), updatedAt: p.updated_at.toISOString(), publishedAt: iso(p.published_at), archivedAt: iso(p.archived_at),
+  createdAt: p.created_at.toISOString(),
+  updatedAt: p.updated_at.toISOString(),
+  publishedAt: iso(p.published_at),
+  archivedAt: iso(p.archived_at),
 });
 
 export type Product = ReturnType<typeof toProduct>;
@@ -52,7 +65,9 @@ export async function getProduct(q: Queryable, tenantId: string, id: string): Pr
 
 /** Products with their variants, newest first, by status, category or vendor. */
 export async function listProducts(
-  q: Queryable, tenantId: string, page: PageOptions & { status?: string; category?: string; vendorId?: string },
+  q: Queryable,
+  tenantId: string,
+  page: PageOptions & { status?: string; category?: string; vendorId?: string },
 ): Promise<Product[]> {
   const k = keyset('p', 6);
   const rows = await q.query<ProductRow>(
@@ -66,12 +81,19 @@ export async function listProducts(
 /** SKUs are unique per sandbox, across the request and what exists. */
 async function checkSkus(tx: Tx, tenantId: string, variants: NewVariant[]): Promise<void> {
   const taken = new Set(
-    (await tx.query<{ sku: string }>('select sku from variants where tenant_id = $1 and sku = any($2)', [tenantId, variants.map((v) => v.sku)])).map((r) => r.sku),
+    (
+      await tx.query<{ sku: string }>('select sku from variants where tenant_id = $1 and sku = any($2)', [
+        tenantId,
+        variants.map((v) => v.sku),
+      ])
+    ).map((r) => r.sku),
   );
   const seen = new Set<string>();
   variants.forEach((v, i) => {
     if (taken.has(v.sku) || seen.has(v.sku)) {
-      throw new ApiError(409, 'sku_taken', `SKU ${v.sku} is already used in this sandbox.`, { errors: [{ path: `/variants/${i}/sku`, message: 'SKU already in use.' }] });
+      throw new ApiError(409, 'sku_taken', `SKU ${v.sku} is already used in this sandbox.`, {
+        errors: [{ path: `/variants/${i}/sku`, message: 'SKU already in use.' }],
+      });
     }
     seen.add(v.sku);
   });
@@ -83,8 +105,12 @@ export async function createProduct(deps: DomainDeps, tenantId: string, input: N
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now(tenantId);
     if (input.vendorId) {
-      const [vendor] = await tx.query('select 1 from vendors where tenant_id = $1 and id = $2', [tenantId, input.vendorId]);
-      if (!vendor) throw unknownReference('vendor_not_found', '/vendorId', `No vendor ${input.vendorId} in this sandbox.`);
+      const [vendor] = await tx.query('select 1 from vendors where tenant_id = $1 and id = $2', [
+        tenantId,
+        input.vendorId,
+      ]);
+      if (!vendor)
+        throw unknownReference('vendor_not_found', '/vendorId', `No vendor ${input.vendorId} in this sandbox.`);
     }
     await checkSkus(tx, tenantId, input.variants);
     const [product] = await tx.query<ProductEventRow>(
@@ -98,8 +124,14 @@ export async function createProduct(deps: DomainDeps, tenantId: string, input: N
          from unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[]) with ordinality as v(id, sku, name, price, stock, n)
         order by v.n returning *`,
       [
-        tenantId, id, now, input.variants.map(() => newId('var')), input.variants.map((v) => v.sku), input.variants.map((v) => v.name),
-        input.variants.map((v) => v.priceMinor), input.variants.map((v) => v.stock),
+        tenantId,
+        id,
+        now,
+        input.variants.map(() => newId('var')),
+        input.variants.map((v) => v.sku),
+        input.variants.map((v) => v.name),
+        input.variants.map((v) => v.priceMinor),
+        input.variants.map((v) => v.stock),
       ],
     );
     await deps.events.emit(tx, tenantId, 'product.created', productCreatedData(product, variants), { occurredAt: now });
@@ -108,9 +140,14 @@ export async function createProduct(deps: DomainDeps, tenantId: string, input: N
 }
 
 /** Locks a product for a change; archived products are read-only. */
-export async function lockProduct(tx: Tx, tenantId: string, id: string): Promise<ProductEventRow & { description: string | null }> {
+export async function lockProduct(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+): Promise<ProductEventRow & { description: string | null }> {
   const [row] = await tx.query<ProductEventRow & { description: string | null }>(
-    'select * from products where tenant_id = $1 and id = $2 for update', [tenantId, id],
+    'select * from products where tenant_id = $1 and id = $2 for update',
+    [tenantId, id],
   );
   if (!row) throw notFound('product');
   return row;
@@ -121,14 +158,20 @@ export async function publishProduct(deps: DomainDeps, tenantId: string, id: str
   await deps.db.transaction(async (tx) => {
     const p = await lockProduct(tx, tenantId, id);
     if (p.status === 'published') throw illegalTransition('product', p.status, 'publish');
-    const [{ count }] = await tx.query<{ count: number }>('select count(*)::int as count from variants where tenant_id = $1 and product_id = $2', [tenantId, id]);
-    if (count === 0) throw new ApiError(409, 'product_has_no_variants', 'Add a variant before publishing this product.');
+    const [{ count }] = await tx.query<{ count: number }>(
+      'select count(*)::int as count from variants where tenant_id = $1 and product_id = $2',
+      [tenantId, id],
+    );
+    if (count === 0)
+      throw new ApiError(409, 'product_has_no_variants', 'Add a variant before publishing this product.');
     const now = deps.clock.now(tenantId);
     const [after] = await tx.query<ProductEventRow>(
       `update products set status = 'published', published_at = $3, archived_at = null, updated_at = $3 where tenant_id = $1 and id = $2 returning *`,
       [tenantId, id, now],
     );
-    await deps.events.emit(tx, tenantId, 'product.published', productPublishedData(after, p.status as 'draft', count), { occurredAt: now });
+    await deps.events.emit(tx, tenantId, 'product.published', productPublishedData(after, p.status as 'draft', count), {
+      occurredAt: now,
+    });
   });
   return getProduct(deps.db, tenantId, id);
 }
@@ -143,7 +186,9 @@ export async function archiveProduct(deps: DomainDeps, tenantId: string, id: str
       `update products set status = 'archived', archived_at = $3, updated_at = $3 where tenant_id = $1 and id = $2 returning *`,
       [tenantId, id, now],
     );
-    await deps.events.emit(tx, tenantId, 'product.archived', productArchivedData(after, p.status as 'draft'), { occurredAt: now });
+    await deps.events.emit(tx, tenantId, 'product.archived', productArchivedData(after, p.status as 'draft'), {
+      occurredAt: now,
+    });
   });
   return getProduct(deps.db, tenantId, id);
 }

@@ -17,14 +17,24 @@ export interface VariantPatch {
 }
 
 /** The fields whose value changes, as product.updated reports them. */
-function changesOf(before: Record<string, unknown>, patch: Record<string, unknown>, prefix = '', show: (k: string, v: unknown) => unknown = (_, v) => v): FieldChange[] {
+function changesOf(
+  before: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  prefix = '',
+  show: (k: string, v: unknown) => unknown = (_, v) => v,
+): FieldChange[] {
   return Object.entries(patch)
     .filter(([k, v]) => v !== undefined && before[k] !== v)
     .map(([k, v]) => ({ field: `${prefix}${k}`, previous: show(k, before[k]), current: show(k, v) }));
 }
 
 /** Changes name, description or category; emits product.updated with what changed (nothing changed: no event). */
-export async function updateProduct(deps: DomainDeps, tenantId: string, id: string, patch: ProductPatch): Promise<Product> {
+export async function updateProduct(
+  deps: DomainDeps,
+  tenantId: string,
+  id: string,
+  patch: ProductPatch,
+): Promise<Product> {
   await deps.db.transaction(async (tx) => {
     const p = await lockProduct(tx, tenantId, id);
     if (p.status === 'archived') throw illegalTransition('product', p.status, 'update');
@@ -35,7 +45,15 @@ export async function updateProduct(deps: DomainDeps, tenantId: string, id: stri
       `update products set name = coalesce($3, name), description = case when $4::boolean then $5 else description end,
               category = coalesce($6, category), updated_at = $7
         where tenant_id = $1 and id = $2 returning *`,
-      [tenantId, id, patch.name ?? null, patch.description !== undefined, patch.description ?? null, patch.category ?? null, now],
+      [
+        tenantId,
+        id,
+        patch.name ?? null,
+        patch.description !== undefined,
+        patch.description ?? null,
+        patch.category ?? null,
+        now,
+      ],
     );
     await deps.events.emit(tx, tenantId, 'product.updated', productUpdatedData(after, changes), { occurredAt: now });
   });
@@ -43,17 +61,26 @@ export async function updateProduct(deps: DomainDeps, tenantId: string, id: stri
 }
 
 /** Changes a variant's name, price or stock; emits product.updated for its product (fields like variants.var_0001.price). */
-export async function updateVariant(deps: DomainDeps, tenantId: string, variantId: string, patch: VariantPatch): Promise<Product> {
+export async function updateVariant(
+  deps: DomainDeps,
+  tenantId: string,
+  variantId: string,
+  patch: VariantPatch,
+): Promise<Product> {
   const productId = await deps.db.transaction(async (tx) => {
     const [v] = await tx.query<{ product_id: string; name: string; price_minor: number; stock: number }>(
-      'select product_id, name, price_minor, stock from variants where tenant_id = $1 and id = $2', [tenantId, variantId],
+      'select product_id, name, price_minor, stock from variants where tenant_id = $1 and id = $2',
+      [tenantId, variantId],
     );
     if (!v) throw notFound('variant');
     const p = await lockProduct(tx, tenantId, v.product_id);
     if (p.status === 'archived') throw illegalTransition('product', p.status, 'update');
     const before = { name: v.name, price: v.price_minor, stock: v.stock };
-    const changes = changesOf(before, { name: patch.name, price: patch.priceMinor, stock: patch.stock }, `variants.${variantId}.`, (k, x) =>
-      k === 'price' ? toMajor(x as number) : x,
+    const changes = changesOf(
+      before,
+      { name: patch.name, price: patch.priceMinor, stock: patch.stock },
+      `variants.${variantId}.`,
+      (k, x) => (k === 'price' ? toMajor(x as number) : x),
     );
     if (changes.length === 0) return v.product_id;
     const now = deps.clock.now(tenantId);
@@ -62,7 +89,10 @@ export async function updateVariant(deps: DomainDeps, tenantId: string, variantI
         where tenant_id = $1 and id = $2`,
       [tenantId, variantId, patch.name ?? null, patch.priceMinor ?? null, patch.stock ?? null],
     );
-    const [after] = await tx.query<ProductEventRow>('update products set updated_at = $3 where tenant_id = $1 and id = $2 returning *', [tenantId, p.id, now]);
+    const [after] = await tx.query<ProductEventRow>(
+      'update products set updated_at = $3 where tenant_id = $1 and id = $2 returning *',
+      [tenantId, p.id, now],
+    );
     await deps.events.emit(tx, tenantId, 'product.updated', productUpdatedData(after, changes), { occurredAt: now });
     return v.product_id;
   });

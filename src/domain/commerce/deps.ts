@@ -15,7 +15,14 @@ export interface CommerceDeps extends DomainDeps {
  * here at once and on every other engine on the database at the COMMIT (NOTIFY), so the job runs on time
  * even if this engine stops first (src/domain/commerce/job-watch.ts).
  */
-export async function scheduleAfterCommit(tx: Tx, deps: CommerceDeps, kind: string, tenantId: string, id: string, dueAt: Date): Promise<void> {
+export async function scheduleAfterCommit(
+  tx: Tx,
+  deps: CommerceDeps,
+  kind: string,
+  tenantId: string,
+  id: string,
+  dueAt: Date,
+): Promise<void> {
   const job: DueJob = { kind, tenantId, id, dueAt: dueAt.getTime() };
   tx.afterCommit(() => deps.scheduler.schedule(job));
   await tx.notify(jobsChannel, JSON.stringify(job));

@@ -66,7 +66,11 @@ export class ColumnJobWatch {
 function parseJob(payload: string): DueJob | undefined {
   try {
     const job = JSON.parse(payload) as DueJob;
-    const ok = typeof job.kind === 'string' && typeof job.tenantId === 'string' && typeof job.id === 'string' && Number.isFinite(job.dueAt);
+    const ok =
+      typeof job.kind === 'string' &&
+      typeof job.tenantId === 'string' &&
+      typeof job.id === 'string' &&
+      Number.isFinite(job.dueAt);
     return ok ? { kind: job.kind, tenantId: job.tenantId, id: job.id, dueAt: job.dueAt } : undefined;
   } catch {
     return undefined;

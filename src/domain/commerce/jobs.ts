@@ -38,21 +38,25 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
   return {
     job,
     async load(): Promise<DueJob[]> {
-      return toJobs(await deps.db.query(
-        `select tenant_id, id, ${job.column} as due from ${job.table}
+      return toJobs(
+        await deps.db.query(
+          `select tenant_id, id, ${job.column} as due from ${job.table}
           where ${job.column} is not null and (${job.pending})
             and tenant_id in (select id from tenants where not is_template)`,
-      ));
+        ),
+      );
     },
     async due(tenantId: string, upTo: number): Promise<DueJob[]> {
       // Rows another transaction holds are left out, as `run` would skip them: an advance asking again and
       // again for a job it cannot take (a row someone keeps locked) would never end. The lock lasts this statement.
-      return toJobs(await deps.db.query(
-        `select tenant_id, id, ${job.column} as due from ${job.table}
+      return toJobs(
+        await deps.db.query(
+          `select tenant_id, id, ${job.column} as due from ${job.table}
           where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column} for update skip locked`,
-        [tenantId, new Date(upTo)],
-        { prepare: true },
-      ));
+          [tenantId, new Date(upTo)],
+          { prepare: true },
+        ),
+      );
     },
     async run(due: DueJob, asOf: number): Promise<void> {
       const at = new Date(asOf);
@@ -81,7 +85,10 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
 export async function overdueJobs(q: Queryable, jobs: ColumnJob[], limit: number): Promise<DueJob[]> {
   if (jobs.length === 0) return [];
   const union = jobs
-    .map((j, i) => `select $${i + 2}::text as kind, tenant_id, id, ${j.column} as due from ${j.table} where ${j.column} is not null and (${j.pending})`)
+    .map(
+      (j, i) =>
+        `select $${i + 2}::text as kind, tenant_id, id, ${j.column} as due from ${j.table} where ${j.column} is not null and (${j.pending})`,
+    )
     .join(' union all ');
   const rows = await q.query<{ kind: string; tenant_id: string; id: string; due: Date }>(
     `select j.kind, j.tenant_id, j.id, j.due from (${union}) j join tenants t on t.id = j.tenant_id

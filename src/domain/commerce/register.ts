@@ -30,10 +30,19 @@ export function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
  * Registers the commerce jobs with the scheduler and starts watching for those other engines on the
  * database schedule (team mode); resolves to its stop.
  */
-export async function startCommerceJobs(deps: CommerceDeps, options: { pollMs?: number; onError: (message: string) => void }): Promise<() => Promise<void>> {
+export async function startCommerceJobs(
+  deps: CommerceDeps,
+  options: { pollMs?: number; onError: (message: string) => void },
+): Promise<() => Promise<void>> {
   const handlers = commerceJobs(deps);
   for (const [kind, handler] of handlers) deps.scheduler.register(kind, handler);
-  const watch = new ColumnJobWatch(deps.db, deps.scheduler, handlers.map(([, h]) => h.job), options.onError, options.pollMs);
+  const watch = new ColumnJobWatch(
+    deps.db,
+    deps.scheduler,
+    handlers.map(([, h]) => h.job),
+    options.onError,
+    options.pollMs,
+  );
   await watch.start();
   return () => watch.close();
 }

@@ -21,13 +21,20 @@ export interface AuthorizeRequest {
  * redirect_uri are shown to the user (`redirect: false`); everything else goes back to the
  * client through the redirect.
  */
-export async function checkAuthorizeRequest(db: Db, params: Record<string, string | undefined>): Promise<AuthorizeRequest> {
+export async function checkAuthorizeRequest(
+  db: Db,
+  params: Record<string, string | undefined>,
+): Promise<AuthorizeRequest> {
   const client = params.client_id ? await findClient(db, params.client_id) : undefined;
-  if (!client) throw Object.assign(new OAuthError('invalid_request', 'Unknown or missing client_id.'), { redirect: false });
+  if (!client)
+    throw Object.assign(new OAuthError('invalid_request', 'Unknown or missing client_id.'), { redirect: false });
   const redirectUri = params.redirect_uri ?? '';
   if (!redirectAllowed(client, redirectUri)) {
     throw Object.assign(
-      new OAuthError('invalid_request', 'redirect_uri must be a loopback http URL (RFC 8252) or one registered on the client.'),
+      new OAuthError(
+        'invalid_request',
+        'redirect_uri must be a loopback http URL (RFC 8252) or one registered on the client.',
+      ),
       { redirect: false },
     );
   }
@@ -35,9 +42,13 @@ export async function checkAuthorizeRequest(db: Db, params: Record<string, strin
   if (!params.code_challenge || !/^[A-Za-z0-9\-._~]{43,128}$/.test(params.code_challenge)) {
     throw new OAuthError('invalid_request', 'code_challenge is required (PKCE, RFC 7636).');
   }
-  if (params.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256.');
+  if (params.code_challenge_method !== 'S256')
+    throw new OAuthError('invalid_request', 'code_challenge_method must be S256.');
   return {
-    client, redirectUri, state: params.state, codeChallenge: params.code_challenge,
+    client,
+    redirectUri,
+    state: params.state,
+    codeChallenge: params.code_challenge,
     scope: requestedScope(params.scope, allScopes),
   };
 }
@@ -48,8 +59,16 @@ export async function issueCode(db: Db, request: AuthorizeRequest): Promise<stri
   await db.query(
     `insert into oauth_codes (hash, tenant_id, client_id, redirect_uri, code_challenge, scope, family_id, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [hashToken(code), request.client.tenantId, request.client.clientId, request.redirectUri, request.codeChallenge,
-      request.scope, `fam_${randomString(20)}`, new Date(Date.now() + codeTtlMs)],
+    [
+      hashToken(code),
+      request.client.tenantId,
+      request.client.clientId,
+      request.redirectUri,
+      request.codeChallenge,
+      request.scope,
+      `fam_${randomString(20)}`,
+      new Date(Date.now() + codeTtlMs),
+    ],
   );
   return code;
 }

@@ -14,8 +14,14 @@ export interface ClientInput {
 }
 
 const view = (c: OAuthClient, clientSecret?: string): OAuthClientView => ({
-  clientId: c.clientId, name: c.name, public: c.public, sandboxClient: c.sandboxClient, redirectUris: c.redirectUris,
-  clientSecretHint: c.secretHint, createdAt: c.createdAt.toISOString(), ...(clientSecret ? { clientSecret } : {}),
+  clientId: c.clientId,
+  name: c.name,
+  public: c.public,
+  sandboxClient: c.sandboxClient,
+  redirectUris: c.redirectUris,
+  clientSecretHint: c.secretHint,
+  createdAt: c.createdAt.toISOString(),
+  ...(clientSecret ? { clientSecret } : {}),
 });
 
 /**
@@ -24,11 +30,15 @@ const view = (c: OAuthClient, clientSecret?: string): OAuthClientView => ({
  * or public (no secret, PKCE required). Secrets are stored hashed, as GitHub and Stripe keep theirs.
  */
 export class OAuthClients {
-  constructor(private readonly db: Db, private readonly tokens: TokenStore) {}
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: TokenStore,
+  ) {}
 
   async list(tenantId: string): Promise<OAuthClientView[]> {
     const rows = await this.db.query<ClientRow>(
-      `select ${clientColumns} from oauth_clients where tenant_id = $1 order by sandbox_client desc, created_at, client_id`, [tenantId],
+      `select ${clientColumns} from oauth_clients where tenant_id = $1 order by sandbox_client desc, created_at, client_id`,
+      [tenantId],
     );
     return rows.map((r) => view(toClient(r)));
   }
@@ -40,9 +50,23 @@ export class OAuthClients {
        select $1, $2, $3, $4, $5, $6, $7
         where (select count(*) from oauth_clients where tenant_id = $2) < $8
        returning ${clientColumns}`,
-      [newClientId(), tenantId, Boolean(input.public), input.name ?? null, input.redirectUris ?? [], secret?.hash ?? null, secret?.hint ?? null, maxClientsPerSandbox + 1],
+      [
+        newClientId(),
+        tenantId,
+        Boolean(input.public),
+        input.name ?? null,
+        input.redirectUris ?? [],
+        secret?.hash ?? null,
+        secret?.hint ?? null,
+        maxClientsPerSandbox + 1,
+      ],
     );
-    if (!rows[0]) throw new ApiError(409, 'client_limit_reached', `A sandbox holds at most ${maxClientsPerSandbox} registered clients besides its own; delete one first.`);
+    if (!rows[0])
+      throw new ApiError(
+        409,
+        'client_limit_reached',
+        `A sandbox holds at most ${maxClientsPerSandbox} registered clients besides its own; delete one first.`,
+      );
     return view(toClient(rows[0]), secret?.secret);
   }
 
@@ -62,7 +86,12 @@ export class OAuthClients {
   /** Deletes a registered client and revokes every token it was issued; the sandbox's own client stays. */
   async remove(tenantId: string, clientId: string): Promise<void> {
     const client = await this.get(tenantId, clientId);
-    if (client.sandboxClient) throw new ApiError(409, 'sandbox_client', "The sandbox's own client cannot be deleted; rotate its secret instead.");
+    if (client.sandboxClient)
+      throw new ApiError(
+        409,
+        'sandbox_client',
+        "The sandbox's own client cannot be deleted; rotate its secret instead.",
+      );
     await this.db.transaction(async (tx) => {
       await this.tokens.revokeClient(tx, tenantId, clientId);
       await tx.query('delete from oauth_codes where tenant_id = $1 and client_id = $2', [tenantId, clientId]);
@@ -72,14 +101,18 @@ export class OAuthClients {
 
   /** The sandbox's own credentials client. */
   async sandboxClient(tenantId: string): Promise<OAuthClient> {
-    const [row] = await this.db.query<ClientRow>(`select ${clientColumns} from oauth_clients where tenant_id = $1 and sandbox_client`, [tenantId]);
+    const [row] = await this.db.query<ClientRow>(
+      `select ${clientColumns} from oauth_clients where tenant_id = $1 and sandbox_client`,
+      [tenantId],
+    );
     if (!row) throw notFound('sandbox');
     return toClient(row);
   }
 
   private async get(tenantId: string, clientId: string): Promise<OAuthClient> {
     const [row] = await this.db.query<ClientRow>(
-      `select ${clientColumns} from oauth_clients where tenant_id = $1 and client_id = $2`, [tenantId, clientId],
+      `select ${clientColumns} from oauth_clients where tenant_id = $1 and client_id = $2`,
+      [tenantId, clientId],
     );
     if (!row) throw notFound('OAuth client');
     return toClient(row);

@@ -20,15 +20,30 @@ export interface OAuthClient {
 }
 
 export interface ClientRow {
-  client_id: string; tenant_id: string; public: boolean; sandbox_client: boolean; name: string | null; redirect_uris: string[];
-  secret_hash: string | null; secret_hint: string | null; created_at: Date;
+  client_id: string;
+  tenant_id: string;
+  public: boolean;
+  sandbox_client: boolean;
+  name: string | null;
+  redirect_uris: string[];
+  secret_hash: string | null;
+  secret_hint: string | null;
+  created_at: Date;
 }
 
-export const clientColumns = 'client_id, tenant_id, public, sandbox_client, name, redirect_uris, secret_hash, secret_hint, created_at';
+export const clientColumns =
+  'client_id, tenant_id, public, sandbox_client, name, redirect_uris, secret_hash, secret_hint, created_at';
 
 export const toClient = (r: ClientRow): OAuthClient => ({
-  clientId: r.client_id, tenantId: r.tenant_id, public: r.public, sandboxClient: r.sandbox_client, name: r.name,
-  redirectUris: r.redirect_uris, secretHash: r.secret_hash, secretHint: r.secret_hint, createdAt: r.created_at,
+  clientId: r.client_id,
+  tenantId: r.tenant_id,
+  public: r.public,
+  sandboxClient: r.sandbox_client,
+  name: r.name,
+  redirectUris: r.redirect_uris,
+  secretHash: r.secret_hash,
+  secretHint: r.secret_hint,
+  createdAt: r.created_at,
 });
 
 export async function findClient(q: Queryable, clientId: string): Promise<OAuthClient | undefined> {

@@ -31,31 +31,50 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
   const accessTtl = parseExpiresIn(params.expires_in);
   const client = await authenticateClient(db, request);
 
-  const respond = async (tenantId: string, scope: string, refresh: boolean, familyId?: string): Promise<TokenResponse> => {
+  const respond = async (
+    tenantId: string,
+    scope: string,
+    refresh: boolean,
+    familyId?: string,
+  ): Promise<TokenResponse> => {
     const issued = await tokens.issue(db, { tenantId, clientId: client.clientId, scope, accessTtl, refresh, familyId });
     return {
-      access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn,
-      ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}), scope: issued.scope,
+      access_token: issued.accessToken,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
+      scope: issued.scope,
     };
   };
 
   switch (grantType) {
     case 'client_credentials': {
       // RFC 6749 §4.4: for confidential clients only.
-      if (client.public) throw new OAuthError('unauthorized_client', 'A public client cannot use client_credentials; use authorization_code with PKCE.');
+      if (client.public)
+        throw new OAuthError(
+          'unauthorized_client',
+          'A public client cannot use client_credentials; use authorization_code with PKCE.',
+        );
       // RFC 6749 §4.4.3: no refresh token for client credentials.
       return respond(client.tenantId, requestedScope(params.scope, allScopes), false);
     }
     case 'authorization_code': {
       const code = required(params, 'code');
       const verifier = required(params, 'code_verifier');
-      const row = await consumeOnce<{ tenant_id: string; client_id: string; redirect_uri: string; code_challenge: string; scope: string }>(
-        db, tokens, 'oauth_codes', hashToken(code), client.clientId, '',
-      );
-      if (row === 'reused') throw new OAuthError('invalid_grant', 'The authorization code was already used; its tokens are revoked.');
+      const row = await consumeOnce<{
+        tenant_id: string;
+        client_id: string;
+        redirect_uri: string;
+        code_challenge: string;
+        scope: string;
+      }>(db, tokens, 'oauth_codes', hashToken(code), client.clientId, '');
+      if (row === 'reused')
+        throw new OAuthError('invalid_grant', 'The authorization code was already used; its tokens are revoked.');
       if (row === 'unknown') throw new OAuthError('invalid_grant', 'Unknown authorization code.');
-      if (row.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'The authorization code expired.');
-      if (params.redirect_uri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
+      if (row.expires_at.getTime() <= Date.now())
+        throw new OAuthError('invalid_grant', 'The authorization code expired.');
+      if (params.redirect_uri !== row.redirect_uri)
+        throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
       if (!verifierPattern.test(verifier) || s256(verifier) !== row.code_challenge) {
         throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (S256).');
       }
@@ -64,15 +83,27 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
     case 'refresh_token': {
       const presented = required(params, 'refresh_token');
       const row = await consumeOnce<{ tenant_id: string; client_id: string; scope: string }>(
-        db, tokens, 'oauth_tokens', hashToken(presented), client.clientId, `and kind = 'refresh' and revoked_at is null`,
+        db,
+        tokens,
+        'oauth_tokens',
+        hashToken(presented),
+        client.clientId,
+        `and kind = 'refresh' and revoked_at is null`,
       );
-      if (row === 'reused') throw new OAuthError('invalid_grant', 'The refresh token was already used; every token of its family is revoked.');
+      if (row === 'reused')
+        throw new OAuthError(
+          'invalid_grant',
+          'The refresh token was already used; every token of its family is revoked.',
+        );
       if (row === 'unknown') throw new OAuthError('invalid_grant', 'Unknown or revoked refresh token.');
       if (row.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'The refresh token expired.');
       return respond(row.tenant_id, requestedScope(params.scope, row.scope.split(' ')), true, row.family_id);
     }
     default:
-      throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use client_credentials, authorization_code or refresh_token.`);
+      throw new OAuthError(
+        'unsupported_grant_type',
+        `grant_type ${grantType} is not supported; use client_credentials, authorization_code or refresh_token.`,
+      );
   }
 }
 
@@ -83,13 +114,24 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
  * spend it: another client presenting it (authenticated as itself) finds it unknown and changes
  * nothing, or a client could revoke another's grant with a code or token it got hold of.
  */
-async function consumeOnce<T>(db: Db, tokens: TokenStore, table: 'oauth_codes' | 'oauth_tokens', hash: string, clientId: string, filter: string) {
+async function consumeOnce<T>(
+  db: Db,
+  tokens: TokenStore,
+  table: 'oauth_codes' | 'oauth_tokens',
+  hash: string,
+  clientId: string,
+  filter: string,
+) {
   type Row = T & { family_id: string; expires_at: Date };
   const [won] = await db.query<Row>(
-    `update ${table} set used_at = now() where hash = $1 and client_id = $2 and used_at is null ${filter} returning *`, [hash, clientId],
+    `update ${table} set used_at = now() where hash = $1 and client_id = $2 and used_at is null ${filter} returning *`,
+    [hash, clientId],
   );
   if (won) return won;
-  const [seen] = await db.query<{ family_id: string }>(`select family_id from ${table} where hash = $1 and client_id = $2 ${filter}`, [hash, clientId]);
+  const [seen] = await db.query<{ family_id: string }>(
+    `select family_id from ${table} where hash = $1 and client_id = $2 ${filter}`,
+    [hash, clientId],
+  );
   if (!seen) return 'unknown' as const;
   await db.transaction((tx) => tokens.revokeFamily(tx, seen.family_id));
   return 'reused' as const;
@@ -137,8 +179,11 @@ export async function revokeToken(db: Db, tokens: TokenStore, request: TokenRequ
  * its client_id and has no secret to send. Every failure is 401 invalid_client.
  */
 async function authenticateClient(db: Db, { params, basic }: TokenRequest): Promise<OAuthClient> {
-  if (basic && (params.client_secret !== undefined)) {
-    throw new OAuthError('invalid_request', 'Send client credentials either in the Authorization header or in the body, not both.');
+  if (basic && params.client_secret !== undefined) {
+    throw new OAuthError(
+      'invalid_request',
+      'Send client credentials either in the Authorization header or in the body, not both.',
+    );
   }
   const clientId = basic?.clientId ?? params.client_id;
   const secret = basic?.clientSecret ?? params.client_secret;
@@ -146,12 +191,17 @@ async function authenticateClient(db: Db, { params, basic }: TokenRequest): Prom
   const client = await findClient(db, clientId);
   if (!client) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client.');
   if (client.public) {
-    if (secret) throw new OAuthError('invalid_client', 'Client authentication failed: this client is public and has no secret.');
+    if (secret)
+      throw new OAuthError('invalid_client', 'Client authentication failed: this client is public and has no secret.');
     return client;
   }
   if (secret === undefined) {
-    throw new OAuthError('invalid_client', 'Client authentication failed: this client is confidential; send its client_secret (HTTP Basic, or in the body).');
+    throw new OAuthError(
+      'invalid_client',
+      'Client authentication failed: this client is confidential; send its client_secret (HTTP Basic, or in the body).',
+    );
   }
-  if (!secretMatches(client, secret)) throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
+  if (!secretMatches(client, secret))
+    throw new OAuthError('invalid_client', 'Client authentication failed: wrong client secret.');
   return client;
 }

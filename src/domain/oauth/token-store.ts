@@ -42,12 +42,15 @@ export class TokenStore {
   private readonly cache: LruMap<string, AccessGrant>;
 
   constructor(
-    private readonly db: Db, private readonly invalidations: Invalidations, private readonly realNow: () => number = Date.now,
+    private readonly db: Db,
+    private readonly invalidations: Invalidations,
+    private readonly realNow: () => number = Date.now,
     maxCached = maxCachedTokens,
   ) {
     this.cache = new LruMap(maxCached);
     invalidations.on('tokens', {
-      drop: (message) => this.forgetWhere((grant) => grant.familyId === message.familyId || grant.tenantId === message.tenantId),
+      drop: (message) =>
+        this.forgetWhere((grant) => grant.familyId === message.familyId || grant.tenantId === message.tenantId),
       dropAll: () => this.cache.clear(),
     });
   }
@@ -59,7 +62,14 @@ export class TokenStore {
 
   async issue(
     q: Queryable,
-    opts: { tenantId: string; clientId: string; scope: string; familyId?: string; accessTtl?: number; refresh: boolean },
+    opts: {
+      tenantId: string;
+      clientId: string;
+      scope: string;
+      familyId?: string;
+      accessTtl?: number;
+      refresh: boolean;
+    },
   ): Promise<IssuedTokens> {
     const familyId = opts.familyId ?? `fam_${randomString(20)}`;
     const accessToken = `sat_${randomString(40)}`;
@@ -87,7 +97,11 @@ export class TokenStore {
     if (!grant) {
       const generation = this.invalidations.generation;
       const [row] = await this.db.query<{
-        tenant_id: string; client_id: string; scope: string; family_id: string; expires_at: Date;
+        tenant_id: string;
+        client_id: string;
+        scope: string;
+        family_id: string;
+        expires_at: Date;
       }>(
         `select tenant_id, client_id, scope, family_id, expires_at from oauth_tokens
           where hash = $1 and kind = 'access' and revoked_at is null`,
@@ -95,8 +109,11 @@ export class TokenStore {
       );
       if (!row) return { ok: false, reason: 'invalid_token' };
       grant = {
-        tenantId: row.tenant_id, clientId: row.client_id, familyId: row.family_id,
-        scopes: new Set(row.scope.split(' ').filter(Boolean)), expiresAtMs: row.expires_at.getTime(),
+        tenantId: row.tenant_id,
+        clientId: row.client_id,
+        familyId: row.family_id,
+        scopes: new Set(row.scope.split(' ').filter(Boolean)),
+        expiresAtMs: row.expires_at.getTime(),
       };
       // A read that a revocation overlapped may have seen the row before it: not kept.
       if (trusted && this.invalidations.generation === generation) this.cache.set(hash, grant);
@@ -109,18 +126,25 @@ export class TokenStore {
   // copy as the revocation commits, so the next request here is refused whatever the announcement's lag.
 
   async revokeFamily(tx: Tx, familyId: string): Promise<void> {
-    await tx.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [familyId]);
+    await tx.query('update oauth_tokens set revoked_at = now() where family_id = $1 and revoked_at is null', [
+      familyId,
+    ]);
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', familyId });
   }
 
   /** Every token a client was issued (a grant's family never spans clients: a refresh token is spent only by its own). */
   async revokeClient(tx: Tx, tenantId: string, clientId: string): Promise<void> {
-    await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and client_id = $2 and revoked_at is null', [tenantId, clientId]);
+    await tx.query(
+      'update oauth_tokens set revoked_at = now() where tenant_id = $1 and client_id = $2 and revoked_at is null',
+      [tenantId, clientId],
+    );
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId });
   }
 
   async revokeTenant(tx: Tx, tenantId: string): Promise<void> {
-    await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [tenantId]);
+    await tx.query('update oauth_tokens set revoked_at = now() where tenant_id = $1 and revoked_at is null', [
+      tenantId,
+    ]);
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId });
   }
 
@@ -132,12 +156,16 @@ export class TokenStore {
   async revoke(clientId: string, token: string): Promise<void> {
     const hash = hashToken(token);
     const [row] = await this.db.query<{ kind: 'access' | 'refresh'; family_id: string }>(
-      'select kind, family_id from oauth_tokens where hash = $1 and client_id = $2 and revoked_at is null', [hash, clientId],
+      'select kind, family_id from oauth_tokens where hash = $1 and client_id = $2 and revoked_at is null',
+      [hash, clientId],
     );
     if (!row) return;
     await this.db.transaction(async (tx) => {
       if (row.kind === 'refresh') return this.revokeFamily(tx, row.family_id);
-      const [revoked] = await tx.query<{ tenant_id: string }>('update oauth_tokens set revoked_at = now() where hash = $1 returning tenant_id', [hash]);
+      const [revoked] = await tx.query<{ tenant_id: string }>(
+        'update oauth_tokens set revoked_at = now() where hash = $1 returning tenant_id',
+        [hash],
+      );
       if (revoked) this.invalidations.dropAfterCommit(tx, { cache: 'tokens', tenantId: revoked.tenant_id });
     });
   }

@@ -17,7 +17,14 @@ export interface Order {
   id: string;
   status: string;
   customerId: string;
-  items: { variantId: string; productId: string; name: string; quantity: number; unitPrice: number; lineTotal: number }[];
+  items: {
+    variantId: string;
+    productId: string;
+    name: string;
+    quantity: number;
+    unitPrice: number;
+    lineTotal: number;
+  }[];
   total: number;
   currency: string;
   shippingAddress: { city: string; district: string };
@@ -30,7 +37,11 @@ export interface Order {
 /** The order as the API's JSON text, ready to send. */
 export async function getOrderJson(q: Queryable, tenantId: string, id: string): Promise<string> {
   // The API's hottest read: prepared once, one trip into Postgres per request.
-  const [row] = await q.query<{ doc: string }>('select doc from orders where tenant_id = $1 and id = $2', [tenantId, id], { prepare: true });
+  const [row] = await q.query<{ doc: string }>(
+    'select doc from orders where tenant_id = $1 and id = $2',
+    [tenantId, id],
+    { prepare: true },
+  );
   if (!row) throw notFound('order');
   return row.doc;
 }
@@ -40,7 +51,8 @@ export async function getOrder(q: Queryable, tenantId: string, id: string): Prom
 }
 
 export async function listOrders(
-  q: Queryable, tenantId: string,
+  q: Queryable,
+  tenantId: string,
   opts: { limit: number; after?: { key: string | number; id: string }; status?: string; customerId?: string },
 ): Promise<Order[]> {
   const rows = await q.query<{ doc: string }>(
@@ -48,7 +60,14 @@ export async function listOrders(
         and ($3::timestamptz is null or (created_at, id) < ($3, $4))
         and ($5::text is null or status = $5) and ($6::text is null or customer_id = $6)
       order by created_at desc, id desc limit $2`,
-    [tenantId, opts.limit, opts.after?.key ?? null, opts.after?.id ?? null, opts.status ?? null, opts.customerId ?? null],
+    [
+      tenantId,
+      opts.limit,
+      opts.after?.key ?? null,
+      opts.after?.id ?? null,
+      opts.status ?? null,
+      opts.customerId ?? null,
+    ],
   );
   return rows.map((r) => JSON.parse(r.doc) as Order);
 }
@@ -73,13 +92,31 @@ export async function createOrder(deps: CommerceDeps, tenantId: string, input: N
  * order above the company's threshold waits in pending_approval (approval.request.created)
  * instead of being placed (order.placed).
  */
-export async function placeOrder(tx: Tx, deps: CommerceDeps, tenantId: string, input: NewOrder, options: PlaceOptions = {}): Promise<{ id: string; status: string }> {
+export async function placeOrder(
+  tx: Tx,
+  deps: CommerceDeps,
+  tenantId: string,
+  input: NewOrder,
+  options: PlaceOptions = {},
+): Promise<{ id: string; status: string }> {
   const id = newId('ord');
   const now = deps.clock.now(tenantId);
-  const [customer] = await tx.query('select 1 from customers where tenant_id = $1 and id = $2', [tenantId, input.customerId]);
-  if (!customer) throw unknownReference('customer_not_found', '/customerId', `No customer ${input.customerId} in this sandbox.`);
+  const [customer] = await tx.query('select 1 from customers where tenant_id = $1 and id = $2', [
+    tenantId,
+    input.customerId,
+  ]);
+  if (!customer)
+    throw unknownReference('customer_not_found', '/customerId', `No customer ${input.customerId} in this sandbox.`);
   const variantIds = [...new Set(input.items.map((i) => i.variantId))];
-  const variants = await tx.query<{ id: string; product_id: string; name: string; product_name: string; product_status: string; price_minor: number; stock: number }>(
+  const variants = await tx.query<{
+    id: string;
+    product_id: string;
+    name: string;
+    product_name: string;
+    product_status: string;
+    price_minor: number;
+    stock: number;
+  }>(
     `select v.id, v.product_id, v.name, p.name as product_name, p.status as product_status, v.price_minor, v.stock
        from variants v join products p on p.tenant_id = v.tenant_id and p.id = v.product_id
       where v.tenant_id = $1 and v.id = any($2) for update of v`,
@@ -89,18 +126,32 @@ export async function placeOrder(tx: Tx, deps: CommerceDeps, tenantId: string, i
   const wanted = new Map<string, number>();
   input.items.forEach((item, i) => {
     const v = byId.get(item.variantId);
-    if (!v) throw unknownReference('variant_not_found', `/items/${i}/variantId`, `No variant ${item.variantId} in this sandbox.`);
+    if (!v)
+      throw unknownReference(
+        'variant_not_found',
+        `/items/${i}/variantId`,
+        `No variant ${item.variantId} in this sandbox.`,
+      );
     if (v.product_status !== 'published') {
-      throw unknownReference('product_not_available', `/items/${i}/variantId`, `Variant ${item.variantId} belongs to a ${v.product_status} product, which cannot be ordered.`);
+      throw unknownReference(
+        'product_not_available',
+        `/items/${i}/variantId`,
+        `Variant ${item.variantId} belongs to a ${v.product_status} product, which cannot be ordered.`,
+      );
     }
     wanted.set(v.id, (wanted.get(v.id) ?? 0) + item.quantity);
   });
   for (const [variantId, quantity] of wanted) {
     if (byId.get(variantId)!.stock < quantity) {
       const index = input.items.findIndex((i) => i.variantId === variantId);
-      throw new ApiError(422, 'insufficient_stock', `Variant ${variantId} has ${byId.get(variantId)!.stock} in stock; ${quantity} requested.`, {
-        errors: [{ path: `/items/${index}/quantity`, message: 'More than the stock on hand.' }],
-      });
+      throw new ApiError(
+        422,
+        'insufficient_stock',
+        `Variant ${variantId} has ${byId.get(variantId)!.stock} in stock; ${quantity} requested.`,
+        {
+          errors: [{ path: `/items/${index}/quantity`, message: 'More than the stock on hand.' }],
+        },
+      );
     }
   }
   const lines = input.items.map((item, position) => {
@@ -118,7 +169,15 @@ export async function placeOrder(tx: Tx, deps: CommerceDeps, tenantId: string, i
   );
   const params: unknown[] = [tenantId, id];
   const values = lines.map((l) => {
-    params.push(l.position, l.variant.id, l.variant.product_id, `${l.variant.product_name} (${l.variant.name})`, l.quantity, l.unitPrice, l.lineTotal);
+    params.push(
+      l.position,
+      l.variant.id,
+      l.variant.product_id,
+      `${l.variant.product_name} (${l.variant.name})`,
+      l.quantity,
+      l.unitPrice,
+      l.lineTotal,
+    );
     const n = params.length;
     return `($1, $2, ${[6, 5, 4, 3, 2, 1, 0].map((k) => `$${n - k}`).join(', ')})`;
   });
@@ -141,15 +200,24 @@ export async function placeOrder(tx: Tx, deps: CommerceDeps, tenantId: string, i
 const cancellable = new Set(['placed', 'pending_approval']);
 
 /** Cancels an order that has not been paid, returning its stock. */
-export async function cancelOrder(deps: DomainDeps, tenantId: string, id: string, reason?: (typeof cancelReasons)[number]): Promise<Order> {
+export async function cancelOrder(
+  deps: DomainDeps,
+  tenantId: string,
+  id: string,
+  reason?: (typeof cancelReasons)[number],
+): Promise<Order> {
   await deps.db.transaction(async (tx) => {
     const [order] = await tx.query<{ status: string; total_minor: number; currency: string; customer_id: string }>(
-      'select status, total_minor, currency, customer_id from orders where tenant_id = $1 and id = $2 for update', [tenantId, id],
+      'select status, total_minor, currency, customer_id from orders where tenant_id = $1 and id = $2 for update',
+      [tenantId, id],
     );
     if (!order) throw notFound('order');
     if (!cancellable.has(order.status)) throw illegalTransition('order', order.status, 'cancel');
     const now = deps.clock.now(tenantId);
-    await tx.query(`update orders set status = 'cancelled', cancelled_at = $3, updated_at = $3 where tenant_id = $1 and id = $2`, [tenantId, id, now]);
+    await tx.query(
+      `update orders set status = 'cancelled', cancelled_at = $3, updated_at = $3 where tenant_id = $1 and id = $2`,
+      [tenantId, id, now],
+    );
     // A buyer withdrawing an order that waits for approval withdraws the request too.
     await tx.query(
       `update approval_requests set status = 'cancelled', decided_at = $3, updated_at = $3
@@ -157,7 +225,13 @@ export async function cancelOrder(deps: DomainDeps, tenantId: string, id: string
       [tenantId, id, now],
     );
     await returnStock(tx, tenantId, id);
-    await deps.events.emit(tx, tenantId, 'order.cancelled', orderCancelledData({ id, ...order }, reason ?? 'requested_by_customer'), { occurredAt: now });
+    await deps.events.emit(
+      tx,
+      tenantId,
+      'order.cancelled',
+      orderCancelledData({ id, ...order }, reason ?? 'requested_by_customer'),
+      { occurredAt: now },
+    );
   });
   return getOrder(deps.db, tenantId, id);
 }

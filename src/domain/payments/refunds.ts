@@ -14,19 +14,32 @@ const refundable = new Set(['captured', 'partially_refunded']);
  * a test card whose refunds fail records a failed refund and answers 402 refund_failed.
  */
 export async function refundPayment(
-  deps: DomainDeps, tenantId: string, id: string, input: { amountMinor?: number; reason?: (typeof refundReasons)[number] }, baseUrl: string,
+  deps: DomainDeps,
+  tenantId: string,
+  id: string,
+  input: { amountMinor?: number; reason?: (typeof refundReasons)[number] },
+  baseUrl: string,
 ): Promise<Payment> {
   const refundId = newId('re');
   const failure = await deps.db.transaction(async (tx) => {
-    const [p] = await tx.query<PaymentRow>('select * from payments where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+    const [p] = await tx.query<PaymentRow>('select * from payments where tenant_id = $1 and id = $2 for update', [
+      tenantId,
+      id,
+    ]);
     if (!p) throw notFound('payment');
     if (!refundable.has(p.status)) throw illegalTransition('payment', p.status, 'refund');
     const remaining = p.amount_minor - p.refunded_minor;
     const amount = input.amountMinor ?? remaining;
     if (amount > remaining) {
-      throw new ApiError(422, 'amount_exceeds_refundable', `Only ${toMajor(remaining)} ${p.currency} of this payment can still be refunded.`, {
-        errors: [{ path: '/amount', message: `At most ${toMajor(remaining)}.` }], extra: { refundable: toMajor(remaining) },
-      });
+      throw new ApiError(
+        422,
+        'amount_exceeds_refundable',
+        `Only ${toMajor(remaining)} ${p.currency} of this payment can still be refunded.`,
+        {
+          errors: [{ path: '/amount', message: `At most ${toMajor(remaining)}.` }],
+          extra: { refundable: toMajor(remaining) },
+        },
+      );
     }
     const now = deps.clock.now(tenantId);
     const reason = input.reason ?? 'requested_by_customer';
@@ -34,7 +47,17 @@ export async function refundPayment(
     const [refund] = await tx.query<{ id: string; amount_minor: number; reason: string }>(
       `insert into refunds (tenant_id, id, payment_id, amount_minor, currency, status, reason, failure_reason, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
-      [tenantId, refundId, id, amount, p.currency, failed ? 'failed' : 'succeeded', reason, failed ? 'declined_by_issuer' : null, now],
+      [
+        tenantId,
+        refundId,
+        id,
+        amount,
+        p.currency,
+        failed ? 'failed' : 'succeeded',
+        reason,
+        failed ? 'declined_by_issuer' : null,
+        now,
+      ],
     );
     if (failed) return 'declined_by_issuer';
     const [after] = await tx.query<PaymentRow>(
@@ -47,7 +70,9 @@ export async function refundPayment(
     return null;
   });
   if (failure) {
-    throw new ApiError(402, 'refund_failed', `The card issuer declined the refund (${failure}).`, { extra: { refundId, failureReason: failure } });
+    throw new ApiError(402, 'refund_failed', `The card issuer declined the refund (${failure}).`, {
+      extra: { refundId, failureReason: failure },
+    });
   }
   return getPayment(deps.db, tenantId, id, baseUrl);
 }

@@ -11,7 +11,13 @@ const vendorLines = `
  * payment was captured in the period, and its pro-rata share (rounded down, in minor units) of
  * refunds made in the period.
  */
-export async function vendorEarnings(q: Queryable, tenantId: string, vendorId: string, periodStart: string, periodEnd: string) {
+export async function vendorEarnings(
+  q: Queryable,
+  tenantId: string,
+  vendorId: string,
+  periodStart: string,
+  periodEnd: string,
+) {
   const [row] = await q.query<{ gross: number; orders: number; refunds: number }>(
     `with vl as (${vendorLines}),
           span as (select $3::date::timestamp at time zone 'UTC' as since, ($4::date + 1)::timestamp at time zone 'UTC' as until)

@@ -4,10 +4,22 @@ import { maxPayoutAttempts, payoutRetryDelaysMs } from '../../shared/payout-sche
 import { toMajor } from '../../shared/money.ts';
 import { ApiError, notFound, illegalTransition, unknownReference } from '../../shared/problem.ts';
 import {
-  payoutCalculatedData, payoutFailedData, payoutPaidData, payoutRetryGivenUpData, payoutRetryScheduledData, type PayoutEventRow,
+  payoutCalculatedData,
+  payoutFailedData,
+  payoutPaidData,
+  payoutRetryGivenUpData,
+  payoutRetryScheduledData,
+  type PayoutEventRow,
 } from '../../webhooks/topics/data/payouts.ts';
 import { dateOnly } from '../../webhooks/topics/data/common.ts';
-import { iso, keyset, keysetParams, scheduleAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
+import {
+  iso,
+  keyset,
+  keysetParams,
+  scheduleAfterCommit,
+  type CommerceDeps,
+  type PageOptions,
+} from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
 import type { DomainDeps } from '../deps.ts';
 import { bankTransfer } from './test-bank.ts';
@@ -16,8 +28,10 @@ import { vendorEarnings } from './earnings.ts';
 export const payoutRetryJob = 'payout.retry';
 
 interface PayoutRow extends PayoutEventRow {
-  created_at: Date; updated_at: Date;
-  attempts?: { number: number; ibanLast4: string; outcome: string; failureCode: string | null; attemptedAt: string }[] | null;
+  created_at: Date;
+  updated_at: Date;
+  attempts?:
+    { number: number; ibanLast4: string; outcome: string; failureCode: string | null; attemptedAt: string }[] | null;
 }
 
 const select = `
@@ -27,11 +41,25 @@ const select = `
     from payouts p`;
 
 const toPayout = (p: PayoutRow) => ({
-  id: p.id, vendorId: p.vendor_id, status: p.status, periodStart: dateOnly(p.period_start), periodEnd: dateOnly(p.period_end),
-  gross: toMajor(p.gross_minor), commission: toMajor(p.commission_minor), refunds: toMajor(p.refunds_minor), amount: toMajor(p.amount_minor),
-  currency: p.currency, orderCount: p.order_count, attemptCount: p.attempt_count, maxAttempts: maxPayoutAttempts, nextAttemptAt: iso(p.next_attempt_at),
-  lastFailureCode: p.last_failure_code, paidAt: iso(p.paid_at), attempts: p.attempts ?? [],
-  createdAt: p.created_at.toISOString(), updatedAt: p.updated_at.toISOString(),
+  id: p.id,
+  vendorId: p.vendor_id,
+  status: p.status,
+  periodStart: dateOnly(p.period_start),
+  periodEnd: dateOnly(p.period_end),
+  gross: toMajor(p.gross_minor),
+  commission: toMajor(p.commission_minor),
+  refunds: toMajor(p.refunds_minor),
+  amount: toMajor(p.amount_minor),
+  currency: p.currency,
+  orderCount: p.order_count,
+  attemptCount: p.attempt_count,
+  maxAttempts: maxPayoutAttempts,
+  nextAttemptAt: iso(p.next_attempt_at),
+  lastFailureCode: p.last_failure_code,
+  paidAt: iso(p.paid_at),
+  attempts: p.attempts ?? [],
+  createdAt: p.created_at.toISOString(),
+  updatedAt: p.updated_at.toISOString(),
 });
 
 export type Payout = ReturnType<typeof toPayout>;
@@ -44,7 +72,11 @@ export async function getPayout(q: Queryable, tenantId: string, id: string): Pro
 }
 
 /** Payouts, newest first, by vendor or status. */
-export async function listPayouts(q: Queryable, tenantId: string, page: PageOptions & { vendorId?: string; status?: string }): Promise<Payout[]> {
+export async function listPayouts(
+  q: Queryable,
+  tenantId: string,
+  page: PageOptions & { vendorId?: string; status?: string },
+): Promise<Payout[]> {
   const k = keyset('p', 5);
   const rows = await q.query<PayoutRow>(
     `${select} where p.tenant_id = $1 and ($3::text is null or p.vendor_id = $3) and ($4::text is null or p.status = $4)
@@ -59,21 +91,30 @@ export async function listPayouts(q: Queryable, tenantId: string, page: PageOpti
  * orders captured in the period, minus commission and its share of refunds made in the period.
  * Periods of one vendor never overlap, so nothing is paid twice. Emits payout.calculated.
  */
-export async function calculatePayout(deps: DomainDeps, tenantId: string, input: { vendorId: string; periodStart: string; periodEnd: string }): Promise<Payout> {
+export async function calculatePayout(
+  deps: DomainDeps,
+  tenantId: string,
+  input: { vendorId: string; periodStart: string; periodEnd: string },
+): Promise<Payout> {
   const id = newId('po');
   await deps.db.transaction(async (tx) => {
     const [vendor] = await tx.query<{ status: string; commission_bps: number }>(
-      'select status, commission_bps from vendors where tenant_id = $1 and id = $2 for update', [tenantId, input.vendorId],
+      'select status, commission_bps from vendors where tenant_id = $1 and id = $2 for update',
+      [tenantId, input.vendorId],
     );
-    if (!vendor) throw unknownReference('vendor_not_found', '/vendorId', `No vendor ${input.vendorId} in this sandbox.`);
-    if (vendor.status === 'applied' || vendor.status === 'rejected') throw illegalTransition('vendor', vendor.status, 'pay out to');
+    if (!vendor)
+      throw unknownReference('vendor_not_found', '/vendorId', `No vendor ${input.vendorId} in this sandbox.`);
+    if (vendor.status === 'applied' || vendor.status === 'rejected')
+      throw illegalTransition('vendor', vendor.status, 'pay out to');
     const [overlap] = await tx.query<{ id: string }>(
       `select id from payouts where tenant_id = $1 and vendor_id = $2 and status <> 'failed'
           and period_start <= $4::date and period_end >= $3::date limit 1`,
       [tenantId, input.vendorId, input.periodStart, input.periodEnd],
     );
     if (overlap) {
-      throw new ApiError(409, 'payout_period_overlaps', `Payout ${overlap.id} already covers part of this period.`, { extra: { payoutId: overlap.id } });
+      throw new ApiError(409, 'payout_period_overlaps', `Payout ${overlap.id} already covers part of this period.`, {
+        extra: { payoutId: overlap.id },
+      });
     }
     const earned = await vendorEarnings(tx, tenantId, input.vendorId, input.periodStart, input.periodEnd);
     // Half-up in integer minor units: no binary floating point touches money.
@@ -84,7 +125,19 @@ export async function calculatePayout(deps: DomainDeps, tenantId: string, input:
       `insert into payouts (tenant_id, id, vendor_id, period_start, period_end, status, gross_minor, commission_minor, refunds_minor, amount_minor,
                             currency, order_count, created_at, updated_at)
        values ($1, $2, $3, $4, $5, 'calculated', $6, $7, $8, $9, 'TRY', $10, $11, $11) returning *`,
-      [tenantId, id, input.vendorId, input.periodStart, input.periodEnd, earned.grossMinor, commission, earned.refundsMinor, amount, earned.orderCount, now],
+      [
+        tenantId,
+        id,
+        input.vendorId,
+        input.periodStart,
+        input.periodEnd,
+        earned.grossMinor,
+        commission,
+        earned.refundsMinor,
+        amount,
+        earned.orderCount,
+        now,
+      ],
     );
     await deps.events.emit(tx, tenantId, 'payout.calculated', payoutCalculatedData(row), { occurredAt: now });
   });
@@ -109,7 +162,8 @@ async function attempt(tx: Tx, deps: CommerceDeps, tenantId: string, payoutId: s
     `insert into payout_attempts (tenant_id, payout_id, number, iban_last4, outcome, failure_code, attempted_at) values ($1, $2, $3, $4, $5, $6, $7)`,
     [tenantId, payoutId, number, ibanLast4, result.ok ? 'paid' : 'failed', failureCode, at],
   );
-  const retryAt = !result.ok && number < maxPayoutAttempts ? new Date(at.getTime() + payoutRetryDelaysMs[number - 1]) : null;
+  const retryAt =
+    !result.ok && number < maxPayoutAttempts ? new Date(at.getTime() + payoutRetryDelaysMs[number - 1]) : null;
   const status = result.ok ? 'paid' : retryAt ? 'retry_scheduled' : 'failed';
   const [after] = await tx.query<PayoutRow>(
     `update payouts set status = $3, attempt_count = $4, next_attempt_at = $5, last_failure_code = coalesce($6, last_failure_code),
@@ -117,7 +171,8 @@ async function attempt(tx: Tx, deps: CommerceDeps, tenantId: string, payoutId: s
       where tenant_id = $1 and id = $2 returning *`,
     [tenantId, payoutId, status, number, retryAt, failureCode, result.ok ? at : null, at],
   );
-  const emit = (topic: Parameters<typeof deps.events.emit>[2], data: unknown) => deps.events.emit(tx, tenantId, topic, data, { occurredAt: at });
+  const emit = (topic: Parameters<typeof deps.events.emit>[2], data: unknown) =>
+    deps.events.emit(tx, tenantId, topic, data, { occurredAt: at });
   if (result.ok) return void (await emit('payout.paid', payoutPaidData(after, ibanLast4)));
   await emit('payout.failed', payoutFailedData(after));
   if (retryAt) {
@@ -131,7 +186,10 @@ async function attempt(tx: Tx, deps: CommerceDeps, tenantId: string, payoutId: s
 /** calculated → paid or failed-with-retries; the bank's answer is the test account's (seed/test-bank-accounts.json). */
 export async function payPayout(deps: CommerceDeps, tenantId: string, id: string): Promise<Payout> {
   await deps.db.transaction(async (tx) => {
-    const [p] = await tx.query<{ status: string }>('select status from payouts where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+    const [p] = await tx.query<{ status: string }>(
+      'select status from payouts where tenant_id = $1 and id = $2 for update',
+      [tenantId, id],
+    );
     if (!p) throw notFound('payout');
     if (p.status !== 'calculated') throw illegalTransition('payout', p.status, 'pay');
     await attempt(tx, deps, tenantId, id, deps.clock.now(tenantId));
@@ -142,6 +200,9 @@ export async function payPayout(deps: CommerceDeps, tenantId: string, id: string
 /** Scheduled retries run at next_attempt_at on the sandbox clock. */
 export const payoutRetryHandler = (deps: CommerceDeps) =>
   columnJobHandler(deps, {
-    kind: payoutRetryJob, table: 'payouts', column: 'next_attempt_at', pending: `status = 'retry_scheduled'`,
+    kind: payoutRetryJob,
+    table: 'payouts',
+    column: 'next_attempt_at',
+    pending: `status = 'retry_scheduled'`,
     run: (tx, tenantId, id, asOf) => attempt(tx, deps, tenantId, id, asOf),
   });

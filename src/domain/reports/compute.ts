@@ -17,7 +17,9 @@ async function salesSummary(q: Queryable, p: Period) {
   const totalMinor = counted.reduce((n, r) => n + r.total, 0);
   const countedOrders = counted.reduce((n, r) => n + r.orders, 0);
   return {
-    orders, revenue: toMajor(totalMinor), currency: 'TRY',
+    orders,
+    revenue: toMajor(totalMinor),
+    currency: 'TRY',
     averageOrderValue: toMajor(countedOrders ? Math.round(totalMinor / countedOrders) : 0),
     byStatus: Object.fromEntries(rows.map((r) => [r.status, { orders: r.orders, total: toMajor(r.total) }])),
   };
@@ -33,7 +35,10 @@ async function topProducts(q: Queryable, p: Period) {
       group by i.product_id order by units desc, revenue desc, i.product_id limit 10`,
     [p.tenantId, p.since, p.until],
   );
-  return { currency: 'TRY', products: rows.map((r) => ({ productId: r.product_id, name: r.name, units: r.units, revenue: toMajor(r.revenue) })) };
+  return {
+    currency: 'TRY',
+    products: rows.map((r) => ({ productId: r.product_id, name: r.name, units: r.units, revenue: toMajor(r.revenue) })),
+  };
 }
 
 /** Captures and refunds of the period, by card brand. */
@@ -49,15 +54,21 @@ async function paymentsSummary(q: Queryable, p: Period) {
     [p.tenantId, p.since, p.until],
   );
   return {
-    currency: 'TRY', captures: rows.reduce((n, r) => n + r.captures, 0), captured: toMajor(rows.reduce((n, r) => n + r.captured, 0)),
-    refunds: refunds.count, refunded: toMajor(refunds.total),
+    currency: 'TRY',
+    captures: rows.reduce((n, r) => n + r.captures, 0),
+    captured: toMajor(rows.reduce((n, r) => n + r.captured, 0)),
+    refunds: refunds.count,
+    refunded: toMajor(refunds.total),
     byBrand: Object.fromEntries(rows.map((r) => [r.brand, { captures: r.captures, captured: toMajor(r.captured) }])),
   };
 }
 
 const computers: Record<Kind, (q: Queryable, p: Period) => Promise<unknown>> = {
-  sales_summary: salesSummary, top_products: topProducts, payments_summary: paymentsSummary,
+  sales_summary: salesSummary,
+  top_products: topProducts,
+  payments_summary: paymentsSummary,
 };
 
 /** A report's result over [since, until) of sandbox time. */
-export const computeReport = (q: Queryable, kind: string, period: Period): Promise<unknown> => computers[kind as Kind](q, period);
+export const computeReport = (q: Queryable, kind: string, period: Period): Promise<unknown> =>
+  computers[kind as Kind](q, period);

@@ -1,8 +1,21 @@
 import type { Queryable } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { notFound, validationFailed } from '../../shared/problem.ts';
-import { savedReportDueData, type reportKinds, type reportSchedules, type ReportEventRow } from '../../webhooks/topics/data/reports.ts';
-import { iso, keyset, keysetParams, scheduleAfterCommit, cancelAfterCommit, type CommerceDeps, type PageOptions } from '../commerce/deps.ts';
+import {
+  savedReportDueData,
+  type reportKinds,
+  type reportSchedules,
+  type ReportEventRow,
+} from '../../webhooks/topics/data/reports.ts';
+import {
+  iso,
+  keyset,
+  keysetParams,
+  scheduleAfterCommit,
+  cancelAfterCommit,
+  type CommerceDeps,
+  type PageOptions,
+} from '../commerce/deps.ts';
 import { columnJobHandler } from '../commerce/jobs.ts';
 import { computeReport } from './compute.ts';
 
@@ -20,19 +33,32 @@ export interface NewReport {
 }
 
 interface ReportRow extends ReportEventRow {
-  active: boolean; last_run_at: Date | null; created_at: Date; updated_at: Date;
+  active: boolean;
+  last_run_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const toReport = (r: ReportRow) => ({
-  id: r.id, name: r.name, kind: r.kind, schedule: r.schedule, active: r.active, nextDueAt: iso(r.next_due_at), lastRunAt: iso(r.last_run_at),
-  createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  id: r.id,
+  name: r.name,
+  kind: r.kind,
+  schedule: r.schedule,
+  active: r.active,
+  nextDueAt: iso(r.next_due_at),
+  lastRunAt: iso(r.last_run_at),
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
 });
 
 export type SavedReport = ReturnType<typeof toReport>;
 
 /** One saved report. */
 export async function getReport(q: Queryable, tenantId: string, id: string): Promise<SavedReport> {
-  const [row] = await q.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2', [tenantId, id]);
+  const [row] = await q.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2', [
+    tenantId,
+    id,
+  ]);
   if (!row) throw notFound('saved report');
   return toReport(row);
 }
@@ -40,9 +66,10 @@ export async function getReport(q: Queryable, tenantId: string, id: string): Pro
 /** Saved reports, newest first. */
 export async function listReports(q: Queryable, tenantId: string, page: PageOptions): Promise<SavedReport[]> {
   const k = keyset('r', 3);
-  const rows = await q.query<ReportRow>(`select * from saved_reports r where r.tenant_id = $1 and ${k.where} ${k.order} limit $2`, [
-    tenantId, page.limit, ...keysetParams(page),
-  ]);
+  const rows = await q.query<ReportRow>(
+    `select * from saved_reports r where r.tenant_id = $1 and ${k.where} ${k.order} limit $2`,
+    [tenantId, page.limit, ...keysetParams(page)],
+  );
   return rows.map(toReport);
 }
 
@@ -66,9 +93,17 @@ export async function createReport(deps: CommerceDeps, tenantId: string, input: 
 }
 
 /** Renames, reschedules, pauses (active: false) or resumes a report; resuming counts one period from now. */
-export async function updateReport(deps: CommerceDeps, tenantId: string, id: string, patch: { name?: string; schedule?: Schedule; active?: boolean }): Promise<SavedReport> {
+export async function updateReport(
+  deps: CommerceDeps,
+  tenantId: string,
+  id: string,
+  patch: { name?: string; schedule?: Schedule; active?: boolean },
+): Promise<SavedReport> {
   await deps.db.transaction(async (tx) => {
-    const [r] = await tx.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+    const [r] = await tx.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2 for update', [
+      tenantId,
+      id,
+    ]);
     if (!r) throw notFound('saved report');
     const now = deps.clock.now(tenantId);
     const schedule = patch.schedule ?? (r.schedule as Schedule);
@@ -88,7 +123,10 @@ export async function updateReport(deps: CommerceDeps, tenantId: string, id: str
 /** Deletes a report, its runs and its pending due time. */
 export async function deleteReport(deps: CommerceDeps, tenantId: string, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const gone = await tx.query('delete from saved_reports where tenant_id = $1 and id = $2 returning id', [tenantId, id]);
+    const gone = await tx.query('delete from saved_reports where tenant_id = $1 and id = $2 returning id', [
+      tenantId,
+      id,
+    ]);
     if (gone.length === 0) throw notFound('saved report');
     await tx.query('delete from report_runs where tenant_id = $1 and report_id = $2', [tenantId, id]);
     cancelAfterCommit(tx, deps, reportDueJob, tenantId, id);
@@ -96,12 +134,23 @@ export async function deleteReport(deps: CommerceDeps, tenantId: string, id: str
 }
 
 interface RunRow {
-  id: string; report_id: string; due_at: Date; period_start: Date; period_end: Date; result: unknown; created_at: Date;
+  id: string;
+  report_id: string;
+  due_at: Date;
+  period_start: Date;
+  period_end: Date;
+  result: unknown;
+  created_at: Date;
 }
 
 const toRun = (r: RunRow) => ({
-  id: r.id, reportId: r.report_id, dueAt: r.due_at.toISOString(), periodStart: r.period_start.toISOString(), periodEnd: r.period_end.toISOString(),
-  result: r.result, createdAt: r.created_at.toISOString(),
+  id: r.id,
+  reportId: r.report_id,
+  dueAt: r.due_at.toISOString(),
+  periodStart: r.period_start.toISOString(),
+  periodEnd: r.period_end.toISOString(),
+  result: r.result,
+  createdAt: r.created_at.toISOString(),
 });
 
 /** A report's runs, newest first. */
@@ -117,7 +166,11 @@ export async function listRuns(q: Queryable, tenantId: string, reportId: string,
 
 /** One run of a report, with its result. */
 export async function getRun(q: Queryable, tenantId: string, reportId: string, runId: string) {
-  const [row] = await q.query<RunRow>('select * from report_runs where tenant_id = $1 and report_id = $2 and id = $3', [tenantId, reportId, runId]);
+  const [row] = await q.query<RunRow>('select * from report_runs where tenant_id = $1 and report_id = $2 and id = $3', [
+    tenantId,
+    reportId,
+    runId,
+  ]);
   if (!row) throw notFound('report run');
   return toRun(row);
 }
@@ -128,9 +181,15 @@ export async function getRun(q: Queryable, tenantId: string, reportId: string, r
  */
 export const reportDueHandler = (deps: CommerceDeps) =>
   columnJobHandler(deps, {
-    kind: reportDueJob, table: 'saved_reports', column: 'next_due_at', pending: 'active',
+    kind: reportDueJob,
+    table: 'saved_reports',
+    column: 'next_due_at',
+    pending: 'active',
     async run(tx, tenantId, id, asOf) {
-      const [r] = await tx.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2', [tenantId, id]);
+      const [r] = await tx.query<ReportRow>('select * from saved_reports where tenant_id = $1 and id = $2', [
+        tenantId,
+        id,
+      ]);
       const dueAt = r.next_due_at!;
       const since = new Date(dueAt.getTime() - scheduleMs[r.schedule as Schedule]);
       const result = await computeReport(tx, r.kind, { tenantId, since, until: dueAt });

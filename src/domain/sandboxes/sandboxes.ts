@@ -11,9 +11,20 @@ import { seedTenant, templateTenant } from './seed.ts';
 
 /** What `counts` reports, label → table; domains add theirs. */
 export const countedTables: Record<string, string> = {
-  products: 'products', variants: 'variants', customers: 'customers', orders: 'orders', vendors: 'vendors', payments: 'payments',
-  companies: 'companies', approvalRequests: 'approval_requests', quotes: 'quotes', offers: 'vendor_offers', payouts: 'payouts',
-  savedReports: 'saved_reports', staff: 'staff_members', consents: 'consents',
+  products: 'products',
+  variants: 'variants',
+  customers: 'customers',
+  orders: 'orders',
+  vendors: 'vendors',
+  payments: 'payments',
+  companies: 'companies',
+  approvalRequests: 'approval_requests',
+  quotes: 'quotes',
+  offers: 'vendor_offers',
+  payouts: 'payouts',
+  savedReports: 'saved_reports',
+  staff: 'staff_members',
+  consents: 'consents',
 };
 
 /**
@@ -21,9 +32,14 @@ export const countedTables: Record<string, string> = {
  * streams it (its clients stay connected and must get the reset message).
  */
 export const keptOnReset = new Set([
-  'tenants', 'oauth_clients', 'oauth_tokens', 'oauth_codes',
+  'tenants',
+  'oauth_clients',
+  'oauth_tokens',
+  'oauth_codes',
   // The stream's clients stay connected through a reset and resume after it: its messages and numbers stay.
-  'stream_watchers', 'stream_messages', 'stream_counters',
+  'stream_watchers',
+  'stream_messages',
+  'stream_counters',
   // Commit positions keep counting, so a list cursor from before a reset never lands among newer rows.
   'list_counters',
 ]);
@@ -46,7 +62,9 @@ export class Sandboxes {
   private tenantTables?: string[];
 
   constructor(
-    private readonly db: Db, private readonly tokens: TokenStore, private readonly clock: SandboxClock,
+    private readonly db: Db,
+    private readonly tokens: TokenStore,
+    private readonly clock: SandboxClock,
     private readonly invalidations: Invalidations,
   ) {
     // A reset or delete on another engine: this one forgets what it kept of the sandbox, as that one did.
@@ -62,7 +80,10 @@ export class Sandboxes {
    * Creates a sandbox with a client and a first token pair carrying every scope, and fills it in the
    * same transaction: with the seed by default, or with `fill` (an import).
    */
-  async create(name?: string, options: CreateOptions = {}): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
+  async create(
+    name?: string,
+    options: CreateOptions = {},
+  ): Promise<{ sandbox: SandboxSummary; credentials: Credentials; webhookTestSecret: string }> {
     const id = newId('sbx');
     const clientId = newClientId();
     const { secret: clientSecret, hash, hint } = newClientSecret();
@@ -72,9 +93,10 @@ export class Sandboxes {
     // Millisecond timestamps, so list cursors (which carry ISO strings) compare exactly.
     const createdAt = new Date(this.clock.real());
     const issued = await this.db.transaction(async (tx) => {
-      await tx.query('insert into tenants (id, name, webhook_test_secret, created_at, notes) values ($1, $2, $3, $4, $5)', [
-        id, displayName, webhookTestSecret, createdAt, options.notes ?? null,
-      ]);
+      await tx.query(
+        'insert into tenants (id, name, webhook_test_secret, created_at, notes) values ($1, $2, $3, $4, $5)',
+        [id, displayName, webhookTestSecret, createdAt, options.notes ?? null],
+      );
       await tx.query(
         'insert into oauth_clients (client_id, tenant_id, secret_hash, secret_hint, sandbox_client) values ($1, $2, $3, $4, true)',
         [clientId, id, hash, hint],
@@ -83,10 +105,21 @@ export class Sandboxes {
       return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });
     });
     return {
-      sandbox: { id, name: displayName, createdAt: createdAt.toISOString(), counts: await this.counts(this.db, id), notes: options.notes ?? null },
+      sandbox: {
+        id,
+        name: displayName,
+        createdAt: createdAt.toISOString(),
+        counts: await this.counts(this.db, id),
+        notes: options.notes ?? null,
+      },
       credentials: {
-        clientId, clientSecret, accessToken: issued.accessToken, refreshToken: issued.refreshToken!, tokenType: 'Bearer',
-        expiresIn: issued.expiresIn, scope,
+        clientId,
+        clientSecret,
+        accessToken: issued.accessToken,
+        refreshToken: issued.refreshToken!,
+        tokenType: 'Bearer',
+        expiresIn: issued.expiresIn,
+        scope,
       },
       webhookTestSecret,
     };
@@ -94,9 +127,18 @@ export class Sandboxes {
 
   async get(id: string): Promise<SandboxSummary | undefined> {
     const [row] = await this.db.query<{ id: string; name: string; created_at: Date; notes: string | null }>(
-      'select id, name, created_at, notes from tenants where id = $1 and not is_template', [id],
+      'select id, name, created_at, notes from tenants where id = $1 and not is_template',
+      [id],
     );
-    return row && { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), counts: await this.counts(this.db, id), notes: row.notes };
+    return (
+      row && {
+        id: row.id,
+        name: row.name,
+        createdAt: row.created_at.toISOString(),
+        counts: await this.counts(this.db, id),
+        notes: row.notes,
+      }
+    );
   }
 
   async exists(id: string): Promise<boolean> {
@@ -104,7 +146,10 @@ export class Sandboxes {
     return rows.length > 0;
   }
 
-  async list(limit: number, after?: { key: string | number; id: string }): Promise<{ id: string; name: string; createdAt: string }[]> {
+  async list(
+    limit: number,
+    after?: { key: string | number; id: string },
+  ): Promise<{ id: string; name: string; createdAt: string }[]> {
     const rows = await this.db.query<{ id: string; name: string; created_at: Date }>(
       `select id, name, created_at from tenants where not is_template
          and ($2::timestamptz is null or (created_at, id) < ($2, $3))
@@ -118,18 +163,24 @@ export class Sandboxes {
    * What the dashboard may show again: the client id, its secret's hint (the secret itself is stored
    * hashed and was shown once), and the webhook test secret (Sandbay signs with it, so it is kept).
    */
-  async secrets(id: string): Promise<{ clientId: string; clientSecretHint: string; webhookTestSecret: string } | undefined> {
+  async secrets(
+    id: string,
+  ): Promise<{ clientId: string; clientSecretHint: string; webhookTestSecret: string } | undefined> {
     const [row] = await this.db.query<{ client_id: string; secret_hint: string; webhook_test_secret: string }>(
       `select c.client_id, c.secret_hint, t.webhook_test_secret from tenants t
          join oauth_clients c on c.tenant_id = t.id and c.sandbox_client where t.id = $1`,
       [id],
     );
-    return row && { clientId: row.client_id, clientSecretHint: row.secret_hint, webhookTestSecret: row.webhook_test_secret };
+    return (
+      row && { clientId: row.client_id, clientSecretHint: row.secret_hint, webhookTestSecret: row.webhook_test_secret }
+    );
   }
 
   async counts(q: Queryable, id: string): Promise<Record<string, number>> {
     const entries = Object.entries(countedTables);
-    const select = entries.map(([, table], i) => `(select count(*) from ${table} where tenant_id = $1)::int as c${i}`).join(', ');
+    const select = entries
+      .map(([, table], i) => `(select count(*) from ${table} where tenant_id = $1)::int as c${i}`)
+      .join(', ');
     const [row] = await q.query<Record<string, number>>(`select ${select}`, [id]);
     return Object.fromEntries(entries.map(([label], i) => [label, row[`c${i}`]]));
   }
@@ -138,7 +189,10 @@ export class Sandboxes {
    * Factory defaults for one tenant (SPEC §3): commerce data, clock and delivery log. With
    * `all`, endpoints go too, every token is revoked and fresh credentials are returned.
    */
-  async reset(id: string, all: boolean): Promise<{ counts: Record<string, number>; durationMs: number; credentials?: Credentials }> {
+  async reset(
+    id: string,
+    all: boolean,
+  ): Promise<{ counts: Record<string, number>; durationMs: number; credentials?: Credentials }> {
     const started = performance.now();
     const tables = await this.tablesWithTenant();
     for (const hook of this.lifecycle) hook.before?.(id);
@@ -177,13 +231,19 @@ export class Sandboxes {
     await this.tokens.revokeTenant(tx, id);
     const { secret: clientSecret, hash, hint } = newClientSecret();
     const [client] = await tx.query<{ client_id: string }>(
-      'update oauth_clients set secret_hash = $2, secret_hint = $3 where tenant_id = $1 and sandbox_client returning client_id', [id, hash, hint],
+      'update oauth_clients set secret_hash = $2, secret_hint = $3 where tenant_id = $1 and sandbox_client returning client_id',
+      [id, hash, hint],
     );
     const scope = allScopes.join(' ');
     const issued = await this.tokens.issue(tx, { tenantId: id, clientId: client.client_id, scope, refresh: true });
     return {
-      clientId: client.client_id, clientSecret, accessToken: issued.accessToken, refreshToken: issued.refreshToken!,
-      tokenType: 'Bearer', expiresIn: issued.expiresIn, scope,
+      clientId: client.client_id,
+      clientSecret,
+      accessToken: issued.accessToken,
+      refreshToken: issued.refreshToken!,
+      tokenType: 'Bearer',
+      expiresIn: issued.expiresIn,
+      scope,
     };
   }
 

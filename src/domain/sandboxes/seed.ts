@@ -11,9 +11,29 @@ export const templateTenant = '__seed__';
  * (money in integer minor units); domains add their tables here.
  */
 export const seededTables: string[] = [
-  'vendors', 'products', 'variants', 'customers', 'orders', 'order_items', 'payments',
-  'companies', 'approval_requests', 'approval_decisions', 'quotes', 'quote_items', 'refunds', 'vendor_offers', 'buybox_winners', 'payouts',
-  'payout_attempts', 'saved_reports', 'report_runs', 'staff_members', 'impersonation_sessions', 'audit_log', 'consents',
+  'vendors',
+  'products',
+  'variants',
+  'customers',
+  'orders',
+  'order_items',
+  'payments',
+  'companies',
+  'approval_requests',
+  'approval_decisions',
+  'quotes',
+  'quote_items',
+  'refunds',
+  'vendor_offers',
+  'buybox_winners',
+  'payouts',
+  'payout_attempts',
+  'saved_reports',
+  'report_runs',
+  'staff_members',
+  'impersonation_sessions',
+  'audit_log',
+  'consents',
 ];
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -84,7 +104,8 @@ export async function seedTenant(q: Queryable, tenantId: string): Promise<void> 
   for (const table of seededTables) {
     const cols = await columnsOf(q, table);
     await q.query(`insert into ${table} (tenant_id, ${cols}) select $1, ${cols} from ${table} where tenant_id = $2`, [
-      tenantId, templateTenant,
+      tenantId,
+      templateTenant,
     ]);
   }
 }

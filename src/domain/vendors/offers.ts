@@ -14,7 +14,14 @@ export interface NewOffer {
 }
 
 interface OfferRow {
-  id: string; vendor_id: string; variant_id: string; price_minor: number; shipping_minor: number; stock: number; created_at: Date; updated_at: Date;
+  id: string;
+  vendor_id: string;
+  variant_id: string;
+  price_minor: number;
+  shipping_minor: number;
+  stock: number;
+  created_at: Date;
+  updated_at: Date;
   winning: boolean;
 }
 
@@ -23,9 +30,17 @@ const select = `
     from vendor_offers o`;
 
 const toOffer = (o: OfferRow) => ({
-  id: o.id, vendorId: o.vendor_id, variantId: o.variant_id, price: toMajor(o.price_minor), shippingFee: toMajor(o.shipping_minor),
-  landedPrice: toMajor(o.price_minor + o.shipping_minor), stock: o.stock, currency: 'TRY', winsBuybox: o.winning,
-  createdAt: o.created_at.toISOString(), updatedAt: o.updated_at.toISOString(),
+  id: o.id,
+  vendorId: o.vendor_id,
+  variantId: o.variant_id,
+  price: toMajor(o.price_minor),
+  shippingFee: toMajor(o.shipping_minor),
+  landedPrice: toMajor(o.price_minor + o.shipping_minor),
+  stock: o.stock,
+  currency: 'TRY',
+  winsBuybox: o.winning,
+  createdAt: o.created_at.toISOString(),
+  updatedAt: o.updated_at.toISOString(),
 });
 
 export type Offer = ReturnType<typeof toOffer>;
@@ -38,7 +53,11 @@ export async function getOffer(q: Queryable, tenantId: string, id: string): Prom
 }
 
 /** Offers, newest first, by vendor or variant. */
-export async function listOffers(q: Queryable, tenantId: string, page: PageOptions & { vendorId?: string; variantId?: string }): Promise<Offer[]> {
+export async function listOffers(
+  q: Queryable,
+  tenantId: string,
+  page: PageOptions & { vendorId?: string; variantId?: string },
+): Promise<Offer[]> {
   const k = keyset('o', 5);
   const rows = await q.query<OfferRow>(
     `${select} where o.tenant_id = $1 and ($3::text is null or o.vendor_id = $3) and ($4::text is null or o.variant_id = $4)
@@ -49,17 +68,37 @@ export async function listOffers(q: Queryable, tenantId: string, page: PageOptio
 }
 
 /** An approved vendor offers a variant at its price, shipping fee and stock; the variant's buybox is recomputed. */
-export async function createOffer(deps: DomainDeps, tenantId: string, vendorId: string, input: NewOffer): Promise<Offer> {
+export async function createOffer(
+  deps: DomainDeps,
+  tenantId: string,
+  vendorId: string,
+  input: NewOffer,
+): Promise<Offer> {
   const id = newId('ofr');
   await deps.db.transaction(async (tx) => {
-    const [vendor] = await tx.query<{ status: string }>('select status from vendors where tenant_id = $1 and id = $2 for update', [tenantId, vendorId]);
+    const [vendor] = await tx.query<{ status: string }>(
+      'select status from vendors where tenant_id = $1 and id = $2 for update',
+      [tenantId, vendorId],
+    );
     if (!vendor) throw notFound('vendor');
     if (vendor.status !== 'approved') throw illegalTransition('vendor', vendor.status, 'add an offer for');
-    const [variant] = await tx.query('select 1 from variants where tenant_id = $1 and id = $2', [tenantId, input.variantId]);
-    if (!variant) throw unknownReference('variant_not_found', '/variantId', `No variant ${input.variantId} in this sandbox.`);
-    const [existing] = await tx.query<{ id: string }>('select id from vendor_offers where tenant_id = $1 and vendor_id = $2 and variant_id = $3', [tenantId, vendorId, input.variantId]);
+    const [variant] = await tx.query('select 1 from variants where tenant_id = $1 and id = $2', [
+      tenantId,
+      input.variantId,
+    ]);
+    if (!variant)
+      throw unknownReference('variant_not_found', '/variantId', `No variant ${input.variantId} in this sandbox.`);
+    const [existing] = await tx.query<{ id: string }>(
+      'select id from vendor_offers where tenant_id = $1 and vendor_id = $2 and variant_id = $3',
+      [tenantId, vendorId, input.variantId],
+    );
     if (existing) {
-      throw new ApiError(409, 'offer_exists', `This vendor already offers ${input.variantId} (${existing.id}); update that offer instead.`, { extra: { offerId: existing.id } });
+      throw new ApiError(
+        409,
+        'offer_exists',
+        `This vendor already offers ${input.variantId} (${existing.id}); update that offer instead.`,
+        { extra: { offerId: existing.id } },
+      );
     }
     const now = deps.clock.now(tenantId);
     await tx.query(
@@ -73,13 +112,21 @@ export async function createOffer(deps: DomainDeps, tenantId: string, vendorId: 
 }
 
 async function lockOffer(tx: Tx, tenantId: string, id: string): Promise<{ variant_id: string }> {
-  const [row] = await tx.query<{ variant_id: string }>('select variant_id from vendor_offers where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+  const [row] = await tx.query<{ variant_id: string }>(
+    'select variant_id from vendor_offers where tenant_id = $1 and id = $2 for update',
+    [tenantId, id],
+  );
   if (!row) throw notFound('offer');
   return row;
 }
 
 /** Changes an offer's price, shipping fee or stock; the variant's buybox is recomputed. */
-export async function updateOffer(deps: DomainDeps, tenantId: string, id: string, patch: Partial<Omit<NewOffer, 'variantId'>>): Promise<Offer> {
+export async function updateOffer(
+  deps: DomainDeps,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<NewOffer, 'variantId'>>,
+): Promise<Offer> {
   await deps.db.transaction(async (tx) => {
     const offer = await lockOffer(tx, tenantId, id);
     const now = deps.clock.now(tenantId);

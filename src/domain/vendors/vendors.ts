@@ -2,7 +2,11 @@ import type { Queryable, Tx } from '../../db/database.ts';
 import { newId } from '../../shared/ids.ts';
 import { notFound, illegalTransition } from '../../shared/problem.ts';
 import {
-  vendorAppliedData, vendorApprovedData, vendorRejectedData, vendorSuspendedData, type VendorEventRow,
+  vendorAppliedData,
+  vendorApprovedData,
+  vendorRejectedData,
+  vendorSuspendedData,
+  type VendorEventRow,
 } from '../../webhooks/topics/data/vendors.ts';
 import { recomputeBuybox } from '../buybox/buybox.ts';
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
@@ -26,12 +30,27 @@ export interface VendorPatch {
 }
 
 interface VendorRow extends VendorEventRow {
-  status: string; tax_number: string | null; iban: string | null; standing: number; decided_at: Date | null;
+  status: string;
+  tax_number: string | null;
+  iban: string | null;
+  standing: number;
+  decided_at: Date | null;
 }
 
 const toVendor = (v: VendorRow) => ({
-  id: v.id, name: v.name, status: v.status, statusReason: v.status_reason, email: v.email, city: v.city, taxNumber: v.tax_number, iban: v.iban,
-  commissionBps: v.commission_bps, standing: v.standing, createdAt: v.created_at.toISOString(), updatedAt: iso(v.updated_at), decidedAt: iso(v.decided_at),
+  id: v.id,
+  name: v.name,
+  status: v.status,
+  statusReason: v.status_reason,
+  email: v.email,
+  city: v.city,
+  taxNumber: v.tax_number,
+  iban: v.iban,
+  commissionBps: v.commission_bps,
+  standing: v.standing,
+  createdAt: v.created_at.toISOString(),
+  updatedAt: iso(v.updated_at),
+  decidedAt: iso(v.decided_at),
 });
 
 export type Vendor = ReturnType<typeof toVendor>;
@@ -44,7 +63,11 @@ export async function getVendor(q: Queryable, tenantId: string, id: string): Pro
 }
 
 /** Vendors, newest first, by status. */
-export async function listVendors(q: Queryable, tenantId: string, page: PageOptions & { status?: string }): Promise<Vendor[]> {
+export async function listVendors(
+  q: Queryable,
+  tenantId: string,
+  page: PageOptions & { status?: string },
+): Promise<Vendor[]> {
   const k = keyset('v', 4);
   const rows = await q.query<VendorRow>(
     `select * from vendors v where v.tenant_id = $1 and ($3::text is null or v.status = $3) and ${k.where} ${k.order} limit $2`,
@@ -61,7 +84,17 @@ export async function applyVendor(deps: DomainDeps, tenantId: string, input: Ven
     const [row] = await tx.query<VendorRow>(
       `insert into vendors (tenant_id, id, name, status, commission_bps, city, email, tax_number, iban, created_at, updated_at)
        values ($1, $2, $3, 'applied', $4, $5, $6, $7, $8, $9, $9) returning *`,
-      [tenantId, id, input.name, input.commissionBps ?? 1000, input.city ?? null, input.email, input.taxNumber, input.iban, now],
+      [
+        tenantId,
+        id,
+        input.name,
+        input.commissionBps ?? 1000,
+        input.city ?? null,
+        input.email,
+        input.taxNumber,
+        input.iban,
+        now,
+      ],
     );
     await deps.events.emit(tx, tenantId, 'vendor.applied', vendorAppliedData(row), { occurredAt: now });
   });
@@ -70,13 +103,23 @@ export async function applyVendor(deps: DomainDeps, tenantId: string, input: Ven
 
 /** Locks a vendor whose status is one of `from`, or refuses with vendor_<status>. */
 async function lockVendor(tx: Tx, tenantId: string, id: string, from: string[], action: string): Promise<VendorRow> {
-  const [row] = await tx.query<VendorRow>('select * from vendors where tenant_id = $1 and id = $2 for update', [tenantId, id]);
+  const [row] = await tx.query<VendorRow>('select * from vendors where tenant_id = $1 and id = $2 for update', [
+    tenantId,
+    id,
+  ]);
   if (!row) throw notFound('vendor');
   if (!from.includes(row.status)) throw illegalTransition('vendor', row.status, action);
   return row;
 }
 
-async function setStatus(tx: Tx, tenantId: string, id: string, status: string, reason: string | null, now: Date): Promise<VendorRow> {
+async function setStatus(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+  status: string,
+  reason: string | null,
+  now: Date,
+): Promise<VendorRow> {
   const [row] = await tx.query<VendorRow>(
     `update vendors set status = $3, status_reason = $4, decided_at = $5, updated_at = $5 where tenant_id = $1 and id = $2 returning *`,
     [tenantId, id, status, reason, now],
@@ -85,7 +128,12 @@ async function setStatus(tx: Tx, tenantId: string, id: string, status: string, r
 }
 
 const offeredVariants = async (tx: Tx, tenantId: string, vendorId: string) =>
-  (await tx.query<{ variant_id: string }>('select variant_id from vendor_offers where tenant_id = $1 and vendor_id = $2', [tenantId, vendorId])).map((r) => r.variant_id);
+  (
+    await tx.query<{ variant_id: string }>(
+      'select variant_id from vendor_offers where tenant_id = $1 and vendor_id = $2',
+      [tenantId, vendorId],
+    )
+  ).map((r) => r.variant_id);
 
 /** applied → approved, or suspended → approved (reinstated: its offers compete for the buybox again). */
 export async function approveVendor(deps: DomainDeps, tenantId: string, id: string): Promise<Vendor> {
@@ -93,8 +141,11 @@ export async function approveVendor(deps: DomainDeps, tenantId: string, id: stri
     const before = await lockVendor(tx, tenantId, id, ['applied', 'suspended'], 'approve');
     const now = deps.clock.now(tenantId);
     const row = await setStatus(tx, tenantId, id, 'approved', null, now);
-    await deps.events.emit(tx, tenantId, 'vendor.approved', vendorApprovedData(row, before.status as 'applied'), { occurredAt: now });
-    if (before.status === 'suspended') await recomputeBuybox(tx, deps, tenantId, await offeredVariants(tx, tenantId, id), 'vendor_reinstated', now);
+    await deps.events.emit(tx, tenantId, 'vendor.approved', vendorApprovedData(row, before.status as 'applied'), {
+      occurredAt: now,
+    });
+    if (before.status === 'suspended')
+      await recomputeBuybox(tx, deps, tenantId, await offeredVariants(tx, tenantId, id), 'vendor_reinstated', now);
   });
   return getVendor(deps.db, tenantId, id);
 }
@@ -116,7 +167,14 @@ export async function suspendVendor(deps: DomainDeps, tenantId: string, id: stri
     await lockVendor(tx, tenantId, id, ['approved'], 'suspend');
     const now = deps.clock.now(tenantId);
     const row = await setStatus(tx, tenantId, id, 'suspended', reason ?? null, now);
-    const replaced = await recomputeBuybox(tx, deps, tenantId, await offeredVariants(tx, tenantId, id), 'vendor_suspended', now);
+    const replaced = await recomputeBuybox(
+      tx,
+      deps,
+      tenantId,
+      await offeredVariants(tx, tenantId, id),
+      'vendor_suspended',
+      now,
+    );
     const lost = replaced.filter((w) => w.vendor_id === id).length;
     await deps.events.emit(tx, tenantId, 'vendor.suspended', vendorSuspendedData(row, lost), { occurredAt: now });
   });
@@ -124,7 +182,12 @@ export async function suspendVendor(deps: DomainDeps, tenantId: string, id: stri
 }
 
 /** Contact, bank account, commission or standing; a new standing can change buybox ties. */
-export async function updateVendor(deps: DomainDeps, tenantId: string, id: string, patch: VendorPatch): Promise<Vendor> {
+export async function updateVendor(
+  deps: DomainDeps,
+  tenantId: string,
+  id: string,
+  patch: VendorPatch,
+): Promise<Vendor> {
   await deps.db.transaction(async (tx) => {
     const before = await lockVendor(tx, tenantId, id, ['applied', 'approved', 'rejected', 'suspended'], 'update');
     const now = deps.clock.now(tenantId);
@@ -132,10 +195,26 @@ export async function updateVendor(deps: DomainDeps, tenantId: string, id: strin
       `update vendors set email = coalesce($3, email), city = coalesce($4, city), iban = coalesce($5, iban), standing = coalesce($6, standing),
               commission_bps = coalesce($7, commission_bps), updated_at = $8
         where tenant_id = $1 and id = $2`,
-      [tenantId, id, patch.email ?? null, patch.city ?? null, patch.iban ?? null, patch.standing ?? null, patch.commissionBps ?? null, now],
+      [
+        tenantId,
+        id,
+        patch.email ?? null,
+        patch.city ?? null,
+        patch.iban ?? null,
+        patch.standing ?? null,
+        patch.commissionBps ?? null,
+        now,
+      ],
     );
     if (patch.standing !== undefined && patch.standing !== before.standing) {
-      await recomputeBuybox(tx, deps, tenantId, await offeredVariants(tx, tenantId, id), 'vendor_standing_changed', now);
+      await recomputeBuybox(
+        tx,
+        deps,
+        tenantId,
+        await offeredVariants(tx, tenantId, id),
+        'vendor_standing_changed',
+        now,
+      );
     }
   });
   return getVendor(deps.db, tenantId, id);

@@ -41,12 +41,20 @@ export function configureApi(next: Partial<ApiConfig>): void {
 }
 
 const networkProblem = (err: unknown): Problem => ({
-  type: 'about:blank', title: 'Network error', status: 0, code: 'network_error',
+  type: 'about:blank',
+  title: 'Network error',
+  status: 0,
+  code: 'network_error',
   detail: `Sandbay did not answer (${(err as Error)?.message ?? err}). Is it still running?`,
 });
 
 /** One JSON request; throws ApiProblem on any non-2xx answer. */
-export async function request<T>(method: string, path: string, body?: unknown, options: { sandbox?: boolean; form?: URLSearchParams } = {}): Promise<T> {
+export async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { sandbox?: boolean; form?: URLSearchParams } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // A form post is OAuth's token endpoint, where the client authenticates itself, not the admin.
   if (config.adminKey && !options.form) headers.authorization = `Bearer ${config.adminKey}`;
@@ -78,8 +86,12 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   if (!res.ok) {
     const p = parsed as Partial<Problem> | undefined;
     const problem = new ApiProblem({
-      type: p?.type ?? 'about:blank', title: p?.title ?? res.statusText, status: res.status, code: p?.code ?? `http_${res.status}`,
-      detail: p?.detail ?? (p as { error_description?: string } | undefined)?.error_description ?? `HTTP ${res.status}`, errors: p?.errors,
+      type: p?.type ?? 'about:blank',
+      title: p?.title ?? res.statusText,
+      status: res.status,
+      code: p?.code ?? `http_${res.status}`,
+      detail: p?.detail ?? (p as { error_description?: string } | undefined)?.error_description ?? `HTTP ${res.status}`,
+      errors: p?.errors,
     });
     // Signing in answers its own 401s (wrong credentials), and OAuth's are about the client, not the session.
     if (res.status === 401 && !options.form && !path.startsWith('/api/v1/session')) config.onUnauthorized?.(problem);
@@ -106,7 +118,11 @@ export async function fileRequest(method: string, path: string, body?: Blob, con
   if (res.ok) return res;
   const p = (await res.json().catch(() => undefined)) as Partial<Problem> | undefined;
   throw new ApiProblem({
-    type: p?.type ?? 'about:blank', title: p?.title ?? res.statusText, status: res.status, code: p?.code ?? `http_${res.status}`, detail: p?.detail ?? `HTTP ${res.status}`,
+    type: p?.type ?? 'about:blank',
+    title: p?.title ?? res.statusText,
+    status: res.status,
+    code: p?.code ?? `http_${res.status}`,
+    detail: p?.detail ?? `HTTP ${res.status}`,
   });
 }
 
@@ -123,7 +139,8 @@ export async function saveDownload(res: Response, fallbackName: string): Promise
 
 export const api = {
   get: <T>(path: string, options?: { sandbox?: boolean }) => request<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: { sandbox?: boolean }) => request<T>('POST', path, body ?? {}, options),
+  post: <T>(path: string, body?: unknown, options?: { sandbox?: boolean }) =>
+    request<T>('POST', path, body ?? {}, options),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
   delete: (path: string) => request<void>('DELETE', path),

@@ -43,7 +43,8 @@ export function signInWithKey(key: string): void {
 /** Whether the server takes this admin key (asked before reloading with it, so a typo is told at once). */
 export async function keyAccepted(key: string): Promise<boolean> {
   const res = await fetch(`${window.sandbay?.apiBase || window.location.origin}/api/v1/sandboxes?limit=1`, {
-    headers: { authorization: `Bearer ${key.trim()}`, accept: 'application/json' }, credentials: 'omit',
+    headers: { authorization: `Bearer ${key.trim()}`, accept: 'application/json' },
+    credentials: 'omit',
   });
   return res.ok;
 }

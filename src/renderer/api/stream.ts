@@ -2,7 +2,14 @@ import type { StreamMessage } from '../../shared/api-types.ts';
 
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
 
-const events: StreamMessage['event'][] = ['delivery.created', 'delivery.updated', 'attempt.finished', 'check.updated', 'clock.advanced', 'reset'];
+const events: StreamMessage['event'][] = [
+  'delivery.created',
+  'delivery.updated',
+  'attempt.finished',
+  'check.updated',
+  'clock.advanced',
+  'reset',
+];
 const coalesceMs = 16;
 const maxRetryMs = 15_000;
 
@@ -22,7 +29,10 @@ export class LiveStream {
   private retryMs = 1000;
   private readonly listeners = new Set<(messages: StreamMessage[]) => void>();
 
-  constructor(private readonly apiBase: string, private readonly onStatus: (status: StreamStatus) => void) {}
+  constructor(
+    private readonly apiBase: string,
+    private readonly onStatus: (status: StreamStatus) => void,
+  ) {}
 
   /** Follows one sandbox; switching sandboxes replaces the connection (still one per tab). */
   follow(sandboxId: string | null): void {

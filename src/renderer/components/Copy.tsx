@@ -18,7 +18,15 @@ export async function copyText(text: string): Promise<void> {
 }
 
 /** A small copy button; `label` names what it copies, for screen readers and tooltips. */
-export function CopyButton({ value, label, text = 'Copy' }: { value: string | (() => Promise<string> | string); label: string; text?: string }) {
+export function CopyButton({
+  value,
+  label,
+  text = 'Copy',
+}: {
+  value: string | (() => Promise<string> | string);
+  label: string;
+  text?: string;
+}) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await copyText(typeof value === 'function' ? await value() : value);
@@ -26,7 +34,13 @@ export function CopyButton({ value, label, text = 'Copy' }: { value: string | ((
     setTimeout(() => setCopied(false), 1200);
   };
   return (
-    <button type="button" className="small" onClick={() => void copy()} aria-label={`Copy ${label}`} title={`Copy ${label}`}>
+    <button
+      type="button"
+      className="small"
+      onClick={() => void copy()}
+      aria-label={`Copy ${label}`}
+      title={`Copy ${label}`}
+    >
       {copied ? 'Copied' : text}
     </button>
   );

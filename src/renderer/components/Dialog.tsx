@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 /** A modal built on <dialog>: focus moves in, Escape closes, focus returns after. */
-export function Modal({ open, onClose, title, children, actions }: {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  actions,
+}: {
   open: boolean;
   onClose: () => void;
   title: string;
@@ -31,7 +37,16 @@ export function Modal({ open, onClose, title, children, actions }: {
 }
 
 /** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton({ label, title, message, confirmLabel, onConfirm, danger = false, className, disabled }: {
+export function ConfirmButton({
+  label,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  danger = false,
+  className,
+  disabled,
+}: {
   label: ReactNode;
   title: string;
   message: ReactNode;
@@ -58,20 +73,40 @@ export function ConfirmButton({ label, title, message, confirmLabel, onConfirm, 
   };
   return (
     <>
-      <button type="button" className={className ?? (danger ? 'danger' : undefined)} disabled={disabled} onClick={() => setOpen(true)}>{label}</button>
+      <button
+        type="button"
+        className={className ?? (danger ? 'danger' : undefined)}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        {label}
+      </button>
       <Modal
         open={open}
         onClose={() => setOpen(false)}
         title={title}
         actions={
           <>
-            <button type="button" onClick={() => setOpen(false)} autoFocus>Cancel</button>
-            <button type="button" className={danger ? 'danger solid' : 'primary'} disabled={busy} onClick={() => void confirm()}>{busy ? 'Working…' : confirmLabel}</button>
+            <button type="button" onClick={() => setOpen(false)} autoFocus>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={danger ? 'danger solid' : 'primary'}
+              disabled={busy}
+              onClick={() => void confirm()}
+            >
+              {busy ? 'Working…' : confirmLabel}
+            </button>
           </>
         }
       >
         <div>{message}</div>
-        {error && <div className="field-error" role="alert">{error}</div>}
+        {error && (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        )}
       </Modal>
     </>
   );

@@ -18,7 +18,9 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
       <div className="empty" role="alert">
         <h2>This view hit a problem</h2>
         <p>{this.state.error.message}</p>
-        <button type="button" onClick={() => this.setState({ error: null })}>Try again</button>
+        <button type="button" onClick={() => this.setState({ error: null })}>
+          Try again
+        </button>
       </div>
     );
   }

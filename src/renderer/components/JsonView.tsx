@@ -27,7 +27,15 @@ export function JsonView({ text, label }: { text: string; label: string }) {
   }, [text]);
   return (
     <pre className="code" aria-label={label} tabIndex={0}>
-      {parts.map((p, i) => (typeof p === 'string' ? p : <span key={i} className={p.cls}>{p.text}</span>))}
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : (
+          <span key={i} className={p.cls}>
+            {p.text}
+          </span>
+        ),
+      )}
     </pre>
   );
 }

@@ -19,7 +19,17 @@ export function EmptyState({ title, children, action }: { title: string; childre
 }
 
 /** An in-app link: a real <a> (new tabs work) that navigates without a reload. */
-export function Link({ to, children, className, ...rest }: { to: string; children: ReactNode; className?: string; 'aria-current'?: 'page' | undefined }) {
+export function Link({
+  to,
+  children,
+  className,
+  ...rest
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  'aria-current'?: 'page' | undefined;
+}) {
   return (
     <a
       href={to}
@@ -39,5 +49,9 @@ export function Link({ to, children, className, ...rest }: { to: string; childre
 /** An inline error message for a failed action. */
 export function InlineError({ error }: { error: Error | null | undefined }) {
   if (!error) return null;
-  return <div className="field-error" role="alert">{error.message}</div>;
+  return (
+    <div className="field-error" role="alert">
+      {error.message}
+    </div>
+  );
 }

@@ -13,8 +13,8 @@ export function OutageBanner() {
   if (!outage) return null;
   return (
     <div className="outage-banner callout bad" role="alert" data-testid="outage">
-      <strong>{what[outage.kind]}</strong> since {formatTime(outage.since)}. What you see was loaded before;
-      {' '}{outage.kind === 'storage' ? 'free some disk space and try again.' : 'it updates by itself once it is back.'}
+      <strong>{what[outage.kind]}</strong> since {formatTime(outage.since)}. What you see was loaded before;{' '}
+      {outage.kind === 'storage' ? 'free some disk space and try again.' : 'it updates by itself once it is back.'}
     </div>
   );
 }

@@ -8,7 +8,13 @@ export function Secret({ value, label }: { value: string; label: string }) {
   return (
     <span className="copyable">
       <code data-secret={shown ? 'revealed' : 'masked'}>{shown ? value : maskSecret(value)}</code>
-      <button type="button" className="small" aria-pressed={shown} aria-label={`${shown ? 'Hide' : 'Reveal'} ${label}`} onClick={() => setShown(!shown)}>
+      <button
+        type="button"
+        className="small"
+        aria-pressed={shown}
+        aria-label={`${shown ? 'Hide' : 'Reveal'} ${label}`}
+        onClick={() => setShown(!shown)}
+      >
         {shown ? 'Hide' : 'Reveal'}
       </button>
       <CopyButton value={value} label={label} />

@@ -1,7 +1,12 @@
 import { useRef, type KeyboardEvent } from 'react';
 
 /** ARIA tabs: arrow keys move between them, the selected one is the only tab stop. */
-export function Tabs<T extends string>({ tabs, value, onChange, label }: {
+export function Tabs<T extends string>({
+  tabs,
+  value,
+  onChange,
+  label,
+}: {
   tabs: { id: T; label: string }[];
   value: T;
   onChange: (id: T) => void;

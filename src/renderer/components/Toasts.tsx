@@ -11,14 +11,27 @@ export function Toasts() {
   const dismiss = useApp((s) => s.dismiss);
   const hold = useApp((s) => s.holdToasts);
   return (
-    <div className="toasts" role="status" aria-live="polite" onMouseEnter={() => hold(true)} onMouseLeave={() => hold(false)}
-      onFocus={() => hold(true)} onBlur={() => hold(false)}>
+    <div
+      className="toasts"
+      role="status"
+      aria-live="polite"
+      onMouseEnter={() => hold(true)}
+      onMouseLeave={() => hold(false)}
+      onFocus={() => hold(true)}
+      onBlur={() => hold(false)}
+    >
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.kind}${t.leaving ? ' leaving' : ''}`} data-kind={t.kind}>
           <span>{t.text}</span>
-          {t.count > 1 && <span className="toast-count" aria-label={`${t.count} times`}>×{t.count}</span>}
+          {t.count > 1 && (
+            <span className="toast-count" aria-label={`${t.count} times`}>
+              ×{t.count}
+            </span>
+          )}
           {t.link && <Link to={t.link.href}>{t.link.label}</Link>}
-          <button type="button" className="small ghost" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
+          <button type="button" className="small ghost" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
         </div>
       ))}
     </div>

@@ -60,7 +60,10 @@ export const toastMs = { info: 5000, success: 5000, error: 10_000 } as const;
 export const toastFadeMs = 300;
 
 // Each toast's remaining time; paused while the pointer is over the toasts.
-const toastTimers = new Map<number, { timer?: ReturnType<typeof setTimeout>; remaining: number; since: number; expire: () => void }>();
+const toastTimers = new Map<
+  number,
+  { timer?: ReturnType<typeof setTimeout>; remaining: number; since: number; expire: () => void }
+>();
 let toastsHeld = false;
 
 export const useApp = create<AppState>()((set, get) => ({
@@ -86,8 +89,7 @@ export const useApp = create<AppState>()((set, get) => ({
       if (err instanceof ApiProblem && (err.status === 401 || err.status === 403)) {
         forgetKey();
         set({ authNeeded: true });
-      }
-      else get().toast('error', `Cannot list sandboxes: ${(err as Error).message}`);
+      } else get().toast('error', `Cannot list sandboxes: ${(err as Error).message}`);
       set({ sandboxesLoaded: true });
     }
   },
@@ -152,7 +154,12 @@ export const useApp = create<AppState>()((set, get) => ({
       set({ toasts: get().toasts.map((t) => (t.id === id ? { ...t, leaving: true } : t)) });
       setTimeout(() => get().dismiss(id), toastFadeMs);
     };
-    const entry = { remaining: toastMs[kind], since: Date.now(), timer: undefined as ReturnType<typeof setTimeout> | undefined, expire };
+    const entry = {
+      remaining: toastMs[kind],
+      since: Date.now(),
+      timer: undefined as ReturnType<typeof setTimeout> | undefined,
+      expire,
+    };
     toastTimers.set(id, entry);
     if (!toastsHeld) entry.timer = setTimeout(expire, entry.remaining);
   },

@@ -21,7 +21,9 @@ const refreshDelayMs = 150;
 export const useCatchers = create<CatchersState>()((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
-    catchers: [], loaded: false, requests: {},
+    catchers: [],
+    loaded: false,
+    requests: {},
 
     async load() {
       const page = await api.get<Page<Catcher>>('/api/v1/catchers?limit=100');
@@ -32,7 +34,9 @@ export const useCatchers = create<CatchersState>()((set, get) => {
     async put(name, behaviour) {
       const catcher = await api.put<Catcher>(`/api/v1/catchers/${encodeURIComponent(name)}`, behaviour);
       const exists = get().catchers.some((c) => c.name === name);
-      set({ catchers: exists ? get().catchers.map((c) => (c.name === name ? catcher : c)) : [...get().catchers, catcher] });
+      set({
+        catchers: exists ? get().catchers.map((c) => (c.name === name ? catcher : c)) : [...get().catchers, catcher],
+      });
       return catcher;
     },
 

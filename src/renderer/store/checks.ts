@@ -25,13 +25,16 @@ export const useChecks = create<ChecksState>()((set, get) => {
     set({ runs: { ...get().runs, [run.endpointId]: next } });
   };
   return {
-    cases: {}, runs: {},
+    cases: {},
+    runs: {},
 
     async load(endpointId, wording) {
       const known = get().cases[wording];
       const [page, cases] = await Promise.all([
         api.get<Page<CheckRun>>(`${base(endpointId)}?limit=10`),
-        known ? Promise.resolve({ data: known }) : api.get<{ data: CheckCaseInfo[] }>(`/api/v1/webhooks/check-cases?signature=${encodeURIComponent(wording)}`),
+        known
+          ? Promise.resolve({ data: known })
+          : api.get<{ data: CheckCaseInfo[] }>(`/api/v1/webhooks/check-cases?signature=${encodeURIComponent(wording)}`),
       ]);
       set({ runs: { ...get().runs, [endpointId]: page.data }, cases: { ...get().cases, [wording]: cases.data } });
     },

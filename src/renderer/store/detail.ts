@@ -20,14 +20,19 @@ interface DetailState {
 }
 
 /** A bare-URL check's deliveries are signed with the secret of their run. */
-export const secretsKey = (d: Pick<Delivery, 'endpointId' | 'check'>) => d.endpointId ?? (d.check ? `check:${d.check.id}` : 'test');
+export const secretsKey = (d: Pick<Delivery, 'endpointId' | 'check'>) =>
+  d.endpointId ?? (d.check ? `check:${d.check.id}` : 'test');
 const refreshDelayMs = 60;
 
 export const useDetail = create<DetailState>()((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
   return {
-    id: null, delivery: null, loading: false, error: null, secrets: {},
+    id: null,
+    delivery: null,
+    loading: false,
+    error: null,
+    secrets: {},
 
     open(id) {
       if (id === get().id) return;
@@ -57,10 +62,29 @@ export const useDetail = create<DetailState>()((set, get) => {
       let value: SigningSecrets | ApiProblem;
       try {
         value = delivery.endpointId
-          ? { source: 'endpoint', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${delivery.endpointId}/secrets`)).data }
+          ? {
+              source: 'endpoint',
+              secrets: (
+                await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${delivery.endpointId}/secrets`)
+              ).data,
+            }
           : delivery.check
-          ? { source: 'check', secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/checks/${delivery.check.id}/secrets`)).data }
-          : { source: 'test_secret', secrets: [{ secret: (await api.get<PortalSecrets>('/api/v1/sandbox/credentials')).webhookTestSecret, createdAt: '', expiresAt: null, publicKey: null }] };
+            ? {
+                source: 'check',
+                secrets: (await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/checks/${delivery.check.id}/secrets`))
+                  .data,
+              }
+            : {
+                source: 'test_secret',
+                secrets: [
+                  {
+                    secret: (await api.get<PortalSecrets>('/api/v1/sandbox/credentials')).webhookTestSecret,
+                    createdAt: '',
+                    expiresAt: null,
+                    publicKey: null,
+                  },
+                ],
+              };
       } catch (err) {
         value = err as ApiProblem;
       }

@@ -23,8 +23,10 @@ const summary = (job: DlqReplayJob) =>
 
 /** The one-line outcome of a finished replay, for its toast. */
 export function replayOutcome(job: DlqReplayJob): string {
-  if (job.state === 'cancelled') return `Replay cancelled after ${job.done.toLocaleString()} of ${job.total.toLocaleString()}: ${summary(job)}.`;
-  if (job.state === 'interrupted') return `Replay interrupted (the engine stopped) after ${job.done.toLocaleString()} of ${job.total.toLocaleString()}: ${summary(job)}. What was not replayed is still dead.`;
+  if (job.state === 'cancelled')
+    return `Replay cancelled after ${job.done.toLocaleString()} of ${job.total.toLocaleString()}: ${summary(job)}.`;
+  if (job.state === 'interrupted')
+    return `Replay interrupted (the engine stopped) after ${job.done.toLocaleString()} of ${job.total.toLocaleString()}: ${summary(job)}. What was not replayed is still dead.`;
   return `Replayed ${job.total.toLocaleString()}: ${summary(job)}.`;
 }
 
@@ -62,7 +64,10 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
     job: null,
 
     async start(filters) {
-      const job = await api.post<DlqReplayJob>('/api/v1/webhooks/dlq/replay', { topic: filters.topic, endpointId: filters.endpointId });
+      const job = await api.post<DlqReplayJob>('/api/v1/webhooks/dlq/replay', {
+        topic: filters.topic,
+        endpointId: filters.endpointId,
+      });
       watching = job.id;
       watch(job);
     },

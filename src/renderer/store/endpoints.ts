@@ -28,10 +28,16 @@ interface EndpointsState {
 /** The sandbox's webhook endpoints (secrets masked, as the API lists them). */
 export const useEndpoints = create<EndpointsState>()((set, get) => {
   // Create and rotate answer with the secret in full; the list keeps it masked like every other read.
-  const masked = (endpoint: Endpoint): Endpoint => ({ ...endpoint, secret: endpoint.secret.includes('•') ? endpoint.secret : maskSecret(endpoint.secret) });
-  const replace = (endpoint: Endpoint) => set({ endpoints: get().endpoints.map((e) => (e.id === endpoint.id ? masked(endpoint) : e)) });
+  const masked = (endpoint: Endpoint): Endpoint => ({
+    ...endpoint,
+    secret: endpoint.secret.includes('•') ? endpoint.secret : maskSecret(endpoint.secret),
+  });
+  const replace = (endpoint: Endpoint) =>
+    set({ endpoints: get().endpoints.map((e) => (e.id === endpoint.id ? masked(endpoint) : e)) });
   return {
-    endpoints: [], loaded: false, error: null,
+    endpoints: [],
+    loaded: false,
+    error: null,
 
     async load() {
       try {

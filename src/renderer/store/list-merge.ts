@@ -26,7 +26,10 @@ export const liveRowCap = 1000;
  * only cursors a client may hold, since the server signs them.
  */
 export function capRows(
-  rows: DeliverySummary[], nextCursor: string | null, boundaries: ReadonlyMap<string, string | null>, cap: number,
+  rows: DeliverySummary[],
+  nextCursor: string | null,
+  boundaries: ReadonlyMap<string, string | null>,
+  cap: number,
 ): { rows: DeliverySummary[]; nextCursor: string | null } {
   if (rows.length <= cap) return { rows, nextCursor };
   for (let i = cap - 1; i >= 0; i--) {
@@ -47,7 +50,11 @@ function admits(kind: 'deliveries' | 'dlq', filters: ListFilters, data: StreamMe
 
 /** Applies stream messages to rows; returns the same array when nothing shown changed. */
 export function applyMessages(
-  rows: DeliverySummary[], messages: StreamMessage[], kind: 'deliveries' | 'dlq', filters: ListFilters, nowIso: string,
+  rows: DeliverySummary[],
+  messages: StreamMessage[],
+  kind: 'deliveries' | 'dlq',
+  filters: ListFilters,
+  nowIso: string,
 ): { rows: DeliverySummary[]; needsHead: boolean } {
   const position = new Map(rows.map((r, i) => [r.id, i]));
   const patched = new Map<number, DeliverySummary>();
@@ -61,8 +68,21 @@ export function applyMessages(
       if (i !== undefined || fresh.some((f) => f.id === data.id) || !admits(kind, filters, data)) continue;
       // Shown at once (a stand-in has no eventId); the head refresh replaces it with the full row.
       fresh.unshift({
-        id: data.id, eventId: '', topic: data.topic ?? '', endpointId: data.endpointId ?? null, url: null, status: 'pending',
-        attemptCount: 0, nextAttemptAt: null, lastStatus: null, lastError: null, test: false, check: null, paused: null, createdAt: nowIso, updatedAt: nowIso,
+        id: data.id,
+        eventId: '',
+        topic: data.topic ?? '',
+        endpointId: data.endpointId ?? null,
+        url: null,
+        status: 'pending',
+        attemptCount: 0,
+        nextAttemptAt: null,
+        lastStatus: null,
+        lastError: null,
+        test: false,
+        check: null,
+        paused: null,
+        createdAt: nowIso,
+        updatedAt: nowIso,
       });
       needsHead = true;
       continue;
@@ -82,15 +102,25 @@ export function applyMessages(
 
 function patch(row: DeliverySummary, event: StreamMessage['event'], data: StreamMessage['data']): DeliverySummary {
   if (event === 'attempt.finished') {
-    return { ...row, lastStatus: data.responseStatus ?? null, lastError: data.error ?? null, attemptCount: Math.max(row.attemptCount, data.number ?? 0) };
+    return {
+      ...row,
+      lastStatus: data.responseStatus ?? null,
+      lastError: data.error ?? null,
+      attemptCount: Math.max(row.attemptCount, data.number ?? 0),
+    };
   }
   if (event === 'delivery.updated') {
     return {
       ...row,
       status: data.status ?? row.status,
       attemptCount: data.attemptCount ?? row.attemptCount,
-      nextAttemptAt: 'nextAttemptAt' in data ? data.nextAttemptAt ?? null : data.status && data.status !== 'pending' ? null : row.nextAttemptAt,
-      lastError: 'error' in data ? data.error ?? null : row.lastError,
+      nextAttemptAt:
+        'nextAttemptAt' in data
+          ? (data.nextAttemptAt ?? null)
+          : data.status && data.status !== 'pending'
+            ? null
+            : row.nextAttemptAt,
+      lastError: 'error' in data ? (data.error ?? null) : row.lastError,
     };
   }
   return row;
@@ -101,7 +131,9 @@ function patch(row: DeliverySummary, event: StreamMessage['event'], data: Stream
  * fetched until they reach a row already shown; a gap wider than that restarts the list.
  */
 export async function mergeHead(
-  rows: DeliverySummary[], nextCursor: string | null, fetchPage: (cursor?: string | null) => Promise<Page<DeliverySummary>>,
+  rows: DeliverySummary[],
+  nextCursor: string | null,
+  fetchPage: (cursor?: string | null) => Promise<Page<DeliverySummary>>,
 ): Promise<{ rows: DeliverySummary[]; nextCursor: string | null }> {
   // Only full rows mark where the fetch may stop: a stand-in on top says nothing about the rows under it.
   const known = new Set(rows.filter((r) => r.eventId !== '').map((r) => r.id));

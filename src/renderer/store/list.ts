@@ -42,7 +42,9 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
   const path = kind === 'dlq' ? '/api/v1/webhooks/dlq' : '/api/v1/webhooks/deliveries';
   const fetchPage = async (filters: ListFilters, cursor?: string | null) => {
     const gen = generation;
-    const page = await api.get<Page<DeliverySummary>>(`${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, limit: pageSize, cursor })}`);
+    const page = await api.get<Page<DeliverySummary>>(
+      `${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, limit: pageSize, cursor })}`,
+    );
     const last = page.data.at(-1);
     if (last && gen === generation) boundaries.set(last.id, page.nextCursor);
     return page;
@@ -77,7 +79,13 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
     };
 
     return {
-      rows: [], filters: kind === 'dlq' ? { status: 'dead' } : {}, nextCursor: null, loaded: false, loading: false, loadingMore: false, error: null,
+      rows: [],
+      filters: kind === 'dlq' ? { status: 'dead' } : {},
+      nextCursor: null,
+      loaded: false,
+      loading: false,
+      loadingMore: false,
+      error: null,
 
       async load() {
         const gen = ++generation;
@@ -118,7 +126,13 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
       },
 
       applyLive(messages) {
-        const { rows, needsHead } = applyMessages(get().rows, messages, kind, get().filters, new Date(sandboxNow()).toISOString());
+        const { rows, needsHead } = applyMessages(
+          get().rows,
+          messages,
+          kind,
+          get().filters,
+          new Date(sandboxNow()).toISOString(),
+        );
         if (rows !== get().rows) set(rows.length > get().rows.length ? capped(rows, get().nextCursor) : { rows });
         if (needsHead) scheduleHead();
       },

@@ -13,7 +13,11 @@ export function reloadSandboxData(): void {
   void useDetail.getState().refresh();
   useDetail.getState().forgetSecrets();
   if (useEndpoints.getState().loaded) void useEndpoints.getState().load();
-  if (useCatchers.getState().loaded) void useCatchers.getState().load().catch(() => {});
+  if (useCatchers.getState().loaded)
+    void useCatchers
+      .getState()
+      .load()
+      .catch(() => {});
   void useApp.getState().refreshClock();
 }
 
@@ -38,7 +42,10 @@ export async function startLive(): Promise<LiveStream> {
   // A key from the preload or from this tab's storage may predate the admin cookie that
   // EventSource relies on (it cannot send headers): opening the ready URL sets it.
   if (session.adminKey && !session.cookieFresh) {
-    await fetch(`/?key=${encodeURIComponent(session.adminKey)}`, { cache: 'no-store', credentials: 'same-origin' }).catch(() => {});
+    await fetch(`/?key=${encodeURIComponent(session.adminKey)}`, {
+      cache: 'no-store',
+      credentials: 'same-origin',
+    }).catch(() => {});
   }
   const stream = new LiveStream(session.apiBase, (status) => useApp.getState().setConnection(status));
   stream.subscribe((messages) => {
@@ -51,7 +58,8 @@ export async function startLive(): Promise<LiveStream> {
     const clock = messages.findLast((m) => m.event === 'clock.advanced' && m.data.offsetSeconds !== undefined);
     if (clock) useApp.getState().setClockOffset(clock.data.offsetSeconds! * 1000);
     // A 410 Gone turned an endpoint off: the endpoints view shows why, and offers to turn it back on.
-    if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded) void useEndpoints.getState().load();
+    if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded)
+      void useEndpoints.getState().load();
   });
   stream.follow(useApp.getState().sandboxId);
   useApp.subscribe((state, previous) => {

@@ -51,13 +51,24 @@ export const useSignIn = create<SignInState>()((set, get) => {
     clearTimeout(renewTimer);
     if (!state.sandbox) return;
     const left = Date.parse(state.sandbox.expiresAt) - Date.now();
-    renewTimer = setTimeout(() => {
-      if (renewWith) void get().signIn(renewWith).catch(() => get().expire());
-      else get().expire();
-    }, Math.max(0, renewWith ? left - renewAheadMs : left));
+    renewTimer = setTimeout(
+      () => {
+        if (renewWith)
+          void get()
+            .signIn(renewWith)
+            .catch(() => get().expire());
+        else get().expire();
+      },
+      Math.max(0, renewWith ? left - renewAheadMs : left),
+    );
   };
   const apply = async (state: SessionState) => {
-    set({ shared: state.shared, publicUrl: state.publicUrl, sandbox: state.sandbox, status: state.sandbox ? 'signed-in' : 'signed-out' });
+    set({
+      shared: state.shared,
+      publicUrl: state.publicUrl,
+      sandbox: state.sandbox,
+      status: state.sandbox ? 'signed-in' : 'signed-out',
+    });
     schedule(state);
     if (state.sandbox) await enterSandbox(state.sandbox.id);
   };

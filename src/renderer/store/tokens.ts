@@ -11,7 +11,10 @@ export function rememberToken(sandboxId: string, token: string, expiresInSeconds
 /** The remembered token, or null when there is none or it has expired. */
 export function rememberedToken(sandboxId: string): string | null {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(key(sandboxId)) ?? 'null') as { token: string; expiresAt: number } | null;
+    const saved = JSON.parse(sessionStorage.getItem(key(sandboxId)) ?? 'null') as {
+      token: string;
+      expiresAt: number;
+    } | null;
     return saved && saved.expiresAt > Date.now() + 60_000 ? saved.token : null;
   } catch {
     return null;

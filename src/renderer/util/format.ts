@@ -19,12 +19,25 @@ export function formatCountdown(targetMs: number, nowMs: number): string {
 /** "3 min ago" / "in 2 min" for an age in seconds (negative = future). */
 export function formatAge(ageSeconds: number): string {
   if (Math.abs(ageSeconds) < 1) return 'just now';
-  return ageSeconds > 0 ? `${formatDuration(ageSeconds * 1000)} ago` : `${formatDuration(-ageSeconds * 1000)} in the future`;
+  return ageSeconds > 0
+    ? `${formatDuration(ageSeconds * 1000)} ago`
+    : `${formatDuration(-ageSeconds * 1000)} in the future`;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
 });
 
 /** 14:03:09 in the user's locale (24-hour). */
@@ -34,7 +47,11 @@ export const formatDateTime = (iso: string | number) => dateTimeFormat.format(ne
 
 /** Where a signature's timestamp stands against the tolerance, in words ("within the 5-minute tolerance"). */
 export const toleranceText = (standing: string, seconds: number) =>
-  standing === 'within_tolerance' ? `within the ${seconds / 60}-minute tolerance` : standing === 'stale' ? `older than the ${seconds / 60}-minute tolerance` : 'ahead of the tolerance';
+  standing === 'within_tolerance'
+    ? `within the ${seconds / 60}-minute tolerance`
+    : standing === 'stale'
+      ? `older than the ${seconds / 60}-minute tolerance`
+      : 'ahead of the tolerance';
 
 /** A short text for an attempt's outcome: the status, or the error. */
 export function outcomeText(status: number | null, error: string | null): string {
@@ -45,15 +62,21 @@ export function outcomeText(status: number | null, error: string | null): string
 
 /** "100 products · 3 approval requests" from a counts object (camelCase keys become words). */
 export const countsText = (counts: Record<string, number>) =>
-  Object.entries(counts).map(([k, v]) => `${v} ${k.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`).join(' · ');
+  Object.entries(counts)
+    .map(([k, v]) => `${v} ${k.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`)
+    .join(' · ');
 
 /** "1 delivery", "2 deliveries": a count with its noun agreeing. */
 export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 // The few words of each error the sender records, for places with room for a word or two (the retry timeline).
 const shortErrors: [RegExp, string][] = [
-  [/^connection refused/, 'refused'], [/^connection reset/, 'reset'], [/^host not found/, 'no such host'],
-  [/^host unreachable/, 'unreachable'], [/^timeout/, 'timeout'], [/^TLS certificate/, 'TLS rejected'],
+  [/^connection refused/, 'refused'],
+  [/^connection reset/, 'reset'],
+  [/^host not found/, 'no such host'],
+  [/^host unreachable/, 'unreachable'],
+  [/^timeout/, 'timeout'],
+  [/^TLS certificate/, 'TLS rejected'],
 ];
 
 /** An attempt's outcome in a word or two: the status, or the error cut to its gist (the full text goes in a tooltip). */

@@ -23,7 +23,8 @@ function useSandboxCheck(sandboxId: string | undefined): 'ok' | 'missing' | 'che
   useEffect(() => {
     // Only once the API client names this sandbox: the check is a sandbox-scoped call.
     if (!sandboxId || known || !sandboxesLoaded || selected !== sandboxId) return;
-    api.get<Sandbox>('/api/v1/sandbox')
+    api
+      .get<Sandbox>('/api/v1/sandbox')
       .then((s) => useApp.setState({ sandboxes: [...useApp.getState().sandboxes, s] }))
       .catch((err: ApiProblem) => {
         if (err.status !== 404) return;
@@ -48,20 +49,47 @@ function Page({ route }: { route: Route }) {
   const selected = useApp((s) => s.sandboxId);
   if (foreign && selected) {
     return (
-      <EmptyState title="Not your sandbox" action={<Link className="button primary" to={pathOf('deliveries', selected)}>Open your deliveries</Link>}>
-        You are signed in to <code>{selected}</code>; this server shows each person only their own sandbox. To open <code>{foreign}</code>, sign out and sign in with its credentials.
+      <EmptyState
+        title="Not your sandbox"
+        action={
+          <Link className="button primary" to={pathOf('deliveries', selected)}>
+            Open your deliveries
+          </Link>
+        }
+      >
+        You are signed in to <code>{selected}</code>; this server shows each person only their own sandbox. To open{' '}
+        <code>{foreign}</code>, sign out and sign in with its credentials.
       </EmptyState>
     );
   }
   if (route.view === 'portal') return <PortalView />;
   if (route.view === 'home') return null;
   if (route.view === 'not-found') {
-    return <EmptyState title="No such page" action={<Link className="button" to="/">Go to the inspector</Link>}><code>{route.path}</code> is not a page of Sandbay.</EmptyState>;
+    return (
+      <EmptyState
+        title="No such page"
+        action={
+          <Link className="button" to="/">
+            Go to the inspector
+          </Link>
+        }
+      >
+        <code>{route.path}</code> is not a page of Sandbay.
+      </EmptyState>
+    );
   }
   if (check === 'missing') {
     return (
-      <EmptyState title="No such sandbox" action={<Link className="button primary" to="/portal/sandbox">Open the portal</Link>}>
-        <code>{route.sandboxId}</code> does not exist here (it may have been deleted). Pick or create a sandbox in the portal.
+      <EmptyState
+        title="No such sandbox"
+        action={
+          <Link className="button primary" to="/portal/sandbox">
+            Open the portal
+          </Link>
+        }
+      >
+        <code>{route.sandboxId}</code> does not exist here (it may have been deleted). Pick or create a sandbox in the
+        portal.
       </EmptyState>
     );
   }
@@ -97,9 +125,16 @@ export function App() {
     const last = lastSandboxId();
     const fallback = sandboxes.find((s) => s.id === last)?.id ?? sandboxes[0]?.id ?? null;
     if (!useApp.getState().sandboxId && fallback) useApp.getState().selectSandbox(fallback);
-    if (route.view === 'home') navigate(fallback ? pathOf('deliveries', fallback) : '/portal/sandbox', { replace: true });
+    if (route.view === 'home')
+      navigate(fallback ? pathOf('deliveries', fallback) : '/portal/sandbox', { replace: true });
   }, [signIn, routeSandbox, foreign, route.view, sandboxesLoaded, sandboxes]);
-  if (signIn === 'signed-out' || signIn === 'expired') return <><SandboxSignIn expired={signIn === 'expired'} /><Toasts /></>;
+  if (signIn === 'signed-out' || signIn === 'expired')
+    return (
+      <>
+        <SandboxSignIn expired={signIn === 'expired'} />
+        <Toasts />
+      </>
+    );
   if (authNeeded) return <SignIn />;
   return (
     <Shell route={route}>

@@ -26,8 +26,15 @@ function NextAttempt({ at, endpointId, paused }: { at: string | null; endpointId
   const now = useNow();
   const offset = useApp((s) => s.clockOffsetMs);
   // The endpoints store follows the live stream (a 410 reloads it), so a row created since still says it waits.
-  const disabled = useEndpoints((s) => (s.loaded ? s.endpoints.find((e) => e.id === endpointId)?.enabled === false : paused));
-  if (endpointId && disabled) return <span className="warn" title="Its endpoint is disabled: enable it to resume">paused</span>;
+  const disabled = useEndpoints((s) =>
+    s.loaded ? s.endpoints.find((e) => e.id === endpointId)?.enabled === false : paused,
+  );
+  if (endpointId && disabled)
+    return (
+      <span className="warn" title="Its endpoint is disabled: enable it to resume">
+        paused
+      </span>
+    );
   if (!at) return <span className="faint">—</span>;
   return <span>{formatCountdown(Date.parse(at), now + offset)}</span>;
 }
@@ -50,9 +57,22 @@ const endpointText = (url: string | null) => {
   return text;
 };
 
-const Row = memo(function Row({ row, index, selected, compact, onOpen, rowAction, top }: {
-  row: DeliverySummary; index: number; selected: boolean; compact: boolean; top: number;
-  onOpen: (id: string) => void; rowAction?: GridProps['rowAction'];
+const Row = memo(function Row({
+  row,
+  index,
+  selected,
+  compact,
+  onOpen,
+  rowAction,
+  top,
+}: {
+  row: DeliverySummary;
+  index: number;
+  selected: boolean;
+  compact: boolean;
+  top: number;
+  onOpen: (id: string) => void;
+  rowAction?: GridProps['rowAction'];
 }) {
   return (
     <div
@@ -65,22 +85,64 @@ const Row = memo(function Row({ row, index, selected, compact, onOpen, rowAction
       onClick={() => onOpen(row.id)}
       data-delivery-id={row.id}
     >
-      <span role="gridcell" className="c-status"><StatusBadge status={row.status} /></span>
-      <span role="gridcell" className="c-topic" title={row.check ? `Sent by the receiver check, case ${row.check.case}` : undefined}>
-        {/* A check's probes sit among real deliveries: mark them so "x.unknown" or a tampered body is not taken for a real event. */}
-        {row.check && <span className="tag" data-testid="check-tag">check</span>} {row.topic}
+      <span role="gridcell" className="c-status">
+        <StatusBadge status={row.status} />
       </span>
-      <span role="gridcell" className="c-id mono">{row.id}</span>
-      {!compact && <span role="gridcell" className="c-endpoint mono" title={row.url ?? ''}>{endpointText(row.url)}</span>}
-      <span role="gridcell" className="c-attempts">{row.attemptCount}</span>
-      <span role="gridcell" className={`c-last ${row.lastStatus !== null && row.lastStatus < 300 && !row.lastError ? 'ok' : row.lastError || row.lastStatus ? 'bad' : ''}`} title={row.lastError ?? ''}>
+      <span
+        role="gridcell"
+        className="c-topic"
+        title={row.check ? `Sent by the receiver check, case ${row.check.case}` : undefined}
+      >
+        {/* A check's probes sit among real deliveries: mark them so "x.unknown" or a tampered body is not taken for a real event. */}
+        {row.check && (
+          <span className="tag" data-testid="check-tag">
+            check
+          </span>
+        )}{' '}
+        {row.topic}
+      </span>
+      <span role="gridcell" className="c-id mono">
+        {row.id}
+      </span>
+      {!compact && (
+        <span role="gridcell" className="c-endpoint mono" title={row.url ?? ''}>
+          {endpointText(row.url)}
+        </span>
+      )}
+      <span role="gridcell" className="c-attempts">
+        {row.attemptCount}
+      </span>
+      <span
+        role="gridcell"
+        className={`c-last ${row.lastStatus !== null && row.lastStatus < 300 && !row.lastError ? 'ok' : row.lastError || row.lastStatus ? 'bad' : ''}`}
+        title={row.lastError ?? ''}
+      >
         {row.attemptCount ? outcomeText(row.lastStatus, row.lastError) : '—'}
       </span>
-      <span role="gridcell" className="c-next">{row.status === 'pending' ? <NextAttempt at={row.nextAttemptAt} endpointId={row.endpointId} paused={row.paused !== null} /> : <span className="faint">—</span>}</span>
-      {!compact && <span role="gridcell" className="c-created mono">{formatTime(row.createdAt)}</span>}
+      <span role="gridcell" className="c-next">
+        {row.status === 'pending' ? (
+          <NextAttempt at={row.nextAttemptAt} endpointId={row.endpointId} paused={row.paused !== null} />
+        ) : (
+          <span className="faint">—</span>
+        )}
+      </span>
+      {!compact && (
+        <span role="gridcell" className="c-created mono">
+          {formatTime(row.createdAt)}
+        </span>
+      )}
       {rowAction && (
         <span role="gridcell" className="c-action">
-          <button type="button" className="small" tabIndex={-1} aria-label={`${rowAction.label} ${row.id}`} onClick={(e) => { e.stopPropagation(); rowAction.run(row.id); }}>
+          <button
+            type="button"
+            className="small"
+            tabIndex={-1}
+            aria-label={`${rowAction.label} ${row.id}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              rowAction.run(row.id);
+            }}
+          >
             {rowAction.label}
           </button>
         </span>
@@ -95,7 +157,12 @@ const Row = memo(function Row({ row, index, selected, compact, onOpen, rowAction
  */
 export function DeliveryGrid({ rows, selectedId, compact, onOpen, onNearEnd, rowAction, label }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 8,
+  });
   const items = virtualizer.getVirtualItems();
   const selectedIndex = selectedId ? rows.findIndex((r) => r.id === selectedId) : -1;
 
@@ -127,26 +194,65 @@ export function DeliveryGrid({ rows, selectedId, compact, onOpen, onNearEnd, row
   };
 
   return (
-    <div className={`grid${compact ? ' compact' : ''}${rowAction ? ' with-action' : ''}`} role="grid" aria-label={label} aria-rowcount={rows.length + 1}
-      aria-activedescendant={selectedIndex >= 0 ? `row-${selectedId}` : undefined} tabIndex={0} onKeyDown={onKey}>
+    <div
+      className={`grid${compact ? ' compact' : ''}${rowAction ? ' with-action' : ''}`}
+      role="grid"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      aria-activedescendant={selectedIndex >= 0 ? `row-${selectedId}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKey}
+    >
       <div role="row" aria-rowindex={1} className="grid-row grid-head">
-        <span role="columnheader" className="c-status">Status</span>
-        <span role="columnheader" className="c-topic">Topic</span>
-        <span role="columnheader" className="c-id">Delivery</span>
-        {!compact && <span role="columnheader" className="c-endpoint">Endpoint</span>}
-        <span role="columnheader" className="c-attempts" title="Attempts">#</span>
-        <span role="columnheader" className="c-last">Response</span>
-        <span role="columnheader" className="c-next">Next</span>
-        {!compact && <span role="columnheader" className="c-created">Created</span>}
-        {rowAction && <span role="columnheader" className="c-action"><span className="visually-hidden">Actions</span></span>}
+        <span role="columnheader" className="c-status">
+          Status
+        </span>
+        <span role="columnheader" className="c-topic">
+          Topic
+        </span>
+        <span role="columnheader" className="c-id">
+          Delivery
+        </span>
+        {!compact && (
+          <span role="columnheader" className="c-endpoint">
+            Endpoint
+          </span>
+        )}
+        <span role="columnheader" className="c-attempts" title="Attempts">
+          #
+        </span>
+        <span role="columnheader" className="c-last">
+          Response
+        </span>
+        <span role="columnheader" className="c-next">
+          Next
+        </span>
+        {!compact && (
+          <span role="columnheader" className="c-created">
+            Created
+          </span>
+        )}
+        {rowAction && (
+          <span role="columnheader" className="c-action">
+            <span className="visually-hidden">Actions</span>
+          </span>
+        )}
       </div>
       <div ref={scroller} className="grid-body" data-testid="delivery-scroller">
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => (
             // Keyed by slot, not by delivery: scrolling re-fills the same few row elements
             // instead of creating and removing DOM nodes for every row that passes by.
-            <Row key={item.index % (items.length + 1)} row={rows[item.index]} index={item.index} top={item.start} selected={rows[item.index].id === selectedId}
-              compact={compact} onOpen={onOpen} rowAction={rowAction} />
+            <Row
+              key={item.index % (items.length + 1)}
+              row={rows[item.index]}
+              index={item.index}
+              top={item.start}
+              selected={rows[item.index].id === selectedId}
+              compact={compact}
+              onOpen={onOpen}
+              rowAction={rowAction}
+            />
           ))}
         </div>
       </div>

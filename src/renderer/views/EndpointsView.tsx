@@ -24,22 +24,62 @@ export function EndpointsView({ sandboxId }: { sandboxId: string }) {
         <h1>Endpoints</h1>
         <span className="muted">{endpoints.length} registered</span>
         <span className="spacer" />
-        {!adding && canWrite && <button type="button" className="primary" onClick={() => { setAdding(true); setCreated(null); }}>Add endpoint</button>}
+        {!adding && canWrite && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setAdding(true);
+              setCreated(null);
+            }}
+          >
+            Add endpoint
+          </button>
+        )}
       </div>
-      {adding && <EndpointForm onCancel={() => setAdding(false)} onCreated={(e) => { setAdding(false); setCreated(e); }} />}
+      {adding && (
+        <EndpointForm
+          onCancel={() => setAdding(false)}
+          onCreated={(e) => {
+            setAdding(false);
+            setCreated(e);
+          }}
+        />
+      )}
       {created && (
         <div className="callout ok" role="status">
-          <strong>Endpoint created.</strong> Its signing secret (reveal it whenever you need it, here or on the endpoint):
+          <strong>Endpoint created.</strong> Its signing secret (reveal it whenever you need it, here or on the
+          endpoint):
           <Secret value={created.secret} label="new signing secret" />
         </div>
       )}
-      {error && <div className="callout bad" role="alert">{error}</div>}
+      {error && (
+        <div className="callout bad" role="alert">
+          {error}
+        </div>
+      )}
       {loaded && endpoints.length === 0 && !adding && (
-        <EmptyState title="No endpoints yet" action={canWrite && <button type="button" className="primary" onClick={() => setAdding(true)}>Add endpoint</button>}>
-          An endpoint is a URL that receives signed webhooks for the topics you pick. No receiver at hand? Create a built-in catcher below and register it.
+        <EmptyState
+          title="No endpoints yet"
+          action={
+            canWrite && (
+              <button type="button" className="primary" onClick={() => setAdding(true)}>
+                Add endpoint
+              </button>
+            )
+          }
+        >
+          An endpoint is a URL that receives signed webhooks for the topics you pick. No receiver at hand? Create a
+          built-in catcher below and register it.
         </EmptyState>
       )}
-      {endpoints.length > 0 && <ul className="cards">{endpoints.map((e) => <EndpointCard key={e.id} endpoint={e} sandboxId={sandboxId} />)}</ul>}
+      {endpoints.length > 0 && (
+        <ul className="cards">
+          {endpoints.map((e) => (
+            <EndpointCard key={e.id} endpoint={e} sandboxId={sandboxId} />
+          ))}
+        </ul>
+      )}
       {canWrite && <TestWebhookForm sandboxId={sandboxId} />}
       <Catchers sandboxId={sandboxId} />
     </div>

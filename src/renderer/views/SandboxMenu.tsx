@@ -11,7 +11,8 @@ import { counted } from '../util/format.ts';
 const importedText = (name: string, report: ImportReport) =>
   `Imported "${name}": ${counted(report.rows.deliveries ?? 0, 'delivery', 'deliveries')}, ${counted(report.rows.orders ?? 0, 'order')}.` +
   (report.newSecrets.length > 0
-    ? ` ${counted(report.newSecrets.length, 'endpoint')} ${report.newSecrets.length === 1 ? 'signs' : 'sign'} with a new secret (the file had none).` : '');
+    ? ` ${counted(report.newSecrets.length, 'endpoint')} ${report.newSecrets.length === 1 ? 'signs' : 'sign'} with a new secret (the file had none).`
+    : '');
 
 /** The sandbox menu: export the current sandbox as one file, or import one as a new sandbox. */
 export function SandboxMenu({ canImport }: { canImport: boolean }) {
@@ -28,7 +29,10 @@ export function SandboxMenu({ canImport }: { canImport: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await saveDownload(await fileRequest('GET', `/api/v1/sandbox/export${includeSecrets ? '?includeSecrets=true' : ''}`), 'sandbox.sandbay');
+      await saveDownload(
+        await fileRequest('GET', `/api/v1/sandbox/export${includeSecrets ? '?includeSecrets=true' : ''}`),
+        'sandbox.sandbay',
+      );
       setExporting(false);
       useApp.getState().toast('success', `Exported ${sandboxId}${includeSecrets ? ' with its secrets' : ''}.`);
     } catch (err) {
@@ -55,26 +59,75 @@ export function SandboxMenu({ canImport }: { canImport: boolean }) {
     <>
       <details className="menu" ref={menu}>
         {/* Named for what it does: beside the sandbox switcher, a second "Sandbox" read as the same control. */}
-        <summary className="button small" aria-label={`Sandbox menu: ${canImport ? 'export or import' : 'export'}`}>{canImport ? 'Export / import' : 'Export'} ▾</summary>
+        <summary className="button small" aria-label={`Sandbox menu: ${canImport ? 'export or import' : 'export'}`}>
+          {canImport ? 'Export / import' : 'Export'} ▾
+        </summary>
         <div className="menu-items" role="menu">
-          <button type="button" role="menuitem" disabled={!sandboxId} onClick={() => { close(); setExporting(true); }}>Export…</button>
-          {canImport && <button type="button" role="menuitem" onClick={() => { close(); picker.current?.click(); }}>Import…</button>}
+          <button
+            type="button"
+            role="menuitem"
+            disabled={!sandboxId}
+            onClick={() => {
+              close();
+              setExporting(true);
+            }}
+          >
+            Export…
+          </button>
+          {canImport && (
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                close();
+                picker.current?.click();
+              }}
+            >
+              Import…
+            </button>
+          )}
         </div>
       </details>
-      <input ref={picker} type="file" accept=".sandbay,application/gzip" hidden aria-label="Sandbox file to import"
-        onChange={(e) => { const file = e.target.files?.[0]; e.target.value = ''; if (file) void upload(file); }} />
-      <Modal open={exporting} onClose={() => setExporting(false)} title="Export sandbox" actions={(
-        <>
-          <button type="button" onClick={() => setExporting(false)}>Cancel</button>
-          <button type="button" className="primary" disabled={busy} onClick={() => void download()}>{busy ? 'Exporting…' : 'Download'}</button>
-        </>
-      )}>
-        <p>One file with the commerce data, endpoints, catchers, events, every delivery with its attempts, the DLQ and the sandbox clock. Import it on any Sandbay to get a sandbox that behaves the same.</p>
+      <input
+        ref={picker}
+        type="file"
+        accept=".sandbay,application/gzip"
+        hidden
+        aria-label="Sandbox file to import"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) void upload(file);
+        }}
+      />
+      <Modal
+        open={exporting}
+        onClose={() => setExporting(false)}
+        title="Export sandbox"
+        actions={
+          <>
+            <button type="button" onClick={() => setExporting(false)}>
+              Cancel
+            </button>
+            <button type="button" className="primary" disabled={busy} onClick={() => void download()}>
+              {busy ? 'Exporting…' : 'Download'}
+            </button>
+          </>
+        }
+      >
+        <p>
+          One file with the commerce data, endpoints, catchers, events, every delivery with its attempts, the DLQ and
+          the sandbox clock. Import it on any Sandbay to get a sandbox that behaves the same.
+        </p>
         <label className="row nowrap">
           <input type="checkbox" checked={includeSecrets} onChange={(e) => setIncludeSecrets(e.target.checked)} />
           Include endpoint secrets (otherwise the import issues new ones)
         </label>
-        {error && <div className="callout bad" role="alert">{error}</div>}
+        {error && (
+          <div className="callout bad" role="alert">
+            {error}
+          </div>
+        )}
       </Modal>
     </>
   );

@@ -8,7 +8,12 @@ import { useSignIn } from '../store/signin.ts';
 import { formatDuration, formatTime } from '../util/format.ts';
 import { SandboxMenu } from './SandboxMenu.tsx';
 
-const connectionText = { idle: 'Not connected', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
+const connectionText = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+} as const;
 
 function SandboxSwitcher({ route }: { route: Route }) {
   const sandboxes = useApp((s) => s.sandboxes);
@@ -24,7 +29,11 @@ function SandboxSwitcher({ route }: { route: Route }) {
       <span className="label">Sandbox</span>
       <select value={sandboxId ?? ''} onChange={(e) => change(e.target.value)} aria-label="Sandbox">
         {!sandboxId && <option value="">Choose…</option>}
-        {sandboxes.map((s) => <option key={s.id} value={s.id}>{s.name} · {s.id}</option>)}
+        {sandboxes.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name} · {s.id}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -37,8 +46,22 @@ function SignedInAs() {
   return (
     <span className="row nowrap switcher" data-testid="signed-in-as">
       <span className="label">Sandbox</span>
-      <span>{name && name !== sandboxId ? `${name} · ` : ''}<span className="mono">{sandboxId}</span></span>
-      <button type="button" className="small" onClick={() => void useSignIn.getState().signOut().then(() => navigate('/'))}>Sign out</button>
+      <span>
+        {name && name !== sandboxId ? `${name} · ` : ''}
+        <span className="mono">{sandboxId}</span>
+      </span>
+      <button
+        type="button"
+        className="small"
+        onClick={() =>
+          void useSignIn
+            .getState()
+            .signOut()
+            .then(() => navigate('/'))
+        }
+      >
+        Sign out
+      </button>
     </span>
   );
 }
@@ -51,7 +74,9 @@ function HeaderClock() {
   return (
     <Link to={pathOf('settings', sandboxId)} className="header-clock" aria-label="Sandbox clock: open clock and reset">
       <span className="label">Sandbox time</span>
-      <span className="mono" data-testid="sandbox-time">{formatTime(now + offset)}</span>
+      <span className="mono" data-testid="sandbox-time">
+        {formatTime(now + offset)}
+      </span>
       {offset >= 1000 && <span className="tag">+{formatDuration(offset)}</span>}
     </Link>
   );
@@ -62,9 +87,17 @@ function Nav({ route }: { route: Route }) {
   const item = (view: 'deliveries' | 'endpoints' | 'dlq' | 'settings', label: string) => {
     const current = 'sandboxId' in route && route.view === view;
     return sandboxId ? (
-      <li><Link to={pathOf(view, sandboxId)} aria-current={current ? 'page' : undefined}>{label}</Link></li>
+      <li>
+        <Link to={pathOf(view, sandboxId)} aria-current={current ? 'page' : undefined}>
+          {label}
+        </Link>
+      </li>
     ) : (
-      <li><span className="nav-disabled" title="Create or pick a sandbox first">{label}</span></li>
+      <li>
+        <span className="nav-disabled" title="Create or pick a sandbox first">
+          {label}
+        </span>
+      </li>
     );
   };
   return (
@@ -77,7 +110,11 @@ function Nav({ route }: { route: Route }) {
       </ul>
       <h3 id="nav-sandbox">Sandbox</h3>
       <ul aria-labelledby="nav-sandbox">
-        <li><Link to="/portal/sandbox" aria-current={route.view === 'portal' ? 'page' : undefined}>Portal</Link></li>
+        <li>
+          <Link to="/portal/sandbox" aria-current={route.view === 'portal' ? 'page' : undefined}>
+            Portal
+          </Link>
+        </li>
         {item('settings', 'Clock & reset')}
       </ul>
     </nav>
@@ -90,18 +127,26 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
   const shared = useSignIn((s) => s.shared);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
-        <span className="brand" aria-label="Sandbay">Sandbay</span>
+        <span className="brand" aria-label="Sandbay">
+          Sandbay
+        </span>
         {shared ? <SignedInAs /> : <SandboxSwitcher route={route} />}
         <SandboxMenu canImport={!shared} />
         <span className="spacer" />
         <HeaderClock />
-        <span className={`connection ${connection}`} role="status" aria-live="polite" data-testid="connection">{connectionText[connection]}</span>
+        <span className={`connection ${connection}`} role="status" aria-live="polite" data-testid="connection">
+          {connectionText[connection]}
+        </span>
       </header>
       <Nav route={route} />
       <OutageBanner />
-      <main id="main" className="content" tabIndex={-1}>{children}</main>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

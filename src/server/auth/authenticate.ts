@@ -42,21 +42,33 @@ export function sessionCookieToken(ctx: Context, config: AuthConfig): string | u
 }
 
 /** The sandbox a request names: the Sandbay-Sandbox header, or a sandbox query parameter (EventSource cannot set headers). */
-const namedSandbox = (ctx: Context): string => ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
+const namedSandbox = (ctx: Context): string =>
+  ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
 
 // SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
-const challenge = (error?: string, extra = '') => (error ? `Bearer error="${error}"${extra}` : 'Bearer realm="sandbay"');
+const challenge = (error?: string, extra = '') =>
+  error ? `Bearer error="${error}"${extra}` : 'Bearer realm="sandbay"';
 
 /** Resolves the caller for a route's access level, or throws the SPEC §3 401/403. */
-export async function authenticate(ctx: Context, access: Access, scope: string | undefined, config: AuthConfig): Promise<Principal> {
+export async function authenticate(
+  ctx: Context,
+  access: Access,
+  scope: string | undefined,
+  config: AuthConfig,
+): Promise<Principal> {
   if (access === 'none') return anonymous;
   if (carriesAdminKey(ctx, config)) {
     if (access === 'admin') return { kind: 'admin', scopes: new Set() };
     const sandbox = namedSandbox(ctx);
     if (!sandbox) {
-      throw new ApiError(422, 'sandbox_required', 'With the admin key, name the sandbox in a Sandbay-Sandbox header (or a sandbox query parameter).', {
-        errors: [{ path: '/headers/Sandbay-Sandbox', message: 'Required with the admin key.' }],
-      });
+      throw new ApiError(
+        422,
+        'sandbox_required',
+        'With the admin key, name the sandbox in a Sandbay-Sandbox header (or a sandbox query parameter).',
+        {
+          errors: [{ path: '/headers/Sandbay-Sandbox', message: 'Required with the admin key.' }],
+        },
+      );
     }
     if (!(await config.sandboxExists(sandbox))) throw new ApiError(404, 'not_found', 'No such sandbox.');
     return { kind: 'admin', tenantId: sandbox, scopes: new Set() };
@@ -77,14 +89,22 @@ export async function authenticate(ctx: Context, access: Access, scope: string |
   const check = await config.tokens.verifyAccess(bearer);
   if (!check.ok) {
     const expired = check.reason === 'token_expired';
-    throw new ApiError(401, check.reason, expired ? 'The access token has expired; refresh it or request a new one.' : 'The access token is not valid.', {
-      headers: { 'WWW-Authenticate': challenge('invalid_token') },
-    });
+    throw new ApiError(
+      401,
+      check.reason,
+      expired ? 'The access token has expired; refresh it or request a new one.' : 'The access token is not valid.',
+      {
+        headers: { 'WWW-Authenticate': challenge('invalid_token') },
+      },
+    );
   }
   const named = namedSandbox(ctx);
   if (named && named !== check.grant.tenantId) {
-    throw new ApiError(403, 'sandbox_mismatch',
-      `This token belongs to sandbox ${check.grant.tenantId}, but the request names sandbox ${named} (Sandbay-Sandbox). A token acts on its own sandbox only: drop the header, or use a token of ${named}.`);
+    throw new ApiError(
+      403,
+      'sandbox_mismatch',
+      `This token belongs to sandbox ${check.grant.tenantId}, but the request names sandbox ${named} (Sandbay-Sandbox). A token acts on its own sandbox only: drop the header, or use a token of ${named}.`,
+    );
   }
   const principal: Principal = { kind: 'token', tenantId: check.grant.tenantId, scopes: check.grant.scopes };
   if (scope && !can(principal, scope)) {

@@ -34,7 +34,12 @@ export function setSessionCookie(ctx: Context, cookie: SessionCookie, token: str
   // Koa refuses a Secure cookie on a plain connection unless told the browser's side is https.
   if (secure) ctx.cookies.secure = true;
   ctx.cookies.set(cookie.name, token, {
-    httpOnly: true, sameSite: 'strict', path: '/', secure, overwrite: true, expires: new Date(expiresAtMs),
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure,
+    overwrite: true,
+    expires: new Date(expiresAtMs),
   });
 }
 
@@ -42,8 +47,16 @@ export function setSessionCookie(ctx: Context, cookie: SessionCookie, token: str
 export function clearSessionCookie(ctx: Context, cookie: SessionCookie): void {
   const secure = isHttpsForBrowser(ctx, cookie);
   if (secure) ctx.cookies.secure = true;
-  ctx.cookies.set(cookie.name, '', { httpOnly: true, sameSite: 'strict', path: '/', secure, overwrite: true, expires: new Date(0) });
+  ctx.cookies.set(cookie.name, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure,
+    overwrite: true,
+    expires: new Date(0),
+  });
 }
 
 /** The access token in the session cookie, if any. */
-export const sessionTokenOf = (ctx: Context, cookie: SessionCookie): string | undefined => ctx.cookies.get(cookie.name) || undefined;
+export const sessionTokenOf = (ctx: Context, cookie: SessionCookie): string | undefined =>
+  ctx.cookies.get(cookie.name) || undefined;

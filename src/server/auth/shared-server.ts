@@ -8,7 +8,10 @@ export const minAdminKeyLength = 32;
 
 /** True for names and addresses only this machine can reach (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (isIP(name) === 4) return name.startsWith('127.');
   return name === '::1' || /^::ffff:127\./.test(name);
@@ -24,12 +27,17 @@ export function parsePublicUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new StartupError(`--public-url must be an absolute http(s) URL such as https://sandbay.example.com, not ${JSON.stringify(value)}`);
+    throw new StartupError(
+      `--public-url must be an absolute http(s) URL such as https://sandbay.example.com, not ${JSON.stringify(value)}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new StartupError(`--public-url must use http or https, not ${url.protocol.slice(0, -1)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new StartupError(`--public-url must use http or https, not ${url.protocol.slice(0, -1)}`);
   if (url.username || url.password) throw new StartupError('--public-url must not carry a user name or password');
   if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(value)) {
-    throw new StartupError(`--public-url is an origin (scheme, host and port) with no path, query or fragment: try ${url.origin}`);
+    throw new StartupError(
+      `--public-url is an origin (scheme, host and port) with no path, query or fragment: try ${url.origin}`,
+    );
   }
   return url.origin;
 }
@@ -67,12 +75,14 @@ export function resolveExposure(options: { host: string; publicUrl?: string; adm
   const adminKey = options.adminKey === undefined ? undefined : checkAdminKey(options.adminKey);
   const reason = !isLoopbackHost(options.host)
     ? `binds ${options.host}, beyond loopback`
-    : publicUrl && !isLoopbackHost(new URL(publicUrl).hostname) ? `is published at ${publicUrl}` : undefined;
+    : publicUrl && !isLoopbackHost(new URL(publicUrl).hostname)
+      ? `is published at ${publicUrl}`
+      : undefined;
   if (reason && !adminKey) {
     throw new StartupError(
       `Sandbay ${reason}, so its admin key must be your secret rather than printed for browsers: ` +
         `pass --admin-key KEY (or set SANDBAY_ADMIN_KEY; at least ${minAdminKeyLength} characters, e.g. from openssl rand -hex 32). ` +
-        'Teammates then sign in to the inspector with their own sandbox\'s credentials.',
+        "Teammates then sign in to the inspector with their own sandbox's credentials.",
     );
   }
   return { shared: Boolean(reason), publicUrl, adminKey };

@@ -23,7 +23,8 @@ export function errorHandler(logger: Logger): Middleware {
       const err = toApiError(caught);
       // A database fault is the database's state, not a bug here: one line, at most every few seconds.
       if (err.status === 503 || err.status === 507) faultLog(`${err.code}: ${(caught as Error)?.message ?? caught}`);
-      else if (err.status >= 500) logger.error(`${ctx.method} ${ctx.path} failed: ${(caught as Error)?.stack ?? caught}`);
+      else if (err.status >= 500)
+        logger.error(`${ctx.method} ${ctx.path} failed: ${(caught as Error)?.stack ?? caught}`);
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.options.headers ?? {})) ctx.set(name, value);
       ctx.type = 'application/problem+json';
@@ -39,12 +40,20 @@ export const databaseRetryAfterSeconds = 2;
 export function databaseFaultError(caught: unknown): ApiError | undefined {
   const fault = faultOf(caught);
   if (fault === 'unavailable') {
-    return new ApiError(503, 'database_unavailable', 'The database is not answering (unreachable, restarting, or too slow); try again in a few seconds.',
-      { headers: { 'Retry-After': String(databaseRetryAfterSeconds) } });
+    return new ApiError(
+      503,
+      'database_unavailable',
+      'The database is not answering (unreachable, restarting, or too slow); try again in a few seconds.',
+      { headers: { 'Retry-After': String(databaseRetryAfterSeconds) } },
+    );
   }
   if (fault === 'storage_full') {
-    return new ApiError(507, 'insufficient_storage', 'The disk holding the database is full, so this change was not saved; free some space and try again.',
-      { headers: { 'Retry-After': '30' } });
+    return new ApiError(
+      507,
+      'insufficient_storage',
+      'The disk holding the database is full, so this change was not saved; free some space and try again.',
+      { headers: { 'Retry-After': '30' } },
+    );
   }
   return undefined;
 }
@@ -56,7 +65,11 @@ function toApiError(caught: unknown): ApiError {
   // Errors Koa raises itself (bad cookies, URI decoding) carry a 4xx status.
   const status = (caught as { status?: number })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(status, status === 404 ? 'not_found' : 'bad_request', (caught as Error).message || 'Bad request.');
+    return new ApiError(
+      status,
+      status === 404 ? 'not_found' : 'bad_request',
+      (caught as Error).message || 'Bad request.',
+    );
   }
   return new ApiError(500, 'internal_error', 'Something went wrong inside Sandbay; the server log has the details.');
 }

@@ -20,7 +20,11 @@ export function hostGuard(bindHost: string, allowHosts: string[]): Middleware {
   return async (ctx, next) => {
     const host = ctx.get('host');
     if (!host || !allowed.has(hostnameOf(host))) {
-      throw new ApiError(403, 'host_not_allowed', `Host ${host || '(none)'} is not allowed; start Sandbay with --allow-host to accept it.`);
+      throw new ApiError(
+        403,
+        'host_not_allowed',
+        `Host ${host || '(none)'} is not allowed; start Sandbay with --allow-host to accept it.`,
+      );
     }
     await next();
   };

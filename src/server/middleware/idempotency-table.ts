@@ -27,7 +27,12 @@ export class IdempotencyTable {
    * Claims a key for one request (named by `token`): a new key, one past its 24 h window, or a
    * claim abandoned by a process that died. False when another request holds or answered it.
    */
-  async claim(scope: KeyScope, bodyHash: string, token: string, at: { now: Date; expiredBefore: Date; abandonedBefore: Date }): Promise<boolean> {
+  async claim(
+    scope: KeyScope,
+    bodyHash: string,
+    token: string,
+    at: { now: Date; expiredBefore: Date; abandonedBefore: Date },
+  ): Promise<boolean> {
     const rows = await this.db.query(
       `insert into idempotency_keys (tenant_id, method, path, key, body_hash, status, response, claim_token, omitted, created_at)
        values ($1, $2, $3, $4, $5, null, null, $6, null, $7)
@@ -42,12 +47,22 @@ export class IdempotencyTable {
   }
 
   async find(scope: KeyScope): Promise<KeyRow | undefined> {
-    const [row] = await this.db.query<KeyRow>(`select body_hash, status, response, omitted from idempotency_keys where ${where}`, scopeParams(scope));
+    const [row] = await this.db.query<KeyRow>(
+      `select body_hash, status, response, omitted from idempotency_keys where ${where}`,
+      scopeParams(scope),
+    );
     return row;
   }
 
   /** Stores the response under the claim; false when the claim is no longer this request's. */
-  async save(q: Queryable, scope: KeyScope, token: string, status: number, response: unknown, omitted: string[]): Promise<boolean> {
+  async save(
+    q: Queryable,
+    scope: KeyScope,
+    token: string,
+    status: number,
+    response: unknown,
+    omitted: string[],
+  ): Promise<boolean> {
     const rows = await q.query(
       `update idempotency_keys set status = $6, response = $7, omitted = $8
         where ${where} and claim_token = $5 and status is null returning key`,
@@ -58,7 +73,10 @@ export class IdempotencyTable {
 
   /** Gives a claim up (its request failed), so a retry runs the handler again. */
   async release(q: Queryable, scope: KeyScope, token: string): Promise<void> {
-    await q.query(`delete from idempotency_keys where ${where} and claim_token = $5 and status is null`, [...scopeParams(scope), token]);
+    await q.query(`delete from idempotency_keys where ${where} and claim_token = $5 and status is null`, [
+      ...scopeParams(scope),
+      token,
+    ]);
   }
 
   /**

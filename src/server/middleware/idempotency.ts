@@ -13,7 +13,9 @@ const maxKeyLength = 255;
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value);
@@ -46,7 +48,8 @@ type Outcome = { result: RouteResult } | { error: ApiError };
 /** How long a request waits for a racing atomic request on the same key before answering 409 in use. */
 const atomicWaitMs = 2_000;
 
-const inUse = () => new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.');
+const inUse = () =>
+  new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.');
 
 /**
  * Stripe-style Idempotency-Key: within 24 real hours the same key and body replay the first
@@ -60,13 +63,20 @@ export class IdempotencyKeys {
   private readonly realNow: () => number;
   private readonly abandonedAfterMs: number;
 
-  constructor(private readonly db: AmbientDb, options: IdempotencyOptions = {}) {
+  constructor(
+    private readonly db: AmbientDb,
+    options: IdempotencyOptions = {},
+  ) {
     this.table = new IdempotencyTable(db);
     this.realNow = options.realNow ?? Date.now;
     this.abandonedAfterMs = options.abandonedAfterMs ?? 5 * 60_000;
   }
 
-  async run(req: IdempotencyRequest, handler: () => Promise<RouteResult>, mode: IdempotencyMode = { atomic: true }): Promise<RouteResult> {
+  async run(
+    req: IdempotencyRequest,
+    handler: () => Promise<RouteResult>,
+    mode: IdempotencyMode = { atomic: true },
+  ): Promise<RouteResult> {
     if (req.key.length > maxKeyLength) {
       throw new ApiError(422, 'validation_failed', `Idempotency-Key is limited to ${maxKeyLength} characters.`, {
         errors: [{ path: '/headers/Idempotency-Key', message: `At most ${maxKeyLength} characters.` }],
@@ -75,7 +85,9 @@ export class IdempotencyKeys {
     const bodyHash = createHash('sha256').update(canonicalJson(req.body)).digest('hex');
     const claim = await this.claim(req, bodyHash, mode.atomic);
     if ('replay' in claim) return claim.replay;
-    const outcome = await (mode.atomic ? this.runInOneTransaction(req, claim.token, handler, mode) : this.runThenStore(req, claim.token, handler, mode));
+    const outcome = await (mode.atomic
+      ? this.runInOneTransaction(req, claim.token, handler, mode)
+      : this.runThenStore(req, claim.token, handler, mode));
     if ('error' in outcome) throw outcome.error;
     return outcome.result;
   }
@@ -92,7 +104,11 @@ export class IdempotencyKeys {
     return () => clearInterval(timer);
   }
 
-  private async claim(req: IdempotencyRequest, bodyHash: string, atomic: boolean): Promise<{ token: string } | { replay: RouteResult }> {
+  private async claim(
+    req: IdempotencyRequest,
+    bodyHash: string,
+    atomic: boolean,
+  ): Promise<{ token: string } | { replay: RouteResult }> {
     const token = randomString(16);
     // An atomic handler is one short transaction: a racer waits for its answer and replays it, as it
     // did behind PGlite's one connection; on PostgreSQL (several connections) it polls for it, briefly.
@@ -100,12 +116,20 @@ export class IdempotencyKeys {
     // A claim released between our insert and our read is claimed again (twice at most).
     for (let tries = 0; tries < 3; tries++) {
       const now = this.realNow();
-      const at = { now: new Date(now), expiredBefore: new Date(now - windowMs), abandonedBefore: new Date(now - this.abandonedAfterMs) };
+      const at = {
+        now: new Date(now),
+        expiredBefore: new Date(now - windowMs),
+        abandonedBefore: new Date(now - this.abandonedAfterMs),
+      };
       if (await this.table.claim(req, bodyHash, token, at)) return { token };
       const row = await this.table.find(req);
       if (!row) continue;
       if (row.body_hash !== bodyHash) {
-        throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different body.');
+        throw new ApiError(
+          409,
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used with a different body.',
+        );
       }
       if (row.status === null || row.response === null) {
         if (Date.now() >= waitUntil) throw inUse();
@@ -119,12 +143,20 @@ export class IdempotencyKeys {
   }
 
   /** The handler's writes and the stored response commit together: a crash between them leaves neither. */
-  private async runInOneTransaction(req: KeyScope, token: string, handler: () => Promise<RouteResult>, mode: IdempotencyMode): Promise<Outcome> {
+  private async runInOneTransaction(
+    req: KeyScope,
+    token: string,
+    handler: () => Promise<RouteResult>,
+    mode: IdempotencyMode,
+  ): Promise<Outcome> {
     try {
-      return await this.db.ambient(() => settle(handler), async (tx, outcome) => {
-        if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse(); // another request took the claim over: undo ours
-        return outcome;
-      });
+      return await this.db.ambient(
+        () => settle(handler),
+        async (tx, outcome) => {
+          if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse(); // another request took the claim over: undo ours
+          return outcome;
+        },
+      );
     } catch (err) {
       await this.table.release(this.db, req, token).catch(() => {});
       throw err;
@@ -136,7 +168,12 @@ export class IdempotencyKeys {
    * handler and before the store lets a retry run it again once the claim is abandoned (an
    * attempt sent twice, which webhooks' at-least-once delivery allows anyway).
    */
-  private async runThenStore(req: KeyScope, token: string, handler: () => Promise<RouteResult>, mode: IdempotencyMode): Promise<Outcome> {
+  private async runThenStore(
+    req: KeyScope,
+    token: string,
+    handler: () => Promise<RouteResult>,
+    mode: IdempotencyMode,
+  ): Promise<Outcome> {
     try {
       const outcome = await settle(handler);
       await this.keep(this.db, req, token, outcome, mode);
@@ -148,7 +185,13 @@ export class IdempotencyKeys {
   }
 
   /** Stores a 2xx/4xx response under the claim (a 5xx gives the claim up); false when the claim was lost. */
-  private async keep(q: Queryable, req: KeyScope, token: string, outcome: Outcome, mode: IdempotencyMode): Promise<boolean> {
+  private async keep(
+    q: Queryable,
+    req: KeyScope,
+    token: string,
+    outcome: Outcome,
+    mode: IdempotencyMode,
+  ): Promise<boolean> {
     const status = 'error' in outcome ? outcome.error.status : (outcome.result.status ?? 200);
     if (status >= 500) {
       await this.table.release(q, req, token);

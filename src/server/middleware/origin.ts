@@ -28,7 +28,11 @@ export function originPolicy(policy: OriginPolicy): Middleware {
       return next();
     }
     if (!loopbackOrigin.test(origin)) {
-      throw new ApiError(403, 'origin_not_allowed', `Requests from ${origin} are refused; only loopback origins may call Sandbay.`);
+      throw new ApiError(
+        403,
+        'origin_not_allowed',
+        `Requests from ${origin} are refused; only loopback origins may call Sandbay.`,
+      );
     }
     ctx.set('Access-Control-Allow-Origin', origin);
     ctx.vary('Origin');
@@ -40,7 +44,11 @@ export function originPolicy(policy: OriginPolicy): Middleware {
       return;
     }
     if (policy.isPrivileged(ctx)) {
-      throw new ApiError(403, 'origin_not_allowed', `${origin} may use bearer tokens, but dashboard operations are only accepted from ${policy.publicOrigin ?? own}.`);
+      throw new ApiError(
+        403,
+        'origin_not_allowed',
+        `${origin} may use bearer tokens, but dashboard operations are only accepted from ${policy.publicOrigin ?? own}.`,
+      );
     }
     ctx.set('Access-Control-Expose-Headers', exposeHeaders);
     await next();

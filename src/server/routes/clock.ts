@@ -12,14 +12,28 @@ export const clockRoutes = (s: Services) => {
   });
   return [
     route({
-      method: 'get', path: '/api/v1/sandbox/clock', operationId: 'getClock', tags, access: 'sandbox', scope: 'sandbox:read',
-      summary: 'Sandbox now = real now + offsetSeconds.', responses: { 200: Clock },
+      method: 'get',
+      path: '/api/v1/sandbox/clock',
+      operationId: 'getClock',
+      tags,
+      access: 'sandbox',
+      scope: 'sandbox:read',
+      summary: 'Sandbox now = real now + offsetSeconds.',
+      responses: { 200: Clock },
       handler: ({ principal }) => ({ body: read(tenantOf(principal)) }),
     }),
     route({
-      method: 'post', path: '/api/v1/sandbox/clock/advance', operationId: 'advanceClock', tags, access: 'sandbox', scope: 'sandbox:write', awaitsNetwork: true,
-      summary: 'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
-      body: AdvanceRequest, responses: { 200: AdvancedClock },
+      method: 'post',
+      path: '/api/v1/sandbox/clock/advance',
+      operationId: 'advanceClock',
+      tags,
+      access: 'sandbox',
+      scope: 'sandbox:write',
+      awaitsNetwork: true,
+      summary:
+        'Move the clock forward, running what falls due on the way (retries, expiries, payouts, reports) in due-time order.',
+      body: AdvanceRequest,
+      responses: { 200: AdvancedClock },
       errors: { 409: ['advance_in_progress'] },
       handler: async ({ body, principal }) => {
         const tenantId = tenantOf(principal);

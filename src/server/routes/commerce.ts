@@ -12,6 +12,13 @@ import { marketplaceRoutes } from './vendors.ts';
 
 /** Every commerce area's routes (issue 5): catalog, customers, B2B, payments, marketplace, payouts, reports, security. */
 export const commerceRoutes = (s: Services): RouteDef[] => [
-  ...catalogRoutes(s), ...customerRoutes(s), ...b2bRoutes(s), ...paymentRoutes(s), ...threeDSecureRoutes(s), ...marketplaceRoutes(s),
-  ...payoutRoutes(s), ...reportRoutes(s), ...securityRoutes(s),
+  ...catalogRoutes(s),
+  ...customerRoutes(s),
+  ...b2bRoutes(s),
+  ...paymentRoutes(s),
+  ...threeDSecureRoutes(s),
+  ...marketplaceRoutes(s),
+  ...payoutRoutes(s),
+  ...reportRoutes(s),
+  ...securityRoutes(s),
 ];

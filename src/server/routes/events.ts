@@ -16,28 +16,53 @@ const tags = ['Events'];
 
 export const eventRoutes = (s: Services) => [
   route({
-    method: 'get', path: '/api/v1/events', operationId: 'listEvents', tags, access: 'sandbox', scope: 'webhooks:read',
+    method: 'get',
+    path: '/api/v1/events',
+    operationId: 'listEvents',
+    tags,
+    access: 'sandbox',
+    scope: 'webhooks:read',
     errors: { 422: ['unknown_topic'] },
     summary: "The sandbox's events, newest first, with how many deliveries each has.",
-    query: listQuery.extend({ topic: z.string().optional() }), responses: { 200: listOf(Event) },
+    query: listQuery.extend({ topic: z.string().optional() }),
+    responses: { 200: listOf(Event) },
     handler: async (input) => {
       const { query, principal } = input;
       if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic);
       const cursors = s.cursors.of(input, 'commit');
-      const rows = await listEvents(s.db, tenantOf(principal), { limit: query.limit + 1, after: cursors.afterCommit(query.cursor), topic: query.topic });
+      const rows = await listEvents(s.db, tenantOf(principal), {
+        limit: query.limit + 1,
+        after: cursors.afterCommit(query.cursor),
+        topic: query.topic,
+      });
       return { body: commitPage(cursors, rows, query.limit) };
     },
   }),
   route({
-    method: 'get', path: '/api/v1/events/stream', operationId: 'streamEvents', tags, access: 'sandbox', scope: 'webhooks:read', raw: true,
-    summary: 'Server-Sent Events: delivery.created, delivery.updated, attempt.finished (each with the delivery id), and reset. Resumable with Last-Event-ID.',
-    query: z.object({ sandbox: z.string().optional().describe('With the admin cookie: the sandbox to follow'), lastEventId: z.string().optional() }),
+    method: 'get',
+    path: '/api/v1/events/stream',
+    operationId: 'streamEvents',
+    tags,
+    access: 'sandbox',
+    scope: 'webhooks:read',
+    raw: true,
+    summary:
+      'Server-Sent Events: delivery.created, delivery.updated, attempt.finished (each with the delivery id), and reset. Resumable with Last-Event-ID.',
+    query: z.object({
+      sandbox: z.string().optional().describe('With the admin cookie: the sandbox to follow'),
+      lastEventId: z.string().optional(),
+    }),
     responses: { 200: { description: 'text/event-stream', contentType: 'text/event-stream' } },
     handler: async ({ ctx, principal, query }) => {
       const tenantId = tenantOf(principal);
       ctx.respond = false;
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
-      const session = await createSession(ctx.req, ctx.res, { statusCode: 200, keepAlive: 15_000, retry: 1000, trustClientEventId: false });
+      const session = await createSession(ctx.req, ctx.res, {
+        statusCode: 200,
+        keepAlive: 15_000,
+        retry: 1000,
+        trustClientEventId: false,
+      });
       const lastEventId = ctx.get('last-event-id') || query.lastEventId;
       // What it missed (from the table, a page at a time) or a `reset`, then what is new: all through send.
       const { close } = await s.webhooks.stream.subscribe(tenantId, lastEventId || undefined, {
@@ -57,8 +82,14 @@ export const eventRoutes = (s: Services) => [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/events/:id', operationId: 'getEvent', tags, access: 'sandbox', scope: 'webhooks:read',
-    summary: 'One event with its deliveries.', params: idParam,
+    method: 'get',
+    path: '/api/v1/events/:id',
+    operationId: 'getEvent',
+    tags,
+    access: 'sandbox',
+    scope: 'webhooks:read',
+    summary: 'One event with its deliveries.',
+    params: idParam,
     responses: { 200: Event.extend({ deliveries: z.array(DeliverySummary) }) },
     handler: async ({ params, principal }) => {
       const tenantId = tenantOf(principal);

@@ -4,7 +4,14 @@ import { ApiError, notFound } from '../../shared/problem.ts';
 import { allScopes, isKnownScope } from '../../shared/scopes.ts';
 import { can, tenantOf, type Principal } from '../auth/principal.ts';
 import { route } from '../route.ts';
-import { ClientIdParam, ClientRequest, MintedToken, OAuthClient, SandboxCredentials, TokenMintRequest } from '../schemas/oauth-clients.ts';
+import {
+  ClientIdParam,
+  ClientRequest,
+  MintedToken,
+  OAuthClient,
+  SandboxCredentials,
+  TokenMintRequest,
+} from '../schemas/oauth-clients.ts';
 import type { Services } from '../services.ts';
 
 const tags = ['Sandboxes'];
@@ -28,8 +35,14 @@ function mintedScope(principal: Principal, requested: string | undefined): strin
  */
 export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
   route({
-    method: 'get', path: '/api/v1/sandbox/credentials', operationId: 'getSandboxCredentials', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: "The sandbox's own OAuth client (its secret's hint: the secret is shown once) and webhook test secret, for the developer portal.",
+    method: 'get',
+    path: '/api/v1/sandbox/credentials',
+    operationId: 'getSandboxCredentials',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      "The sandbox's own OAuth client (its secret's hint: the secret is shown once) and webhook test secret, for the developer portal.",
     responses: { 200: SandboxCredentials },
     handler: async ({ principal }) => {
       const secrets = await s.sandboxes.secrets(tenantOf(principal));
@@ -38,39 +51,96 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
     },
   }),
   route({
-    method: 'post', path: '/api/v1/sandbox/tokens', operationId: 'mintSandboxToken', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: "A new access token of the sandbox's own client, with the caller's scopes or fewer (what `sandbay token` prints).",
-    body: TokenMintRequest, responses: { 201: MintedToken }, errors: { 422: ['scope_not_allowed'] }, secretFields: ['accessToken'],
+    method: 'post',
+    path: '/api/v1/sandbox/tokens',
+    operationId: 'mintSandboxToken',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      "A new access token of the sandbox's own client, with the caller's scopes or fewer (what `sandbay token` prints).",
+    body: TokenMintRequest,
+    responses: { 201: MintedToken },
+    errors: { 422: ['scope_not_allowed'] },
+    secretFields: ['accessToken'],
     handler: async ({ body, principal }) => {
       const tenantId = tenantOf(principal);
       const scope = mintedScope(principal, body.scope);
       const own = await clients.sandboxClient(tenantId);
-      const issued = await s.tokens.issue(s.db, { tenantId, clientId: own.clientId, scope, accessTtl: body.expiresIn, refresh: false });
-      return { status: 201, body: { accessToken: issued.accessToken, tokenType: 'Bearer' as const, expiresIn: issued.expiresIn, scope: issued.scope } };
+      const issued = await s.tokens.issue(s.db, {
+        tenantId,
+        clientId: own.clientId,
+        scope,
+        accessTtl: body.expiresIn,
+        refresh: false,
+      });
+      return {
+        status: 201,
+        body: {
+          accessToken: issued.accessToken,
+          tokenType: 'Bearer' as const,
+          expiresIn: issued.expiresIn,
+          scope: issued.scope,
+        },
+      };
     },
   }),
   route({
-    method: 'get', path: '/api/v1/sandbox/oauth-clients', operationId: 'listOAuthClients', tags, access: 'sandbox', scope: 'sandbox:read',
+    method: 'get',
+    path: '/api/v1/sandbox/oauth-clients',
+    operationId: 'listOAuthClients',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:read',
     summary: "The sandbox's OAuth clients: its own first, then the registered ones (no secrets).",
     responses: { 200: z.object({ data: z.array(OAuthClient), nextCursor: z.null() }) },
     handler: async ({ principal }) => ({ body: { data: await clients.list(tenantOf(principal)), nextCursor: null } }),
   }),
   route({
-    method: 'post', path: '/api/v1/sandbox/oauth-clients', operationId: 'createOAuthClient', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: 'Register a client: confidential (the answer shows its secret, this once) or public (no secret; PKCE required).',
-    body: ClientRequest, responses: { 201: OAuthClient }, errors: { 409: ['client_limit_reached'] }, secretFields: ['clientSecret'],
+    method: 'post',
+    path: '/api/v1/sandbox/oauth-clients',
+    operationId: 'createOAuthClient',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      'Register a client: confidential (the answer shows its secret, this once) or public (no secret; PKCE required).',
+    body: ClientRequest,
+    responses: { 201: OAuthClient },
+    errors: { 409: ['client_limit_reached'] },
+    secretFields: ['clientSecret'],
     handler: async ({ body, principal }) => ({ status: 201, body: await clients.create(tenantOf(principal), body) }),
   }),
   route({
-    method: 'post', path: '/api/v1/sandbox/oauth-clients/:clientId/rotate-secret', operationId: 'rotateOAuthClientSecret', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: "A new secret for a confidential client (the sandbox's own included), shown this once; the old one stops working at once. Its tokens stay valid.",
-    params: ClientIdParam, responses: { 200: OAuthClient }, errors: { 409: ['public_client'] }, secretFields: ['clientSecret'],
-    handler: async ({ params, principal }) => ({ body: await clients.rotateSecret(tenantOf(principal), params.clientId) }),
+    method: 'post',
+    path: '/api/v1/sandbox/oauth-clients/:clientId/rotate-secret',
+    operationId: 'rotateOAuthClientSecret',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      "A new secret for a confidential client (the sandbox's own included), shown this once; the old one stops working at once. Its tokens stay valid.",
+    params: ClientIdParam,
+    responses: { 200: OAuthClient },
+    errors: { 409: ['public_client'] },
+    secretFields: ['clientSecret'],
+    handler: async ({ params, principal }) => ({
+      body: await clients.rotateSecret(tenantOf(principal), params.clientId),
+    }),
   }),
   route({
-    method: 'delete', path: '/api/v1/sandbox/oauth-clients/:clientId', operationId: 'deleteOAuthClient', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: "Delete a registered client and revoke every token it was issued (the sandbox's own client cannot be deleted).",
-    params: ClientIdParam, idempotent: false, errors: { 409: ['sandbox_client'] }, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: '/api/v1/sandbox/oauth-clients/:clientId',
+    operationId: 'deleteOAuthClient',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      "Delete a registered client and revoke every token it was issued (the sandbox's own client cannot be deleted).",
+    params: ClientIdParam,
+    idempotent: false,
+    errors: { 409: ['sandbox_client'] },
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ params, principal }) => {
       await clients.remove(tenantOf(principal), params.clientId);
       return { status: 204 };

@@ -17,25 +17,39 @@ export const page = (title: string, body: string) => `<!doctype html>
 </style></head><body><main>${body}</main></body></html>`;
 
 /** The consent page of /oauth/authorize: every request parameter rides along in hidden fields. */
-export function consentPage(input: { params: Record<string, string | undefined>; clientId: string; sandboxName: string; scope: string; sessionNeeded: boolean }): string {
+export function consentPage(input: {
+  params: Record<string, string | undefined>;
+  clientId: string;
+  sandboxName: string;
+  scope: string;
+  sessionNeeded: boolean;
+}): string {
   const hidden = Object.entries(input.params)
     .filter(([k, v]) => v !== undefined && k !== 'decision')
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
     .join('');
-  const scopes = input.scope.split(' ').map((s) => `<li>${escapeHtml(s)}</li>`).join('');
-  return page('Authorize', `
+  const scopes = input.scope
+    .split(' ')
+    .map((s) => `<li>${escapeHtml(s)}</li>`)
+    .join('');
+  return page(
+    'Authorize',
+    `
   <h1>Authorize <code>${escapeHtml(input.clientId)}</code>?</h1>
   <p>It asks to act on the sandbox <strong>${escapeHtml(input.sandboxName)}</strong> with these scopes:</p>
   <ul>${scopes}</ul>
-  <p>It will be sent back to <code>${escapeHtml(input.params.redirect_uri ?? '')}</code>.</p>${input.sessionNeeded
-    ? `\n  <p>This Sandbay is shared: only a browser signed in to <strong>${escapeHtml(input.sandboxName)}</strong> (in <a href="/">the inspector</a>) can approve.</p>`
-    : ''}
+  <p>It will be sent back to <code>${escapeHtml(input.params.redirect_uri ?? '')}</code>.</p>${
+    input.sessionNeeded
+      ? `\n  <p>This Sandbay is shared: only a browser signed in to <strong>${escapeHtml(input.sandboxName)}</strong> (in <a href="/">the inspector</a>) can approve.</p>`
+      : ''
+  }
   <form method="post" action="/oauth/authorize">${hidden}
     <div class="actions">
       <button type="submit" name="decision" value="approve">Approve</button>
       <button type="submit" name="decision" value="deny">Deny</button>
     </div>
-  </form>`);
+  </form>`,
+  );
 }
 
 export function errorPage(message: string): string {
@@ -44,9 +58,12 @@ export function errorPage(message: string): string {
 
 /** A shared server's consent without a session of the sandbox: who may approve, and how to become them. */
 export function signInFirstPage(input: { sandboxName: string; reason: string }): string {
-  return page('Sign in to approve', `
+  return page(
+    'Sign in to approve',
+    `
   <h1>Sign in to the sandbox <strong>${escapeHtml(input.sandboxName)}</strong> to approve</h1>
   <p>${escapeHtml(input.reason)}</p>
   <p>This Sandbay is shared: open <a href="/">the inspector</a> in this browser, sign in with the sandbox's
-  client ID and secret, then go back to the consent page and press Approve again.</p>`);
+  client ID and secret, then go back to the consent page and press Approve again.</p>`,
+  );
 }

@@ -19,18 +19,30 @@ const tags = ['OAuth'];
 const TokenRequestSchema = z
   .object({
     grant_type: z.enum(['client_credentials', 'authorization_code', 'refresh_token']),
-    client_id: z.string().optional(), client_secret: z.string().optional(), scope: z.string().optional(),
-    code: z.string().optional(), redirect_uri: z.string().optional(), code_verifier: z.string().optional(),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+    scope: z.string().optional(),
+    code: z.string().optional(),
+    redirect_uri: z.string().optional(),
+    code_verifier: z.string().optional(),
     refresh_token: z.string().optional(),
-    expires_in: z.string().optional().describe('Sandbox-only: access token lifetime in seconds (1–3600), to rehearse expiry.'),
+    expires_in: z
+      .string()
+      .optional()
+      .describe('Sandbox-only: access token lifetime in seconds (1–3600), to rehearse expiry.'),
   })
   .meta({ id: 'TokenRequest' });
 
 const RevokeRequestSchema = z
   .object({
-    token: z.string().describe('The access or refresh token to revoke. A refresh token takes every access token of its grant with it.'),
+    token: z
+      .string()
+      .describe(
+        'The access or refresh token to revoke. A refresh token takes every access token of its grant with it.',
+      ),
     token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
-    client_id: z.string().optional(), client_secret: z.string().optional(),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
   })
   .meta({ id: 'RevokeRequest' });
 
@@ -40,8 +52,11 @@ const oauthError = (codes: [string, ...string[]]) =>
 
 const TokenResponseSchema = z
   .object({
-    access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(),
-    refresh_token: z.string().optional(), scope: z.string(),
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int(),
+    refresh_token: z.string().optional(),
+    scope: z.string(),
   })
   .meta({ id: 'TokenResponse' });
 
@@ -62,7 +77,10 @@ function basicCredentials(ctx: Context): { clientId: string; clientSecret: strin
   }
 }
 
-async function readOAuthParams(ctx: Context, schema: typeof TokenRequestSchema | typeof RevokeRequestSchema): Promise<Record<string, string | undefined>> {
+async function readOAuthParams(
+  ctx: Context,
+  schema: typeof TokenRequestSchema | typeof RevokeRequestSchema,
+): Promise<Record<string, string | undefined>> {
   let body: Record<string, unknown>;
   try {
     body = decodeBody(await readRawBody(ctx.req), ctx.req, ['form', 'json']);
@@ -81,9 +99,15 @@ async function readOAuthParams(ctx: Context, schema: typeof TokenRequestSchema |
   if (!checked.success) {
     const field = String(checked.error.issues[0].path[0] ?? 'body');
     if (field === 'grant_type' && params.grant_type) {
-      throw new OAuthError('unsupported_grant_type', `grant_type ${params.grant_type} is not supported; use client_credentials, authorization_code or refresh_token.`);
+      throw new OAuthError(
+        'unsupported_grant_type',
+        `grant_type ${params.grant_type} is not supported; use client_credentials, authorization_code or refresh_token.`,
+      );
     }
-    throw new OAuthError('invalid_request', field === 'grant_type' ? 'grant_type is required.' : `${field}: ${checked.error.issues[0].message}`);
+    throw new OAuthError(
+      'invalid_request',
+      field === 'grant_type' ? 'grant_type is required.' : `${field}: ${checked.error.issues[0].message}`,
+    );
   }
   return params;
 }
@@ -103,7 +127,12 @@ function authorizeFailure(ctx: Context, params: Record<string, string | undefine
     ctx.body = errorPage(err.description);
     return;
   }
-  ctx.redirect(redirectBack({ redirectUri: params.redirect_uri!, state: params.state }, { error: err.error, error_description: err.description }));
+  ctx.redirect(
+    redirectBack(
+      { redirectUri: params.redirect_uri!, state: params.state },
+      { error: err.error, error_description: err.description },
+    ),
+  );
 }
 
 /**
@@ -111,7 +140,12 @@ function authorizeFailure(ctx: Context, params: Record<string, string | undefine
  * click). On a shared server only a browser signed in to the client's sandbox (its session cookie),
  * and for no scope beyond the session's own: a client id alone must not be enough to own a sandbox.
  */
-async function consentRefusal(ctx: Context, s: Services, config: OAuthRouteConfig, request: AuthorizeRequest): Promise<string | undefined> {
+async function consentRefusal(
+  ctx: Context,
+  s: Services,
+  config: OAuthRouteConfig,
+  request: AuthorizeRequest,
+): Promise<string | undefined> {
   if (!config.shared) return undefined;
   const token = sessionTokenOf(ctx, config.auth().session);
   const check = token ? await s.tokens.verifyAccess(token) : undefined;
@@ -119,7 +153,8 @@ async function consentRefusal(ctx: Context, s: Services, config: OAuthRouteConfi
     return 'Only someone signed in to this sandbox can approve: sign in to it in this browser first.';
   }
   const missing = request.scope.split(' ').filter((scope) => !hasScope(check.grant.scopes, scope));
-  if (missing.length) return `Your session cannot grant ${missing.join(' ')}: sign in with credentials that carry those scopes.`;
+  if (missing.length)
+    return `Your session cannot grant ${missing.join(' ')}: sign in with credentials that carry those scopes.`;
   return undefined;
 }
 
@@ -139,16 +174,36 @@ export interface OAuthRouteConfig {
 
 export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
   route({
-    method: 'post', path: '/oauth/token', operationId: 'oauthToken', tags, access: 'none', raw: true, idempotent: false,
-    summary: 'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating). A confidential client authenticates on every grant (HTTP Basic or client_secret in the body); a public one names its client_id.',
-    accepts: ['form', 'json'], body: TokenRequestSchema,
+    method: 'post',
+    path: '/oauth/token',
+    operationId: 'oauthToken',
+    tags,
+    access: 'none',
+    raw: true,
+    idempotent: false,
+    summary:
+      'OAuth 2.0 token endpoint: client_credentials, authorization_code (S256 PKCE), refresh_token (rotating). A confidential client authenticates on every grant (HTTP Basic or client_secret in the body); a public one names its client_id.',
+    accepts: ['form', 'json'],
+    body: TokenRequestSchema,
     responses: {
       200: TokenResponseSchema,
-      400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type', 'unauthorized_client']) },
+      400: {
+        description: 'RFC 6749 §5.2 error',
+        schema: oauthError([
+          'invalid_request',
+          'invalid_grant',
+          'invalid_scope',
+          'unsupported_grant_type',
+          'unauthorized_client',
+        ]),
+      },
       401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
     },
     handler: async ({ ctx }) => {
-      const response = await grantTokens(s.db, s.tokens, { params: await readOAuthParams(ctx, TokenRequestSchema), basic: basicCredentials(ctx) });
+      const response = await grantTokens(s.db, s.tokens, {
+        params: await readOAuthParams(ctx, TokenRequestSchema),
+        basic: basicCredentials(ctx),
+      });
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Pragma', 'no-cache');
       ctx.body = response;
@@ -156,16 +211,27 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
     },
   }),
   route({
-    method: 'post', path: '/oauth/revoke', operationId: 'oauthRevoke', tags, access: 'none', raw: true, idempotent: false,
-    summary: "RFC 7009 revocation of one of the client's own tokens (a confidential client authenticates); 200 whether or not the token was known. Every engine on the database refuses it at once.",
-    accepts: ['form', 'json'], body: RevokeRequestSchema,
+    method: 'post',
+    path: '/oauth/revoke',
+    operationId: 'oauthRevoke',
+    tags,
+    access: 'none',
+    raw: true,
+    idempotent: false,
+    summary:
+      "RFC 7009 revocation of one of the client's own tokens (a confidential client authenticates); 200 whether or not the token was known. Every engine on the database refuses it at once.",
+    accepts: ['form', 'json'],
+    body: RevokeRequestSchema,
     responses: {
       200: { description: 'Revoked, or nothing to revoke (RFC 7009 §2.2: the answer is the same).' },
       400: { description: 'RFC 6749 §5.2 error', schema: oauthError(['invalid_request']) },
       401: { description: 'RFC 6749 §5.2 error: client authentication failed', schema: oauthError(['invalid_client']) },
     },
     handler: async ({ ctx }) => {
-      await revokeToken(s.db, s.tokens, { params: await readOAuthParams(ctx, RevokeRequestSchema), basic: basicCredentials(ctx) });
+      await revokeToken(s.db, s.tokens, {
+        params: await readOAuthParams(ctx, RevokeRequestSchema),
+        basic: basicCredentials(ctx),
+      });
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 200;
       ctx.body = '';
@@ -173,17 +239,32 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
     },
   }),
   route({
-    method: 'get', path: '/oauth/authorize', operationId: 'oauthAuthorize', tags, access: 'none', raw: true,
+    method: 'get',
+    path: '/oauth/authorize',
+    operationId: 'oauthAuthorize',
+    tags,
+    access: 'none',
+    raw: true,
     summary: 'Authorization endpoint: shows a consent page (Approve / Deny).',
     query: z.object({
-      response_type: z.string().optional(), client_id: z.string().optional(), redirect_uri: z.string().optional(),
-      scope: z.string().optional(), state: z.string().optional(), code_challenge: z.string().optional(),
+      response_type: z.string().optional(),
+      client_id: z.string().optional(),
+      redirect_uri: z.string().optional(),
+      scope: z.string().optional(),
+      state: z.string().optional(),
+      code_challenge: z.string().optional(),
       code_challenge_method: z.string().optional(),
     }),
     responses: {
       200: { description: 'Consent page', contentType: 'text/html' },
-      302: { description: 'Back to redirect_uri with error and error_description (RFC 6749 §4.1.2.1)', contentType: redirectMedia },
-      400: { description: 'An error page: the client or redirect_uri cannot be trusted with a redirect', contentType: 'text/html' },
+      302: {
+        description: 'Back to redirect_uri with error and error_description (RFC 6749 §4.1.2.1)',
+        contentType: redirectMedia,
+      },
+      400: {
+        description: 'An error page: the client or redirect_uri cannot be trusted with a redirect',
+        contentType: 'text/html',
+      },
     },
     handler: async ({ ctx }) => {
       const params = authorizeParams(ctx.query);
@@ -196,7 +277,11 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
         // SameSite=Strict keeps the session cookie off a navigation from the client's site, so the
         // session is checked when Approve is pressed (a same-origin form post), not here.
         ctx.body = consentPage({
-          params, clientId: request.client.clientId, sandboxName: sandbox?.name ?? request.client.tenantId, scope: request.scope, sessionNeeded: config.shared,
+          params,
+          clientId: request.client.clientId,
+          sandboxName: sandbox?.name ?? request.client.tenantId,
+          scope: request.scope,
+          sessionNeeded: config.shared,
         });
       } catch (err) {
         authorizeFailure(ctx, params, err);
@@ -205,16 +290,33 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
     },
   }),
   route({
-    method: 'post', path: '/oauth/authorize', operationId: 'oauthAuthorizeDecision', tags, access: 'none', raw: true, idempotent: false,
+    method: 'post',
+    path: '/oauth/authorize',
+    operationId: 'oauthAuthorizeDecision',
+    tags,
+    access: 'none',
+    raw: true,
+    idempotent: false,
     summary: "The consent page's Approve / Deny; redirects to redirect_uri with a code or access_denied.",
     accepts: ['form'],
     responses: {
       302: { description: 'Back to redirect_uri with a code, or with error=access_denied', contentType: redirectMedia },
-      400: { description: 'An error page: the client or redirect_uri cannot be trusted with a redirect', contentType: 'text/html' },
-      403: { description: 'Shared server: only a session of the sandbox approves (Deny needs none)', contentType: 'text/html' },
+      400: {
+        description: 'An error page: the client or redirect_uri cannot be trusted with a redirect',
+        contentType: 'text/html',
+      },
+      403: {
+        description: 'Shared server: only a session of the sandbox approves (Deny needs none)',
+        contentType: 'text/html',
+      },
     },
     // The handler reads the form itself (decodeBody): its refusals are problem details.
-    errors: { 400: ['malformed_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: ['validation_failed'] },
+    errors: {
+      400: ['malformed_json'],
+      413: ['payload_too_large'],
+      415: ['unsupported_media_type'],
+      422: ['validation_failed'],
+    },
     handler: async ({ ctx }) => {
       const params = authorizeParams(decodeBody(await readRawBody(ctx.req), ctx.req, ['form']));
       try {
@@ -222,7 +324,11 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
         if (params.decision !== 'approve') throw new OAuthError('access_denied', 'The user denied the request.');
         const refusal = await consentRefusal(ctx, s, config, request);
         if (refusal) {
-          refuseConsent(ctx, (await s.sandboxes.get(request.client.tenantId))?.name ?? request.client.tenantId, refusal);
+          refuseConsent(
+            ctx,
+            (await s.sandboxes.get(request.client.tenantId))?.name ?? request.client.tenantId,
+            refusal,
+          );
           return {};
         }
         ctx.redirect(redirectBack(request, { code: await issueCode(s.db, request) }));

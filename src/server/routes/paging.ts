@@ -12,7 +12,11 @@ export interface ListInput {
 }
 
 /** One page of a newest-first list: fetches limit + 1 rows after the cursor and builds { data, nextCursor }. */
-export async function pageOf<T extends { id: string }>(s: Services, input: ListInput, fetch: (page: PageOptions) => Promise<T[]>) {
+export async function pageOf<T extends { id: string }>(
+  s: Services,
+  input: ListInput,
+  fetch: (page: PageOptions) => Promise<T[]>,
+) {
   const cursors = s.cursors.of(input, 'time');
   const rows = await fetch({ limit: input.query.limit + 1, after: cursors.decode(input.query.cursor) });
   return cursors.page(rows, input.query.limit);
@@ -25,7 +29,11 @@ export function seqPage<T extends { id: string; seq: number }>(cursors: ListCurs
 }
 
 /** A page of rows ordered by (commit position, sequence) (src/webhooks/deliveries.ts ListPosition); both stay internal. */
-export function commitPage<T extends { id: string; seq: number; position: number }>(cursors: ListCursors, rows: T[], limit: number) {
+export function commitPage<T extends { id: string; seq: number; position: number }>(
+  cursors: ListCursors,
+  rows: T[],
+  limit: number,
+) {
   const page = cursors.page(rows, limit, (row) => `${row.position}.${row.seq}`);
   return { data: page.data.map(({ seq: _seq, position: _position, ...row }) => row), nextCursor: page.nextCursor };
 }

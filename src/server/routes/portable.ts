@@ -17,41 +17,69 @@ const tags = ['Sandboxes'];
 const uploadTypes = [sandboxFileMediaType, 'application/gzip', 'application/x-gzip', 'application/octet-stream'];
 
 const fileName = (name: string, at: Date) =>
-  `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'sandbox'}-${at.toISOString().slice(0, 10)}.sandbay`;
+  `${
+    name
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'sandbox'
+  }-${at.toISOString().slice(0, 10)}.sandbay`;
 
 /** `creation` says who may make sandboxes (an import makes one): on a shared server, the operator unless opened. */
 export const portableRoutes = (s: Services, options: { maxImportBytes: number; creation: SandboxCreation }) => [
   route({
-    method: 'get', path: '/api/v1/sandbox/export', operationId: 'exportSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
-    summary: 'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock. It holds every area, so it needs every :read scope (and webhooks:write for secrets).',
+    method: 'get',
+    path: '/api/v1/sandbox/export',
+    operationId: 'exportSandbox',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:read',
+    summary:
+      'The sandbox as one file (docs/portable.md): commerce data, endpoints, catchers, events, deliveries with every attempt, the DLQ and the clock. It holds every area, so it needs every :read scope (and webhooks:write for secrets).',
     query: ExportQuery,
-    responses: { 200: { description: 'A sandbox file: gzip-compressed JSON lines', contentType: sandboxFileMediaType } },
+    responses: {
+      200: { description: 'A sandbox file: gzip-compressed JSON lines', contentType: sandboxFileMediaType },
+    },
     handler: async ({ query, principal }) => {
       const tenantId = tenantOf(principal);
       // The file holds every area's data: a token narrowed to some areas must not read the others through it.
       const unreadable = scopeAreas.map((area) => `${area}:read`).filter((scope) => !can(principal, scope));
       if (unreadable.length > 0) {
-        throw new ApiError(403, 'insufficient_scope', `A sandbox file holds every area's data: exporting it needs ${unreadable.join(' ')} as well.`, {
-          headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${unreadable.join(' ')}"` },
-        });
+        throw new ApiError(
+          403,
+          'insufficient_scope',
+          `A sandbox file holds every area's data: exporting it needs ${unreadable.join(' ')} as well.`,
+          {
+            headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${unreadable.join(' ')}"` },
+          },
+        );
       }
       if (query.includeSecrets && !can(principal, 'webhooks:write')) {
         throw new ApiError(403, 'insufficient_scope', 'Exporting secrets needs the webhooks:write scope.');
       }
-      const file = await s.portable.exportToFile(tenantId, { includeSecrets: query.includeSecrets ?? false, notes: query.notes });
+      const file = await s.portable.exportToFile(tenantId, {
+        includeSecrets: query.includeSecrets ?? false,
+        notes: query.notes,
+      });
       const stream = createReadStream(file.path);
       stream.on('close', () => void file.remove());
       return {
         body: stream,
         headers: {
-          'content-type': sandboxFileMediaType, 'content-length': String(file.bytes),
+          'content-type': sandboxFileMediaType,
+          'content-length': String(file.bytes),
           'content-disposition': `attachment; filename="${fileName(file.name, new Date(s.clock.real()))}"`,
         },
       };
     },
   }),
   route({
-    method: 'post', path: '/api/v1/sandboxes/import', operationId: 'importSandbox', tags, access: 'none', raw: true, idempotent: false,
+    method: 'post',
+    path: '/api/v1/sandboxes/import',
+    operationId: 'importSandbox',
+    tags,
+    access: 'none',
+    raw: true,
+    idempotent: false,
     summary: `Make a new sandbox (new id, new credentials) from a sandbox file; the body is the file (up to ${Math.round(options.maxImportBytes / 2 ** 20)} MiB by default), checked whole before anything is written.`,
     query: ImportQuery,
     requestMedia: { types: uploadTypes, description: 'A sandbox file as GET /api/v1/sandbox/export writes it' },
@@ -61,7 +89,11 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
       assertMayCreate(options.creation, ctx);
       const type = mediaType(ctx.req);
       if (!uploadTypes.includes(type)) {
-        throw new ApiError(415, 'unsupported_media_type', `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`);
+        throw new ApiError(
+          415,
+          'unsupported_media_type',
+          `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`,
+        );
       }
       const file = await scratchFile('import.sandbay');
       try {

@@ -4,7 +4,14 @@ import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { listOf } from '../schemas/common.ts';
-import { CreatedSandbox, CreateSandboxRequest, ResetRequest, ResetResult, Sandbox, SandboxSummary } from '../schemas/sandbox.ts';
+import {
+  CreatedSandbox,
+  CreateSandboxRequest,
+  ResetRequest,
+  ResetResult,
+  Sandbox,
+  SandboxSummary,
+} from '../schemas/sandbox.ts';
 import type { Services } from '../services.ts';
 import { pageOf } from './paging.ts';
 
@@ -19,15 +26,25 @@ export interface SandboxCreation {
 /** A request that may not make a sandbox here (a shared server kept to its operator) is 403 sandbox_creation_closed. */
 export function assertMayCreate(creation: SandboxCreation, ctx: Context): void {
   if (creation.open || creation.isAdmin(ctx)) return;
-  throw new ApiError(403, 'sandbox_creation_closed',
-    "On this shared server sandboxes are created by its operator (POST /api/v1/sandboxes with the admin key, or `sandbay token --new`). Ask them for your sandbox's client ID and secret, and sign in with those.");
+  throw new ApiError(
+    403,
+    'sandbox_creation_closed',
+    "On this shared server sandboxes are created by its operator (POST /api/v1/sandboxes with the admin key, or `sandbay token --new`). Ask them for your sandbox's client ID and secret, and sign in with those.",
+  );
 }
 
 export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
   route({
-    method: 'post', path: '/api/v1/sandboxes', operationId: 'createSandbox', tags, access: 'none',
-    summary: "Create and seed a sandbox (no token, no signup); returns its credentials. A shared server's operator may keep this to the admin key.",
-    body: CreateSandboxRequest, idempotent: false, errors: { 403: ['sandbox_creation_closed'] },
+    method: 'post',
+    path: '/api/v1/sandboxes',
+    operationId: 'createSandbox',
+    tags,
+    access: 'none',
+    summary:
+      "Create and seed a sandbox (no token, no signup); returns its credentials. A shared server's operator may keep this to the admin key.",
+    body: CreateSandboxRequest,
+    idempotent: false,
+    errors: { 403: ['sandbox_creation_closed'] },
     responses: { 201: CreatedSandbox },
     handler: async ({ body, ctx }) => {
       assertMayCreate(creation, ctx);
@@ -35,14 +52,25 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     },
   }),
   route({
-    method: 'get', path: '/api/v1/sandboxes', operationId: 'listSandboxes', tags, access: 'admin',
-    summary: 'List every sandbox (admin key only).', query: listQuery,
+    method: 'get',
+    path: '/api/v1/sandboxes',
+    operationId: 'listSandboxes',
+    tags,
+    access: 'admin',
+    summary: 'List every sandbox (admin key only).',
+    query: listQuery,
     responses: { 200: listOf(SandboxSummary) },
     handler: async (input) => ({ body: await pageOf(s, input, (page) => s.sandboxes.list(page.limit, page.after)) }),
   }),
   route({
-    method: 'get', path: '/api/v1/sandbox', operationId: 'getSandbox', tags, access: 'sandbox', scope: 'sandbox:read',
-    summary: "The caller's sandbox with object counts.", responses: { 200: Sandbox },
+    method: 'get',
+    path: '/api/v1/sandbox',
+    operationId: 'getSandbox',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:read',
+    summary: "The caller's sandbox with object counts.",
+    responses: { 200: Sandbox },
     handler: async ({ principal }) => {
       const sandbox = await s.sandboxes.get(tenantOf(principal));
       if (!sandbox) throw notFound('sandbox');
@@ -50,16 +78,32 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     },
   }),
   route({
-    method: 'post', path: '/api/v1/sandbox/reset', operationId: 'resetSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: 'Restore factory defaults: commerce data, clock and delivery log (endpoints and tokens survive unless scope is all).',
+    method: 'post',
+    path: '/api/v1/sandbox/reset',
+    operationId: 'resetSandbox',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary:
+      'Restore factory defaults: commerce data, clock and delivery log (endpoints and tokens survive unless scope is all).',
     // Not replayed: a scope:all response carries fresh tokens, which are only ever stored hashed;
     // repeating a reset reaches the same defaults anyway.
-    body: ResetRequest, responses: { 200: ResetResult }, idempotent: false,
-    handler: async ({ body, principal }) => ({ body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all') }),
+    body: ResetRequest,
+    responses: { 200: ResetResult },
+    idempotent: false,
+    handler: async ({ body, principal }) => ({
+      body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all'),
+    }),
   }),
   route({
-    method: 'delete', path: '/api/v1/sandbox', operationId: 'deleteSandbox', tags, access: 'sandbox', scope: 'sandbox:write',
-    summary: 'Delete the sandbox and everything in it.', idempotent: false,
+    method: 'delete',
+    path: '/api/v1/sandbox',
+    operationId: 'deleteSandbox',
+    tags,
+    access: 'sandbox',
+    scope: 'sandbox:write',
+    summary: 'Delete the sandbox and everything in it.',
+    idempotent: false,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ principal }) => {
       await s.sandboxes.remove(tenantOf(principal));

@@ -22,19 +22,38 @@ export const SignInRequest = z
   .superRefine((body, ctx) => {
     if (body.accessToken !== undefined) {
       if (body.clientId !== undefined || body.clientSecret !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['accessToken'], message: 'Send either accessToken, or clientId and clientSecret, not both.' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['accessToken'],
+          message: 'Send either accessToken, or clientId and clientSecret, not both.',
+        });
       }
       return;
     }
-    if (body.clientId === undefined) ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'Required with clientSecret (or send accessToken instead).' });
-    if (body.clientSecret === undefined) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'Required with clientId (or send accessToken instead).' });
+    if (body.clientId === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientId'],
+        message: 'Required with clientSecret (or send accessToken instead).',
+      });
+    if (body.clientSecret === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message: 'Required with clientId (or send accessToken instead).',
+      });
   })
-  .meta({ id: 'SignInRequest', description: "One sandbox's credentials: its OAuth client id and secret, or an access token." });
+  .meta({
+    id: 'SignInRequest',
+    description: "One sandbox's credentials: its OAuth client id and secret, or an access token.",
+  });
 
 type SessionBody = z.infer<typeof Session>;
 
 const signedIn = (grant: AccessGrant): NonNullable<SessionBody['sandbox']> => ({
-  id: grant.tenantId, scopes: [...grant.scopes].sort(), expiresAt: new Date(grant.expiresAtMs).toISOString(),
+  id: grant.tenantId,
+  scopes: [...grant.scopes].sort(),
+  expiresAt: new Date(grant.expiresAtMs).toISOString(),
 });
 
 const refused = (detail: string, code = 'invalid_token') =>
@@ -58,8 +77,15 @@ async function tokenFor(s: Services, body: z.output<typeof SignInRequest>): Prom
  * The inspector's browser session (SPEC §9): sign in with one sandbox's credentials, get an
  * HttpOnly cookie carrying its access token, sign out. No admin key is involved.
  */
-export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () => AuthConfig; openSandboxCreation: boolean }) => {
-  const server = () => ({ shared: config.shared, publicUrl: s.baseUrl(), openSandboxCreation: config.openSandboxCreation });
+export const sessionRoutes = (
+  s: Services,
+  config: { shared: boolean; auth: () => AuthConfig; openSandboxCreation: boolean },
+) => {
+  const server = () => ({
+    shared: config.shared,
+    publicUrl: s.baseUrl(),
+    openSandboxCreation: config.openSandboxCreation,
+  });
   const current = async (ctx: Context): Promise<SessionBody> => {
     const token = sessionCookieToken(ctx, config.auth());
     const check = token ? await s.tokens.verifyAccess(token) : undefined;
@@ -67,7 +93,11 @@ export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () =
   };
   return [
     route({
-      method: 'get', path: '/api/v1/session', operationId: 'getSession', tags, access: 'none',
+      method: 'get',
+      path: '/api/v1/session',
+      operationId: 'getSession',
+      tags,
+      access: 'none',
       summary: 'Whether the server is shared, its public URL, and the sandbox this browser is signed in to (if any).',
       responses: { 200: Session },
       handler: async ({ ctx }) => {
@@ -76,16 +106,28 @@ export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () =
       },
     }),
     route({
-      method: 'post', path: '/api/v1/session', operationId: 'signIn', tags, access: 'none', idempotent: false,
-      summary: "Sign the browser in to one sandbox with its client id and secret (client credentials grant) or an access token; sets an HttpOnly session cookie carrying the token.",
-      body: SignInRequest, responses: { 200: Session },
+      method: 'post',
+      path: '/api/v1/session',
+      operationId: 'signIn',
+      tags,
+      access: 'none',
+      idempotent: false,
+      summary:
+        'Sign the browser in to one sandbox with its client id and secret (client credentials grant) or an access token; sets an HttpOnly session cookie carrying the token.',
+      body: SignInRequest,
+      responses: { 200: Session },
       // Credentials that do not sign in: a wrong client id or secret, a token that is unknown, revoked or expired.
       errors: { 401: ['invalid_client', 'invalid_token', 'token_expired'] },
       handler: async ({ ctx, body }) => {
         const token = await tokenFor(s, body);
         const check = await s.tokens.verifyAccess(token);
         if (!check.ok) {
-          throw refused(check.reason === 'token_expired' ? 'The access token has expired; sign in with the client credentials, or use a fresh token.' : 'The access token is not valid.', check.reason);
+          throw refused(
+            check.reason === 'token_expired'
+              ? 'The access token has expired; sign in with the client credentials, or use a fresh token.'
+              : 'The access token is not valid.',
+            check.reason,
+          );
         }
         setSessionCookie(ctx, config.auth().session, token, check.grant.expiresAtMs);
         ctx.set('Cache-Control', 'no-store');
@@ -93,7 +135,12 @@ export const sessionRoutes = (s: Services, config: { shared: boolean; auth: () =
       },
     }),
     route({
-      method: 'delete', path: '/api/v1/session', operationId: 'signOut', tags, access: 'none', idempotent: false,
+      method: 'delete',
+      path: '/api/v1/session',
+      operationId: 'signOut',
+      tags,
+      access: 'none',
+      idempotent: false,
       summary: 'Sign the browser out: removes the session cookie (the token itself stays valid until it expires).',
       responses: { 204: { description: 'Signed out' } },
       handler: ({ ctx }) => {

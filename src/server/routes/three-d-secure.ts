@@ -21,19 +21,37 @@ function html(ctx: Context, status: number, body: string): void {
   ctx.body = body;
 }
 
-const gone = () => page('3-D Secure', '<h1>No such challenge</h1><p>This 3-D Secure challenge does not exist or was already decided.</p>');
+const gone = () =>
+  page(
+    '3-D Secure',
+    '<h1>No such challenge</h1><p>This 3-D Secure challenge does not exist or was already decided.</p>',
+  );
 
 /** The sandbox bank's 3-D Secure page: the shopper approves or fails the payment (SPEC: test cards). */
 export const threeDSecureRoutes = (s: Services) => [
   route({
-    method: 'get', path: '/3ds/:id', operationId: 'threeDSecurePage', tags, access: 'none', raw: true, params: challengeParams,
+    method: 'get',
+    path: '/3ds/:id',
+    operationId: 'threeDSecurePage',
+    tags,
+    access: 'none',
+    raw: true,
+    params: challengeParams,
     summary: "The 3-D Secure challenge page a requires_action payment's nextAction.url opens.",
     query: z.object({ token: z.string().max(200).optional() }),
-    responses: { 200: { description: 'Challenge page', contentType: 'text/html' }, 404: { description: 'Unknown or decided challenge', contentType: 'text/html' } },
+    responses: {
+      200: { description: 'Challenge page', contentType: 'text/html' },
+      404: { description: 'Unknown or decided challenge', contentType: 'text/html' },
+    },
     handler: async ({ ctx, params, query }) => {
       try {
         const c = await findChallenge(s, params.id, query.token ?? '');
-        html(ctx, 200, page('3-D Secure', `
+        html(
+          ctx,
+          200,
+          page(
+            '3-D Secure',
+            `
   <h1>Sandbay test bank · 3-D Secure</h1>
   <p>Confirm the payment of <strong>${toMajor(c.amountMinor).toFixed(2)} ${escapeHtml(c.currency)}</strong> with the card ending in <code>${escapeHtml(c.last4)}</code>.</p>
   <p>This is a test challenge: no code is needed.</p>
@@ -42,7 +60,9 @@ export const threeDSecureRoutes = (s: Services) => [
       <button type="submit" name="outcome" value="approve">Approve</button>
       <button type="submit" name="outcome" value="fail">Fail authentication</button>
     </div>
-  </form>`));
+  </form>`,
+          ),
+        );
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         html(ctx, 404, gone());
@@ -51,8 +71,16 @@ export const threeDSecureRoutes = (s: Services) => [
     },
   }),
   route({
-    method: 'post', path: '/3ds/:id', operationId: 'threeDSecureDecision', tags, access: 'none', raw: true, idempotent: false, params: challengeParams,
-    accepts: ['form'], summary: "The challenge page's Approve / Fail; redirects to the payment's returnUrl when it has one.",
+    method: 'post',
+    path: '/3ds/:id',
+    operationId: 'threeDSecureDecision',
+    tags,
+    access: 'none',
+    raw: true,
+    idempotent: false,
+    params: challengeParams,
+    accepts: ['form'],
+    summary: "The challenge page's Approve / Fail; redirects to the payment's returnUrl when it has one.",
     responses: {
       200: { description: 'Result page', contentType: 'text/html' },
       303: { description: 'Back to returnUrl with payment_id and status', contentType: redirectMedia },
@@ -60,7 +88,12 @@ export const threeDSecureRoutes = (s: Services) => [
       409: { description: 'The payment cannot be completed any more', contentType: 'text/html' },
     },
     // The handler reads the form itself (decodeBody): its refusals are problem details.
-    errors: { 400: ['malformed_json'], 413: ['payload_too_large'], 415: ['unsupported_media_type'], 422: ['validation_failed'] },
+    errors: {
+      400: ['malformed_json'],
+      413: ['payload_too_large'],
+      415: ['unsupported_media_type'],
+      422: ['validation_failed'],
+    },
     handler: async ({ ctx, params }) => {
       const form = decodeBody(await readRawBody(ctx.req), ctx.req, ['form']);
       const outcome = form.outcome === 'approve' ? 'approve' : 'fail';
@@ -75,11 +108,27 @@ export const threeDSecureRoutes = (s: Services) => [
           ctx.redirect(back.toString());
           return {};
         }
-        const done = payment.status === 'captured' ? 'The payment was approved and captured.' : 'Authentication failed; the payment was declined.';
-        html(ctx, 200, page('3-D Secure', `<h1>${escapeHtml(done)}</h1><p>Payment <code>${escapeHtml(payment.id)}</code> is now <strong>${escapeHtml(payment.status)}</strong>. You can close this page.</p>`));
+        const done =
+          payment.status === 'captured'
+            ? 'The payment was approved and captured.'
+            : 'Authentication failed; the payment was declined.';
+        html(
+          ctx,
+          200,
+          page(
+            '3-D Secure',
+            `<h1>${escapeHtml(done)}</h1><p>Payment <code>${escapeHtml(payment.id)}</code> is now <strong>${escapeHtml(payment.status)}</strong>. You can close this page.</p>`,
+          ),
+        );
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        html(ctx, err.status === 404 ? 404 : 409, err.status === 404 ? gone() : page('3-D Secure', `<h1>Cannot complete this payment</h1><p>${escapeHtml(err.detail)}</p>`));
+        html(
+          ctx,
+          err.status === 404 ? 404 : 409,
+          err.status === 404
+            ? gone()
+            : page('3-D Secure', `<h1>Cannot complete this payment</h1><p>${escapeHtml(err.detail)}</p>`),
+        );
       }
       return {};
     },

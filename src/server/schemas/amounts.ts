@@ -15,4 +15,5 @@ export const PositiveAmount = Amount.refine((v) => v > 0, 'Must be greater than 
 export const minor = (amount: number): number => toMinor(amount)!;
 
 /** Minor units of an optional amount. */
-export const minorOrUndefined = (amount: number | undefined): number | undefined => (amount === undefined ? undefined : minor(amount));
+export const minorOrUndefined = (amount: number | undefined): number | undefined =>
+  amount === undefined ? undefined : minor(amount);

@@ -18,8 +18,15 @@ const redirectUri = z
 export const ClientRequest = z
   .object({
     name: z.string().trim().min(1).max(100).optional().describe('What the client is, for you (e.g. "storefront SPA")'),
-    public: z.boolean().default(false).describe('A public client (a browser or native app) has no secret and must use PKCE (RFC 6749 §2.1, RFC 7636)'),
-    redirectUris: z.array(redirectUri).max(10).default([]).describe('Redirect URIs besides the loopback ones every client may use (RFC 8252)'),
+    public: z
+      .boolean()
+      .default(false)
+      .describe('A public client (a browser or native app) has no secret and must use PKCE (RFC 6749 §2.1, RFC 7636)'),
+    redirectUris: z
+      .array(redirectUri)
+      .max(10)
+      .default([])
+      .describe('Redirect URIs besides the loopback ones every client may use (RFC 8252)'),
   })
   .strict()
   .meta({ id: 'OAuthClientRequest' });
@@ -28,8 +35,20 @@ export const ClientIdParam = z.object({ clientId: z.string().min(1).max(100) });
 
 export const TokenMintRequest = z
   .object({
-    scope: z.string().trim().min(1).max(1000).optional().describe('Space-separated scopes, each one the caller has (default: all of the caller\'s)'),
-    expiresIn: z.number().int().min(1).max(3600).optional().describe('Seconds the token lives (default 3600), to rehearse expiry'),
+    scope: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("Space-separated scopes, each one the caller has (default: all of the caller's)"),
+    expiresIn: z
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .optional()
+      .describe('Seconds the token lives (default 3600), to rehearse expiry'),
   })
   .strict()
   .meta({ id: 'TokenMintRequest' });

@@ -21,13 +21,26 @@ export const CreateOrderRequest = z
   .meta({ id: 'CreateOrderRequest' });
 
 export const OrderItem = z
-  .object({ variantId: z.string(), productId: z.string(), name: z.string(), quantity: z.number().int(), unitPrice: Money, lineTotal: Money })
+  .object({
+    variantId: z.string(),
+    productId: z.string(),
+    name: z.string(),
+    quantity: z.number().int(),
+    unitPrice: Money,
+    lineTotal: Money,
+  })
   .meta({ id: 'OrderItem' });
 
 export const Order = z
   .object({
-    id: z.string(), status: z.enum(orderStatuses), customerId: z.string(), items: z.array(OrderItem), total: Money,
-    currency: z.string(), shippingAddress: Address, createdAt: Timestamp,
+    id: z.string(),
+    status: z.enum(orderStatuses),
+    customerId: z.string(),
+    items: z.array(OrderItem),
+    total: Money,
+    currency: z.string(),
+    shippingAddress: Address,
+    createdAt: Timestamp,
   })
   .meta({ id: 'Order' });
 

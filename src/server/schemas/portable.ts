@@ -5,7 +5,11 @@ import { CreatedSandbox } from './sandbox.ts';
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const ExportQuery = z.object({
-  includeSecrets: flag.optional().describe('Also write endpoint secrets and the webhook test secret (needs webhooks:write); without, an import issues new ones'),
+  includeSecrets: flag
+    .optional()
+    .describe(
+      'Also write endpoint secrets and the webhook test secret (needs webhooks:write); without, an import issues new ones',
+    ),
   notes: z.string().max(2000).optional().describe("Notes to carry in the file instead of the sandbox's own"),
 });
 
@@ -15,12 +19,21 @@ export const ImportQuery = z.object({
 
 export const ImportReport = z
   .object({
-    source: z.object({ sandboxId: z.string(), name: z.string(), exportedAt: Timestamp, sandbayVersion: z.string(), driver: z.string() }),
+    source: z.object({
+      sandboxId: z.string(),
+      name: z.string(),
+      exportedAt: Timestamp,
+      sandbayVersion: z.string(),
+      driver: z.string(),
+    }),
     rows: z.record(z.string(), z.number().int()).describe('Rows imported per table'),
     secrets: z.enum(['imported', 'issued']).describe('issued: the file had no secrets and new ones were made'),
-    newSecrets: z.array(z.object({ endpointId: z.string(), url: z.string() }))
+    newSecrets: z
+      .array(z.object({ endpointId: z.string(), url: z.string() }))
       .describe('Endpoints that sign with new secrets: their past attempts were signed with the old ones'),
-    clock: z.object({ now: Timestamp, offsetMs: z.number() }).describe('The sandbox clock, resumed from the time in the file'),
+    clock: z
+      .object({ now: Timestamp, offsetMs: z.number() })
+      .describe('The sandbox clock, resumed from the time in the file'),
     notes: z.string().nullable(),
     durationMs: z.number(),
   })

@@ -4,28 +4,49 @@ import { text, Timestamp } from './common.ts';
 
 export const CreateReportRequest = z
   .object({
-    name: text(200), kind: z.enum(reportKinds), schedule: z.enum(reportSchedules),
-    firstRunAt: z.iso.datetime({ message: 'An RFC 3339 UTC timestamp ending in Z.' }).optional().describe('First due time (sandbox clock); default one period from now'),
+    name: text(200),
+    kind: z.enum(reportKinds),
+    schedule: z.enum(reportSchedules),
+    firstRunAt: z.iso
+      .datetime({ message: 'An RFC 3339 UTC timestamp ending in Z.' })
+      .optional()
+      .describe('First due time (sandbox clock); default one period from now'),
   })
   .strict()
   .meta({ id: 'CreateReportRequest' });
 
 export const UpdateReportRequest = z
-  .object({ name: text(200).optional(), schedule: z.enum(reportSchedules).optional(), active: z.boolean().optional().describe('false pauses the schedule') })
+  .object({
+    name: text(200).optional(),
+    schedule: z.enum(reportSchedules).optional(),
+    active: z.boolean().optional().describe('false pauses the schedule'),
+  })
   .strict()
   .meta({ id: 'UpdateReportRequest' });
 
 export const SavedReport = z
   .object({
-    id: z.string(), name: z.string(), kind: z.enum(reportKinds), schedule: z.enum(reportSchedules), active: z.boolean(),
-    nextDueAt: Timestamp.nullable(), lastRunAt: Timestamp.nullable(), createdAt: Timestamp, updatedAt: Timestamp,
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(reportKinds),
+    schedule: z.enum(reportSchedules),
+    active: z.boolean(),
+    nextDueAt: Timestamp.nullable(),
+    lastRunAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
   })
   .meta({ id: 'SavedReport' });
 
 export const ReportRun = z
   .object({
-    id: z.string(), reportId: z.string(), dueAt: Timestamp, periodStart: Timestamp, periodEnd: Timestamp,
-    result: z.record(z.string(), z.unknown()).describe('Depends on kind'), createdAt: Timestamp,
+    id: z.string(),
+    reportId: z.string(),
+    dueAt: Timestamp,
+    periodStart: Timestamp,
+    periodEnd: Timestamp,
+    result: z.record(z.string(), z.unknown()).describe('Depends on kind'),
+    createdAt: Timestamp,
   })
   .meta({ id: 'ReportRun' });
 

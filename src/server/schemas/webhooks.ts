@@ -6,7 +6,18 @@ import { deliveryStatuses } from '../../shared/schemas/webhooks.ts';
 
 // What the API answers about webhooks is shared with the inspector; the requests are the server's own.
 export {
-  AdvancedClock, Attempt, AttemptChaos, Clock, Delivery, deliveryStatuses, DeliverySummary, DlqReplayJob, Endpoint, LiveSecrets, SignedRequest, SigningScheme,
+  AdvancedClock,
+  Attempt,
+  AttemptChaos,
+  Clock,
+  Delivery,
+  deliveryStatuses,
+  DeliverySummary,
+  DlqReplayJob,
+  Endpoint,
+  LiveSecrets,
+  SignedRequest,
+  SigningScheme,
   TestWebhookResult,
 } from '../../shared/schemas/webhooks.ts';
 
@@ -26,19 +37,43 @@ const hourMs = 3_600_000;
 
 export const EndpointChaos = z
   .object({
-    duplicateRate: z.number().min(0).max(1).optional().describe('Probability (0–1) that a delivery answered 2xx is sent once more: same deliveryId, fresh signature, trigger duplicate'),
-    reorderWindowMs: z.number().int().min(0).max(hourMs).optional().describe("Each delivery's first attempt is held back a random 0…window ms, so deliveries within a window arrive shuffled"),
+    duplicateRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(
+        'Probability (0–1) that a delivery answered 2xx is sent once more: same deliveryId, fresh signature, trigger duplicate',
+      ),
+    reorderWindowMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(hourMs)
+      .optional()
+      .describe(
+        "Each delivery's first attempt is held back a random 0…window ms, so deliveries within a window arrive shuffled",
+      ),
     delayMs: z.number().int().min(0).max(hourMs).optional().describe("Added to each delivery's first attempt"),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('The same seed gives the same faults to the same sequence of deliveries (default: random, shown back)'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe('The same seed gives the same faults to the same sequence of deliveries (default: random, shown back)'),
   })
   .strict()
   .meta({ id: 'WebhookEndpointChaosRequest' });
 
-const signatureField = z.union([SigningScheme, z.array(SigningScheme).min(1).max(10)], {
-  error: `One of ${schemeNames.join(', ')}, or a non-empty list of them.`,
-})
-  .describe('The signing scheme, or several at once while receivers migrate: every scheme\'s headers go on each request '
-    + '(the body then carries both envelopes\' fields). Default sandbay.');
+const signatureField = z
+  .union([SigningScheme, z.array(SigningScheme).min(1).max(10)], {
+    error: `One of ${schemeNames.join(', ')}, or a non-empty list of them.`,
+  })
+  .describe(
+    "The signing scheme, or several at once while receivers migrate: every scheme's headers go on each request " +
+      "(the body then carries both envelopes' fields). Default sandbay.",
+  );
 
 export const EndpointRequest = z
   .object({
@@ -48,7 +83,11 @@ export const EndpointRequest = z
     enabled: z.boolean().optional(),
     allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
     signature: signatureField.optional(),
-    chaos: EndpointChaos.nullable().optional().describe('Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.'),
+    chaos: EndpointChaos.nullable()
+      .optional()
+      .describe(
+        'Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.',
+      ),
   })
   .strict()
   .meta({ id: 'WebhookEndpointRequest' });
@@ -72,22 +111,50 @@ export const TestWebhookRequest = z
   .object({
     topic: z.string().max(100),
     endpoint: z.union([z.string().regex(/^whe_\w+$/), httpUrl]).describe('A registered endpoint id or an http(s) URL'),
-    data: z.record(z.string(), z.unknown()).optional()
-      .describe("Your own data: a JSON merge patch (RFC 7396) over the topic's sample data (null removes a field). The result must match the topic's schema."),
-    patch: z.array(z.object({
-      op: z.enum(['add', 'replace', 'remove']).describe('replace: a field the sample has (--override); add: a new field or array element (--add); remove'),
-      path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
-      value: z.unknown().optional(),
-    }).strict()).max(100).optional().describe('JSON Patch (RFC 6902) operations on the data, applied after `data`'),
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "Your own data: a JSON merge patch (RFC 7396) over the topic's sample data (null removes a field). The result must match the topic's schema.",
+      ),
+    patch: z
+      .array(
+        z
+          .object({
+            op: z
+              .enum(['add', 'replace', 'remove'])
+              .describe(
+                'replace: a field the sample has (--override); add: a new field or array element (--add); remove',
+              ),
+            path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
+            value: z.unknown().optional(),
+          })
+          .strict(),
+      )
+      .max(100)
+      .optional()
+      .describe('JSON Patch (RFC 6902) operations on the data, applied after `data`'),
   })
   .strict()
   .meta({ id: 'TestWebhookRequest' });
 
 export const Event = z
-  .object({ id: z.string(), topic: z.string(), occurredAt: Timestamp, data: z.unknown(), deliveryCount: z.number().int(), test: z.boolean() })
+  .object({
+    id: z.string(),
+    topic: z.string(),
+    occurredAt: Timestamp,
+    data: z.unknown(),
+    deliveryCount: z.number().int(),
+    test: z.boolean(),
+  })
   .meta({ id: 'Event' });
 
 export const AdvanceRequest = z
-  .object({ seconds: z.number().positive().max(366 * 86400, 'At most a year at a time.') })
+  .object({
+    seconds: z
+      .number()
+      .positive()
+      .max(366 * 86400, 'At most a year at a time.'),
+  })
   .strict()
   .meta({ id: 'ClockAdvanceRequest' });

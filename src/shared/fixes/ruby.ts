@@ -9,7 +9,12 @@ export const rubyFixes: LanguageFixes = {
   wholeBody: 'request.body.read with no length, after request.body.rewind',
   bodyLimit: 'accept bodies of at least 1 MiB (client_max_body_size in the proxy in front)',
   byFramework: {
-    Rails: { rawBody: 'verify request.raw_post, then JSON.parse it; never params.to_json or request.request_parameters.to_json' },
-    Sinatra: { rawBody: 'request.body.rewind, then verify request.body.read, then JSON.parse it; never JSON.parse(body).to_json' },
+    Rails: {
+      rawBody:
+        'verify request.raw_post, then JSON.parse it; never params.to_json or request.request_parameters.to_json',
+    },
+    Sinatra: {
+      rawBody: 'request.body.rewind, then verify request.body.read, then JSON.parse it; never JSON.parse(body).to_json',
+    },
   },
 };

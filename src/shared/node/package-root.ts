@@ -19,4 +19,5 @@ export function packageRoot(): string {
 }
 
 /** The version in the package's own package.json (what `sandbay --version` and GET /api/v1/health say). */
-export const packageVersion = (): string => JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version;
+export const packageVersion = (): string =>
+  JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version;

@@ -35,7 +35,9 @@ function fromProc(pid: number): ProcessStatus | undefined {
 /** macOS and the BSDs: ps, in the C locale so the start time reads the same every time. */
 function fromPs(pid: number): ProcessStatus | undefined {
   const result = spawnSync('ps', ['-o', 'stat=', '-o', 'lstart=', '-p', String(pid)], {
-    encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, timeout: 2000,
+    encoding: 'utf8',
+    env: { ...process.env, LC_ALL: 'C' },
+    timeout: 2000,
   });
   if (result.error) return undefined;
   const line = result.stdout.trim();

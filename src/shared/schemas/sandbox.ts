@@ -4,7 +4,13 @@ import { Timestamp } from './common.ts';
 export const Counts = z.record(z.string(), z.number().int()).meta({ id: 'SandboxCounts' });
 
 export const Sandbox = z
-  .object({ id: z.string(), name: z.string(), createdAt: Timestamp, counts: Counts, notes: z.string().nullable().optional().describe('What an imported sandbox file said about its scenario') })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: Timestamp,
+    counts: Counts,
+    notes: z.string().nullable().optional().describe('What an imported sandbox file said about its scenario'),
+  })
   .meta({ id: 'Sandbox', description: 'A sandbox tenant and how many objects it holds.' });
 
 /** A sandbox in the admin's list of them all, without its counts. */
@@ -12,8 +18,13 @@ export const SandboxSummary = Sandbox.omit({ counts: true });
 
 export const Credentials = z
   .object({
-    clientId: z.string(), clientSecret: z.string(), accessToken: z.string(), refreshToken: z.string(),
-    tokenType: z.literal('Bearer'), expiresIn: z.number().int(), scope: z.string(),
+    clientId: z.string(),
+    clientSecret: z.string(),
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number().int(),
+    scope: z.string(),
   })
   .meta({ id: 'Credentials' });
 
@@ -27,11 +38,21 @@ export const ResetResult = z
 
 export const Session = z
   .object({
-    shared: z.boolean().describe('The server is shared beyond loopback: the inspector signs in with a sandbox\'s credentials.'),
-    publicUrl: z.string().describe('The URL users and receivers see (--public-url, else the server\'s own address).'),
-    openSandboxCreation: z.boolean().describe('Anyone may create a sandbox here (always on a laptop); false: the operator creates them with the admin key.'),
+    shared: z
+      .boolean()
+      .describe("The server is shared beyond loopback: the inspector signs in with a sandbox's credentials."),
+    publicUrl: z.string().describe("The URL users and receivers see (--public-url, else the server's own address)."),
+    openSandboxCreation: z
+      .boolean()
+      .describe(
+        'Anyone may create a sandbox here (always on a laptop); false: the operator creates them with the admin key.',
+      ),
     sandbox: z
-      .object({ id: z.string(), scopes: z.array(z.string()), expiresAt: Timestamp.describe('When the session\'s access token expires (real clock)') })
+      .object({
+        id: z.string(),
+        scopes: z.array(z.string()),
+        expiresAt: Timestamp.describe("When the session's access token expires (real clock)"),
+      })
       .nullable()
       .describe('The sandbox this browser is signed in to, or null.'),
   })

@@ -2,34 +2,69 @@ import { z } from 'zod';
 import { schemeNames } from '../schemes.ts';
 import { Timestamp } from './common.ts';
 
-export const SigningScheme = z.enum(schemeNames).meta({ id: 'SigningScheme' })
-  .describe('sandbay: X-Service-Signature (SPEC §5.2). standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256>. '
-    + 'standard-webhooks-ed25519: the same headers with v1a,<base64 ed25519>, verified with the endpoint\'s whpk_ public key.');
-
+export const SigningScheme = z
+  .enum(schemeNames)
+  .meta({ id: 'SigningScheme' })
+  .describe(
+    'sandbay: X-Service-Signature (SPEC §5.2). standard-webhooks: webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256>. ' +
+      "standard-webhooks-ed25519: the same headers with v1a,<base64 ed25519>, verified with the endpoint's whpk_ public key.",
+  );
 
 export const Endpoint = z
   .object({
-    id: z.string(), url: z.string(), topics: z.array(z.string()), description: z.string().nullable(), enabled: z.boolean(),
+    id: z.string(),
+    url: z.string(),
+    topics: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
     allowInsecureTls: z.boolean(),
     signature: z.array(SigningScheme).describe('The signing schemes, in the order given'),
-    secret: z.string().describe('In full on create and rotate; masked otherwise. The HMAC secret of sandbay and standard-webhooks.'),
-    publicKey: z.string().nullable().describe('standard-webhooks-ed25519: the whpk_ public key receivers verify v1a with (the whsk_ private key never leaves Sandbay); null otherwise'),
-    disabled: z.object({
-      reason: z.enum(['gone', 'user']).describe('gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false'),
-      message: z.string(), at: Timestamp, deliveryId: z.string().nullable().describe('The delivery answered 410 Gone'),
-    }).nullable().describe('Why and since when the endpoint is off; null while enabled. PATCH {"enabled": true} turns it back on.'),
-    chaos: z.object({ duplicateRate: z.number(), reorderWindowMs: z.number().int(), delayMs: z.number().int(), seed: z.number().int() }).nullable()
+    secret: z
+      .string()
+      .describe('In full on create and rotate; masked otherwise. The HMAC secret of sandbay and standard-webhooks.'),
+    publicKey: z
+      .string()
+      .nullable()
+      .describe(
+        'standard-webhooks-ed25519: the whpk_ public key receivers verify v1a with (the whsk_ private key never leaves Sandbay); null otherwise',
+      ),
+    disabled: z
+      .object({
+        reason: z
+          .enum(['gone', 'user'])
+          .describe('gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false'),
+        message: z.string(),
+        at: Timestamp,
+        deliveryId: z.string().nullable().describe('The delivery answered 410 Gone'),
+      })
+      .nullable()
+      .describe(
+        'Why and since when the endpoint is off; null while enabled. PATCH {"enabled": true} turns it back on.',
+      ),
+    chaos: z
+      .object({
+        duplicateRate: z.number(),
+        reorderWindowMs: z.number().int(),
+        delayMs: z.number().int(),
+        seed: z.number().int(),
+      })
+      .nullable()
       .describe('The faults injected into deliveries to this endpoint; null when off'),
-    createdAt: Timestamp, updatedAt: Timestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
   })
   .meta({ id: 'WebhookEndpoint' });
 
 export const LiveSecrets = z
   .object({
-    data: z.array(z.object({
-      secret: z.string(), createdAt: Timestamp, expiresAt: Timestamp.nullable(),
-      publicKey: z.string().nullable().describe("This generation's whpk_ key, when standard-webhooks-ed25519 is on"),
-    })),
+    data: z.array(
+      z.object({
+        secret: z.string(),
+        createdAt: Timestamp,
+        expiresAt: Timestamp.nullable(),
+        publicKey: z.string().nullable().describe("This generation's whpk_ key, when standard-webhooks-ed25519 is on"),
+      }),
+    ),
   })
   .meta({ id: 'WebhookSecrets' });
 
@@ -37,13 +72,27 @@ export const deliveryStatuses = ['pending', 'succeeded', 'dead'] as const;
 
 export const DeliverySummary = z
   .object({
-    id: z.string(), eventId: z.string(), topic: z.string(), endpointId: z.string().nullable(), url: z.string().nullable(),
-    status: z.enum(deliveryStatuses), attemptCount: z.number().int(), nextAttemptAt: Timestamp.nullable(),
-    lastStatus: z.number().int().nullable(), lastError: z.string().nullable(), test: z.boolean(),
-    check: z.object({ id: z.string(), case: z.string() }).nullable().describe('The receiver check (run and case) that sent this delivery; null otherwise'),
-    paused: z.object({ reason: z.literal('endpoint_disabled'), message: z.string(), since: Timestamp }).nullable()
+    id: z.string(),
+    eventId: z.string(),
+    topic: z.string(),
+    endpointId: z.string().nullable(),
+    url: z.string().nullable(),
+    status: z.enum(deliveryStatuses),
+    attemptCount: z.number().int(),
+    nextAttemptAt: Timestamp.nullable(),
+    lastStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    test: z.boolean(),
+    check: z
+      .object({ id: z.string(), case: z.string() })
+      .nullable()
+      .describe('The receiver check (run and case) that sent this delivery; null otherwise'),
+    paused: z
+      .object({ reason: z.literal('endpoint_disabled'), message: z.string(), since: Timestamp })
+      .nullable()
       .describe('Why a pending delivery is not being attempted: its endpoint is disabled. null otherwise'),
-    createdAt: Timestamp, updatedAt: Timestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
   })
   .meta({ id: 'DeliverySummary' });
 
@@ -51,44 +100,68 @@ export const AttemptChaos = z
   .object({
     duplicate: z.boolean().describe('Chaos sent the delivery again after a 2xx (trigger duplicate)'),
     heldMs: z.number().int().describe('How long chaos held the attempt back: delayMs + reorderMs'),
-    delayMs: z.number().int(), reorderMs: z.number().int(),
+    delayMs: z.number().int(),
+    reorderMs: z.number().int(),
   })
   .meta({ id: 'AttemptChaos' });
 
 export const Attempt = z
   .object({
     number: z.number().int(),
-    trigger: z.enum(['initial', 'retry', 'replay', 'manual', 'check', 'duplicate']).describe('check: a receiver check\'s request; duplicate: chaos sent the delivery again'),
+    trigger: z
+      .enum(['initial', 'retry', 'replay', 'manual', 'check', 'duplicate'])
+      .describe("check: a receiver check's request; duplicate: chaos sent the delivery again"),
     url: z.string(),
-    startedAt: Timestamp.describe('Sandbox clock'), durationMs: z.number().int(), signatureHeader: z.string(),
-    responseStatus: z.number().int().nullable(), responseHeaders: z.record(z.string(), z.string()),
-    responseBody: z.string().describe('First 4 KiB'), error: z.string().nullable(),
+    startedAt: Timestamp.describe('Sandbox clock'),
+    durationMs: z.number().int(),
+    signatureHeader: z.string(),
+    responseStatus: z.number().int().nullable(),
+    responseHeaders: z.record(z.string(), z.string()),
+    responseBody: z.string().describe('First 4 KiB'),
+    error: z.string().nullable(),
     chaos: AttemptChaos.nullable().describe("The faults the endpoint's chaos injected; null when none"),
     signature: z.array(SigningScheme).describe('The schemes this attempt was signed with'),
-    signatureHeaders: z.record(z.string(), z.string()).describe('Every signing header the attempt carried, by lowercase name'),
-    retryAfter: z.object({
-      value: z.string().describe('As received: seconds or an HTTP date'),
-      delaySeconds: z.number().int().describe('What it asked for, from the end of the attempt'),
-      capped: z.boolean().describe('It asked for more than 1 h and got 1 h'),
-      applied: z.boolean().describe('It moved the next attempt later than the retry schedule'),
-    }).nullable().describe('The Retry-After of a 429, 502, 503 or 504 answer; null when none counted'),
+    signatureHeaders: z
+      .record(z.string(), z.string())
+      .describe('Every signing header the attempt carried, by lowercase name'),
+    retryAfter: z
+      .object({
+        value: z.string().describe('As received: seconds or an HTTP date'),
+        delaySeconds: z.number().int().describe('What it asked for, from the end of the attempt'),
+        capped: z.boolean().describe('It asked for more than 1 h and got 1 h'),
+        applied: z.boolean().describe('It moved the next attempt later than the retry schedule'),
+      })
+      .nullable()
+      .describe('The Retry-After of a 429, 502, 503 or 504 answer; null when none counted'),
     disabledEndpoint: z.boolean().describe('The receiver answered 410 Gone and this attempt disabled the endpoint'),
   })
   .meta({ id: 'Attempt' });
 
 export const Delivery = DeliverySummary.extend({
-  envelope: z.object({
-    topic: z.string().optional(), deliveryId: z.string().optional(), tenantId: z.string().optional(), occurredAt: Timestamp.optional(),
-    type: z.string().optional(), timestamp: Timestamp.optional(), data: z.unknown(),
-  }).describe("The body parsed: Sandbay's envelope (topic, deliveryId, tenantId, occurredAt, data), Standard Webhooks' (type, timestamp, data), or both"),
+  envelope: z
+    .object({
+      topic: z.string().optional(),
+      deliveryId: z.string().optional(),
+      tenantId: z.string().optional(),
+      occurredAt: Timestamp.optional(),
+      type: z.string().optional(),
+      timestamp: Timestamp.optional(),
+      data: z.unknown(),
+    })
+    .describe(
+      "The body parsed: Sandbay's envelope (topic, deliveryId, tenantId, occurredAt, data), Standard Webhooks' (type, timestamp, data), or both",
+    ),
   rawBody: z.string().describe('The exact bytes sent and signed on every attempt'),
   attempts: z.array(Attempt),
 }).meta({ id: 'Delivery' });
 
 export const SignedRequest = z
   .object({
-    method: z.literal('POST'), url: z.string(), headers: z.record(z.string(), z.string()).describe('Every header, the signing ones made now'),
-    body: z.string().describe('The exact bytes of every attempt'), signedAt: z.number().int().describe('The real-clock second the signatures carry'),
+    method: z.literal('POST'),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()).describe('Every header, the signing ones made now'),
+    body: z.string().describe('The exact bytes of every attempt'),
+    signedAt: z.number().int().describe('The real-clock second the signatures carry'),
     signature: z.array(SigningScheme),
   })
   .meta({ id: 'SignedRequest' });
@@ -96,14 +169,24 @@ export const SignedRequest = z
 export const DlqReplayJob = z
   .object({
     id: z.string(),
-    state: z.enum(['running', 'completed', 'cancelled', 'interrupted'])
-      .describe('interrupted: the engine running it stopped (shut down or crashed); what it did not replay is still dead.'),
-    topic: z.string().nullable(), endpointId: z.string().nullable(),
+    state: z
+      .enum(['running', 'completed', 'cancelled', 'interrupted'])
+      .describe(
+        'interrupted: the engine running it stopped (shut down or crashed); what it did not replay is still dead.',
+      ),
+    topic: z.string().nullable(),
+    endpointId: z.string().nullable(),
     total: z.number().int().describe('Dead deliveries matching the filters when the job started.'),
     done: z.number().int().describe('succeeded + failed + skipped'),
-    succeeded: z.number().int(), failed: z.number().int(),
-    skipped: z.number().int().describe('No longer dead when their turn came, already in flight, or their endpoint deleted or disabled.'),
-    createdAt: Timestamp.describe('Real time, not sandbox time'), updatedAt: Timestamp, finishedAt: Timestamp.nullable(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    skipped: z
+      .number()
+      .int()
+      .describe('No longer dead when their turn came, already in flight, or their endpoint deleted or disabled.'),
+    createdAt: Timestamp.describe('Real time, not sandbox time'),
+    updatedAt: Timestamp,
+    finishedAt: Timestamp.nullable(),
   })
   .meta({ id: 'DlqReplayJob' });
 
@@ -114,4 +197,6 @@ export const TestWebhookResult = z
 export const Clock = z.object({ now: Timestamp, offsetSeconds: z.number() }).meta({ id: 'SandboxClock' });
 
 /** The clock after an advance, with how many due jobs the advance ran. */
-export const AdvancedClock = Clock.extend({ jobsRun: z.number().int().describe('Due jobs the advance ran on the way') });
+export const AdvancedClock = Clock.extend({
+  jobsRun: z.number().int().describe('Due jobs the advance ran on the way'),
+});

@@ -5,7 +5,14 @@ import type { Catcher, CatcherBehaviour, CatcherMode } from '../../shared/api-ty
 import { RequestLog } from './request-log.ts';
 
 interface Row {
-  tenant_id: string; name: string; mode: CatcherMode; status: number; delay_ms: number; created_at: Date; updated_at: Date; request_count: number;
+  tenant_id: string;
+  name: string;
+  mode: CatcherMode;
+  status: number;
+  delay_ms: number;
+  created_at: Date;
+  updated_at: Date;
+  request_count: number;
 }
 
 export const defaultBehaviour: CatcherBehaviour = { mode: 'status', status: 200, delayMs: 0 };
@@ -13,7 +20,8 @@ export const defaultBehaviour: CatcherBehaviour = { mode: 'status', status: 200,
 const requestCount = `(select count(*) from catcher_requests r where r.tenant_id = catchers.tenant_id and r.catcher_name = catchers.name)::int as request_count`;
 
 /** The path a sandbox's catcher receives at: the sandbox is part of it, so names are per sandbox. */
-export const catcherPath = (tenantId: string, name: string) => `/catch/${encodeURIComponent(tenantId)}/${encodeURIComponent(name)}`;
+export const catcherPath = (tenantId: string, name: string) =>
+  `/catch/${encodeURIComponent(tenantId)}/${encodeURIComponent(name)}`;
 
 /**
  * The built-in catchers, each a sandbox's own (at /catch/<sandboxId>/<name>): their settings,
@@ -22,12 +30,20 @@ export const catcherPath = (tenantId: string, name: string) => `/catch/${encodeU
 export class Catchers {
   readonly log: RequestLog;
 
-  constructor(private readonly db: Db, private readonly clock: SandboxClock, private readonly baseUrl: () => string) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+    private readonly baseUrl: () => string,
+  ) {
     this.log = new RequestLog(db);
   }
 
   /** Creates (created: true) or reconfigures a sandbox's catcher; racing puts of one name create it once. */
-  async put(tenantId: string, name: string, patch: Partial<CatcherBehaviour>): Promise<{ catcher: Catcher; created: boolean }> {
+  async put(
+    tenantId: string,
+    name: string,
+    patch: Partial<CatcherBehaviour>,
+  ): Promise<{ catcher: Catcher; created: boolean }> {
     const now = this.clock.now(tenantId);
     const b = { ...defaultBehaviour, ...patch };
     // A delete racing between the insert and the update makes the insert worth trying again.
@@ -45,7 +61,11 @@ export class Catchers {
       );
       if (updated) return { catcher: this.toCatcher(updated), created: false };
     }
-    throw new ApiError(409, 'catcher_changing', `The catcher ${name} is being deleted and created again by other requests; try again.`);
+    throw new ApiError(
+      409,
+      'catcher_changing',
+      `The catcher ${name} is being deleted and created again by other requests; try again.`,
+    );
   }
 
   async get(tenantId: string, name: string): Promise<Catcher> {
@@ -65,20 +85,32 @@ export class Catchers {
 
   /** Deletes a catcher and its log. */
   async remove(tenantId: string, name: string): Promise<void> {
-    const rows = await this.db.query('delete from catchers where tenant_id = $1 and name = $2 returning name', [tenantId, name]);
+    const rows = await this.db.query('delete from catchers where tenant_id = $1 and name = $2 returning name', [
+      tenantId,
+      name,
+    ]);
     if (rows.length === 0) throw notFound('catcher');
   }
 
   /** A sandbox's catcher and how it answers; undefined when it has none of that name. */
   async lookup(tenantId: string, name: string): Promise<Catcher | undefined> {
-    const [row] = await this.db.query<Row>(`select *, ${requestCount} from catchers where tenant_id = $1 and name = $2`, [tenantId, name]);
+    const [row] = await this.db.query<Row>(
+      `select *, ${requestCount} from catchers where tenant_id = $1 and name = $2`,
+      [tenantId, name],
+    );
     return row && this.toCatcher(row);
   }
 
   private toCatcher(r: Row): Catcher {
     return {
-      name: r.name, url: `${this.baseUrl()}${catcherPath(r.tenant_id, r.name)}`, mode: r.mode, status: r.status, delayMs: r.delay_ms,
-      requestCount: r.request_count, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+      name: r.name,
+      url: `${this.baseUrl()}${catcherPath(r.tenant_id, r.name)}`,
+      mode: r.mode,
+      status: r.status,
+      delayMs: r.delay_ms,
+      requestCount: r.request_count,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
     };
   }
 }

@@ -15,8 +15,15 @@ const keptBodyBytes = 64 * 1024;
 const foreignKeyViolation = '23503';
 
 interface Row {
-  id: string; received_at: Date; method: string; headers: Record<string, string>; body: Uint8Array; bytes: number;
-  verification: Verification; response_status: number | null; delay_ms: number;
+  id: string;
+  received_at: Date;
+  method: string;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  bytes: number;
+  verification: Verification;
+  response_status: number | null;
+  delay_ms: number;
 }
 
 /**
@@ -32,7 +39,9 @@ export class RequestLog {
       await this.db.transaction(async (tx) => {
         // Adds to one catcher take turns: two at once (two engines, or two connections of one) would
         // each trim the log as it was without the other's row, and together keep one too many.
-        await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`sandbay:catcher:${tenantId}:${name}`]);
+        await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+          `sandbay:catcher:${tenantId}:${name}`,
+        ]);
         // One statement after the lock: the delete sees the log as it was before this insert, so it keeps one fewer.
         await tx.query(
           `with added as (
@@ -42,11 +51,20 @@ export class RequestLog {
            delete from catcher_requests where tenant_id = $1 and catcher_name = $2 and seq <= (
              select seq from catcher_requests where tenant_id = $1 and catcher_name = $2 order by seq desc offset $12 limit 1)`,
           [
-            tenantId, name, `req_${randomString(16)}`, caught.receivedAt, caught.method, JSON.stringify(caught.headers),
-            caught.body.subarray(0, keptBodyBytes), caught.bytes, JSON.stringify(caught.verification), caught.responseStatus, caught.delayMs,
+            tenantId,
+            name,
+            `req_${randomString(16)}`,
+            caught.receivedAt,
+            caught.method,
+            JSON.stringify(caught.headers),
+            caught.body.subarray(0, keptBodyBytes),
+            caught.bytes,
+            JSON.stringify(caught.verification),
+            caught.responseStatus,
+            caught.delayMs,
             keptPerCatcher - 1,
           ],
-          );
+        );
       });
     } catch (err) {
       if ((err as { code?: string }).code !== foreignKeyViolation) throw err;
@@ -61,9 +79,16 @@ export class RequestLog {
       [tenantId, name, keptPerCatcher],
     );
     return rows.map((r) => ({
-      id: r.id, receivedAt: r.received_at.toISOString(), method: r.method, headers: r.headers, body: Buffer.from(r.body).toString('utf8'),
+      id: r.id,
+      receivedAt: r.received_at.toISOString(),
+      method: r.method,
+      headers: r.headers,
+      body: Buffer.from(r.body).toString('utf8'),
       // Requests caught before schemes were recorded were all verified Sandbay's way.
-      bytes: r.bytes, verification: { ...r.verification, signature: r.verification.signature ?? ['sandbay'] }, responseStatus: r.response_status, delayMs: r.delay_ms,
+      bytes: r.bytes,
+      verification: { ...r.verification, signature: r.verification.signature ?? ['sandbay'] },
+      responseStatus: r.response_status,
+      delayMs: r.delay_ms,
     }));
   }
 }

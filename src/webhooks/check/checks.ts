@@ -30,7 +30,8 @@ export function effectsUrlCounter(url: string, sender: Pick<Sender, 'getSmall'>)
       value = undefined;
     }
     const count = typeof value === 'number' ? value : (value as { count?: unknown } | undefined)?.count;
-    if (typeof count !== 'number' || !Number.isFinite(count)) throw new Error(`GET ${url} answered ${JSON.stringify(text.slice(0, 60))}, not a number or {"count": n}`);
+    if (typeof count !== 'number' || !Number.isFinite(count))
+      throw new Error(`GET ${url} answered ${JSON.stringify(text.slice(0, 60))}, not a number or {"count": n}`);
     return count;
   };
 }
@@ -51,26 +52,61 @@ export class Checks {
     private readonly testSecret: (tenantId: string) => Promise<string>,
   ) {}
 
-  async ofEndpoint(tenantId: string, endpointId: string, options: { effects?: EffectsCounter; release?: () => void } = {}): Promise<StartedCheck> {
+  async ofEndpoint(
+    tenantId: string,
+    endpointId: string,
+    options: { effects?: EffectsCounter; release?: () => void } = {},
+  ): Promise<StartedCheck> {
     const endpoint = await this.endpoints.get(this.db, tenantId, endpointId);
     const target = await this.endpoints.target(tenantId, endpointId);
     if (!target) throw notFound('webhook endpoint'); // deleted in between
     // Signed as the endpoint's deliveries are: its schemes, its live keys (SPEC §11).
     const { schemes, keys } = endpointSigning(target, this.clock.nowMs(tenantId));
-    return this.runner.start(tenantId, {
-      endpointId, url: target.url, secrets: [...keys.secrets], schemes, signingKeys: [...keys.signingKeys],
-      allowInsecureTls: target.allowInsecureTls, topics: endpoint.topics,
-    }, options.effects, options.release);
+    return this.runner.start(
+      tenantId,
+      {
+        endpointId,
+        url: target.url,
+        secrets: [...keys.secrets],
+        schemes,
+        signingKeys: [...keys.signingKeys],
+        allowInsecureTls: target.allowInsecureTls,
+        topics: endpoint.topics,
+      },
+      options.effects,
+      options.release,
+    );
   }
 
   /**
    * A bare URL, signed with `secret` (default: the sandbox's webhookTestSecret, as a test webhook to a URL is)
    * in Sandbay's scheme or Standard Webhooks' HMAC one (an ed25519 check needs an endpoint: its key pair).
    */
-  async ofUrl(tenantId: string, input: { url: string; secret?: string; signature?: 'sandbay' | 'standard-webhooks'; allowInsecureTls?: boolean; effects?: EffectsCounter; release?: () => void }): Promise<StartedCheck> {
+  async ofUrl(
+    tenantId: string,
+    input: {
+      url: string;
+      secret?: string;
+      signature?: 'sandbay' | 'standard-webhooks';
+      allowInsecureTls?: boolean;
+      effects?: EffectsCounter;
+      release?: () => void;
+    },
+  ): Promise<StartedCheck> {
     const secret = input.secret ?? (await this.testSecret(tenantId));
-    return this.runner.start(tenantId, {
-      endpointId: null, url: input.url, secrets: [secret], schemes: [input.signature ?? 'sandbay'], signingKeys: [], allowInsecureTls: input.allowInsecureTls ?? false, topics: null,
-    }, input.effects, input.release);
+    return this.runner.start(
+      tenantId,
+      {
+        endpointId: null,
+        url: input.url,
+        secrets: [secret],
+        schemes: [input.signature ?? 'sandbay'],
+        signingKeys: [],
+        allowInsecureTls: input.allowInsecureTls ?? false,
+        topics: null,
+      },
+      input.effects,
+      input.release,
+    );
   }
 }

@@ -14,9 +14,16 @@ import { newSigningKey, newWebhookSecret, type SigningKeys } from '../endpoint-k
 
 /** How one check request is signed: like production, or with one deliberate fault. */
 export type Signing =
-  | 'valid' | 'tampered' | 'wrong-secret' | 'stale' | 'future' | 'none' | 'rotation'
+  | 'valid'
+  | 'tampered'
+  | 'wrong-secret'
+  | 'stale'
+  | 'future'
+  | 'none'
+  | 'rotation'
   /** Probes: the key a receiver would use if it stripped the prefix, or base64-decoded the rest (Svix's scheme). */
-  | 'stripped-prefix' | 'decoded-key'
+  | 'stripped-prefix'
+  | 'decoded-key'
   /**
    * Standard Webhooks probes, each a receiver's likely mistake: v1 keyed with the whole whsec_ string as
    * UTF-8 (Sandbay's way), or with the base64 after whsec_ left undecoded; "<timestamp>.<body>" signed
@@ -69,7 +76,8 @@ export interface BuiltRequest {
 
 export const skewSeconds = 600;
 
-const toAscii = (json: string) => json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const toAscii = (json: string) =>
+  json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function layOut(envelope: object, layout: Layout): string {
   if (typeof layout === 'object') return writeJson(envelope, jsonFormById(layout.form));
@@ -96,19 +104,34 @@ function tamper(body: string): string {
  * Sandbay's own header under one fault (SPEC §10). The probes sign with the secret as a receiver may
  * misread it: prefix stripped, or base64-decoded (Standard Webhooks' way).
  */
-function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | StandardProbe>, secrets: readonly string[], body: string, now: number): string {
+function sandbayHeader(
+  signing: Exclude<Signing, { header: string } | 'none' | StandardProbe>,
+  secrets: readonly string[],
+  body: string,
+  now: number,
+): string {
   const sign = (keys: readonly string[], t = now) => signatureHeader(keys, body, t);
   switch (signing) {
-    case 'wrong-secret': return sign([newWebhookSecret(['sandbay'])]);
-    case 'stale': return sign(secrets, now - skewSeconds);
-    case 'future': return sign(secrets, now + skewSeconds);
-    case 'rotation': return `t=${now},v1=${v1Signature(newWebhookSecret(['sandbay']), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
-    case 'stripped-prefix': return sign(secrets.map((s) => s.replace(/^whsec_/, '')));
+    case 'wrong-secret':
+      return sign([newWebhookSecret(['sandbay'])]);
+    case 'stale':
+      return sign(secrets, now - skewSeconds);
+    case 'future':
+      return sign(secrets, now + skewSeconds);
+    case 'rotation':
+      return `t=${now},v1=${v1Signature(newWebhookSecret(['sandbay']), now, body)},${sign(secrets).replace(/^t=\d+,/, '')}`;
+    case 'stripped-prefix':
+      return sign(secrets.map((s) => s.replace(/^whsec_/, '')));
     case 'decoded-key': {
-      const v1 = secrets.map((s) => createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${now}.${body}`, 'utf8').digest('hex'));
+      const v1 = secrets.map((s) =>
+        createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64'))
+          .update(`${now}.${body}`, 'utf8')
+          .digest('hex'),
+      );
       return formatSignatureHeader(now, v1);
     }
-    default: return sign(secrets); // valid, and tampered (signed before the byte changes)
+    default:
+      return sign(secrets); // valid, and tampered (signed before the byte changes)
   }
 }
 
@@ -117,16 +140,23 @@ function sandbayHeader(signing: Exclude<Signing, { header: string } | 'none' | S
  * accepts (base64 HMACs with the secret misread or the id left out; ed25519 over the string without the id).
  */
 function probeSignature(probe: StandardProbe, run: AttemptSigning, id: string, body: string, now: number): string {
-  const hmac = (key: Uint8Array | string, message: string) => createHmac('sha256', key).update(message).update(body).digest('base64');
+  const hmac = (key: Uint8Array | string, message: string) =>
+    createHmac('sha256', key).update(message).update(body).digest('base64');
   const decoded = run.keys.secrets.map((s) => standardHmacKey(s)).filter((k) => k !== undefined);
   switch (probe) {
-    case 'utf8-key': return run.keys.secrets.map((s) => `v1,${hmac(s, `${id}.${now}.`)}`).join(' ');
-    case 'undecoded-key': return run.keys.secrets.map((s) => `v1,${hmac(s.replace(/^whsec_/, ''), `${id}.${now}.`)}`).join(' ');
-    case 'hmac-for-v1a': return decoded.flatMap((k) => [`v1,${hmac(k, `${id}.${now}.`)}`, `v1a,${hmac(k, `${id}.${now}.`)}`]).join(' ');
+    case 'utf8-key':
+      return run.keys.secrets.map((s) => `v1,${hmac(s, `${id}.${now}.`)}`).join(' ');
+    case 'undecoded-key':
+      return run.keys.secrets.map((s) => `v1,${hmac(s.replace(/^whsec_/, ''), `${id}.${now}.`)}`).join(' ');
+    case 'hmac-for-v1a':
+      return decoded.flatMap((k) => [`v1,${hmac(k, `${id}.${now}.`)}`, `v1a,${hmac(k, `${id}.${now}.`)}`]).join(' ');
     case 'no-id': {
       const v1 = run.schemes.includes('standard-webhooks') ? decoded.map((k) => `v1,${hmac(k, `${now}.`)}`) : [];
       const v1a = run.schemes.includes('standard-webhooks-ed25519')
-        ? run.keys.signingKeys.map((k) => privateKeyOf(k)).filter((k) => k !== undefined).map((k) => `v1a,${ed25519Sign(null, Buffer.from(`${now}.${body}`, 'utf8'), k).toString('base64')}`)
+        ? run.keys.signingKeys
+            .map((k) => privateKeyOf(k))
+            .filter((k) => k !== undefined)
+            .map((k) => `v1a,${ed25519Sign(null, Buffer.from(`${now}.${body}`, 'utf8'), k).toString('base64')}`)
         : [];
       return [...v1, ...v1a].join(' ');
     }
@@ -134,10 +164,17 @@ function probeSignature(probe: StandardProbe, run: AttemptSigning, id: string, b
 }
 
 /** Standard Webhooks' three headers under one fault, every signature of its schemes faulted alike. */
-function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
+function standardHeadersFor(
+  signing: Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>,
+  run: AttemptSigning,
+  id: string,
+  body: string,
+  now: number,
+): Record<string, string> {
   const ids = run.schemes.filter((s) => s !== 'sandbay');
   const t = signing === 'stale' ? now - skewSeconds : signing === 'future' ? now + skewSeconds : now;
-  const sign = (keys: SigningKeys) => signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
+  const sign = (keys: SigningKeys) =>
+    signRequest(ids, { id, timestamp: t, payload: body, secrets: keys.secrets, signingKeys: keys.signingKeys });
   const other = () => ({ secrets: [newWebhookSecret(['standard-webhooks'])], signingKeys: [newSigningKey()] });
   if (signing === 'wrong-secret') return sign(other());
   if (signing === 'rotation') {
@@ -146,12 +183,23 @@ function standardHeadersFor(signing: Exclude<Signing, { header: string } | 'none
     const valid = sign(run.keys);
     return { ...valid, 'webhook-signature': `${old} ${valid['webhook-signature']}` };
   }
-  if (isStandardProbe(signing)) return { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': probeSignature(signing, run, id, body, now) };
+  if (isStandardProbe(signing))
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(now),
+      'webhook-signature': probeSignature(signing, run, id, body, now),
+    };
   return sign(run.keys);
 }
 
 /** Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard Webhooks'). */
-function signingHeaders(signing: Signing, run: AttemptSigning, id: string, body: string, now: number): Record<string, string> {
+function signingHeaders(
+  signing: Signing,
+  run: AttemptSigning,
+  id: string,
+  body: string,
+  now: number,
+): Record<string, string> {
   const sandbay = run.schemes.includes('sandbay');
   const standard = run.schemes.some((s) => s !== 'sandbay');
   const out: Record<string, string> = {};
@@ -164,19 +212,40 @@ function signingHeaders(signing: Signing, run: AttemptSigning, id: string, body:
     }
     return out;
   }
-  if (sandbay && !isStandardProbe(signing)) out[signatureHeaderName.toLowerCase()] = sandbayHeader(signing, run.keys.secrets, body, now);
-  if (standard && !isSandbayProbe(signing)) Object.assign(out, standardHeadersFor(signing as Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>, run, id, body, now));
+  if (sandbay && !isStandardProbe(signing))
+    out[signatureHeaderName.toLowerCase()] = sandbayHeader(signing, run.keys.secrets, body, now);
+  if (standard && !isSandbayProbe(signing))
+    Object.assign(
+      out,
+      standardHeadersFor(
+        signing as Exclude<Signing, { header: string } | 'none' | 'stripped-prefix' | 'decoded-key'>,
+        run,
+        id,
+        body,
+        now,
+      ),
+    );
   return out;
 }
 
 /** Builds the body and headers of one request, signed now (real clock) in the run's schemes with its keys. */
 export function buildRequest(
-  req: CheckRequest, context: { tenantId: string; signing: AttemptSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
+  req: CheckRequest,
+  context: { tenantId: string; signing: AttemptSigning; now: number; occurredAt: Date; previous?: BuiltRequest },
 ): BuiltRequest {
   const deliveryId = (req.again && context.previous?.deliveryId) || newId('dlv');
   const layout = req.layout ?? 'ascii';
   // The data goes in as given (not through JSON): a probe's JsonFloat must reach the writer.
-  const fields = JSON.parse(buildEnvelope({ topic: req.topic as Topic, deliveryId, tenantId: context.tenantId, occurredAt: context.occurredAt, data: null, schemes: context.signing.schemes }));
+  const fields = JSON.parse(
+    buildEnvelope({
+      topic: req.topic as Topic,
+      deliveryId,
+      tenantId: context.tenantId,
+      occurredAt: context.occurredAt,
+      data: null,
+      schemes: context.signing.schemes,
+    }),
+  );
   const envelope = { ...fields, data: req.data };
   const laidOut = req.bytes ? padded(envelope, layout, req.bytes) : layOut(envelope, layout);
   const signed = req.trim ? laidOut.trimEnd() : laidOut;
@@ -184,7 +253,8 @@ export function buildRequest(
   const signatureHeaders = signingHeaders(signing, context.signing, deliveryId, signed, context.now);
   const body = signing === 'tampered' ? tamper(signed) : signed;
   const headers = attemptHeaders(req.topic, deliveryId, { signature: context.signing.schemes, signatureHeaders });
-  const timestamp = signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
+  const timestamp =
+    signing === 'stale' ? context.now - skewSeconds : signing === 'future' ? context.now + skewSeconds : context.now;
   const signatureHeader = mainSignatureHeader(signatureHeaders);
   return { deliveryId, topic: req.topic, data: req.data, body, headers, signatureHeader, signatureHeaders, timestamp };
 }

@@ -43,7 +43,16 @@ export interface CheckRunnerDeps {
   onError: (message: string) => void;
 }
 
-const emptyReport = (url: string): CheckReport => ({ url, passed: 0, failed: 0, blocked: 0, warnings: 0, durationMs: 0, rootCause: null, cases: [] });
+const emptyReport = (url: string): CheckReport => ({
+  url,
+  passed: 0,
+  failed: 0,
+  blocked: 0,
+  warnings: 0,
+  durationMs: 0,
+  rootCause: null,
+  cases: [],
+});
 const isAscii = (value: unknown) => !/[^\x00-\x7f]/.test(JSON.stringify(value));
 
 /**
@@ -68,11 +77,24 @@ export class CheckRunner {
    * slot) is called once its last case has run, before the run is stored as finished: a client that sees
    * it finished may start the next at once; and, whatever happens, once the run has ended.
    */
-  async start(tenantId: string, target: CheckTarget, effects?: EffectsCounter, release: () => void = () => {}): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
+  async start(
+    tenantId: string,
+    target: CheckTarget,
+    effects?: EffectsCounter,
+    release: () => void = () => {},
+  ): Promise<{ run: CheckRun; done: Promise<CheckRun> }> {
     const data = await this.caseData(tenantId, target, Boolean(effects));
-    const publicKey = target.schemes.includes('standard-webhooks-ed25519') ? publicKeyOf(target.signingKeys[0] ?? null) : null;
+    const publicKey = target.schemes.includes('standard-webhooks-ed25519')
+      ? publicKeyOf(target.signingKeys[0] ?? null)
+      : null;
     const run = await this.deps.store.create(tenantId, {
-      endpointId: target.endpointId, url: target.url, secret: target.secrets[0], signature: target.schemes, publicKey, total: checkCases.length, report: emptyReport(target.url),
+      endpointId: target.endpointId,
+      url: target.url,
+      secret: target.secrets[0],
+      signature: target.schemes,
+      publicKey,
+      total: checkCases.length,
+      report: emptyReport(target.url),
     });
     this.announce(tenantId, run.id, target.endpointId, 0, 'running');
     const done = this.execute(tenantId, run, target, data, effects, release).catch(async (err) => {
@@ -97,7 +119,10 @@ export class CheckRunner {
     const outside = target.topics ? topics.filter((t) => !target.topics!.some((p) => patternMatches(p, t))) : [];
     let fallback: CaseData['unhandled'][number] | undefined;
     for (const topic of outside) {
-      const sample = { topic, data: await buildSample(this.deps.db, tenantId, topic as Topic, now).catch(() => undefined) };
+      const sample = {
+        topic,
+        data: await buildSample(this.deps.db, tenantId, topic as Topic, now).catch(() => undefined),
+      };
       if (sample.data === undefined) continue;
       fallback ??= sample;
       if (isAscii(sample.data)) {
@@ -106,11 +131,21 @@ export class CheckRunner {
       }
     }
     if (fallback) unhandled.push(fallback);
-    unhandled.push({ topic: 'x.unknown', data: { note: 'A topic no receiver handles: Sandbay checks that it is acknowledged and ignored.' } });
+    unhandled.push({
+      topic: 'x.unknown',
+      data: { note: 'A topic no receiver handles: Sandbay checks that it is acknowledged and ignored.' },
+    });
     return { placed, cancelled: { ...placed, reason: 'requested_by_customer' }, unhandled, effects };
   }
 
-  private async execute(tenantId: string, run: CheckRun, target: CheckTarget, data: CaseData, effects: EffectsCounter | undefined, release: () => void): Promise<CheckRun> {
+  private async execute(
+    tenantId: string,
+    run: CheckRun,
+    target: CheckTarget,
+    data: CaseData,
+    effects: EffectsCounter | undefined,
+    release: () => void,
+  ): Promise<CheckRun> {
     const started = performance.now();
     const report = emptyReport(target.url);
     const occurredAt = this.deps.clock.now(tenantId);
@@ -119,16 +154,32 @@ export class CheckRunner {
     const write = (fn: () => Promise<unknown>) => (writes = writes.then(fn));
     let valid: CheckCaseResult | undefined;
     for (const c of casesFor(wordsFor(target.schemes))) {
-      const result = valid && valid.got.status === null
-        ? notSent(c, data, valid.id)
-        : await this.runCase(tenantId, run.id, target, c, data, occurredAt, write, effects, valid && !valid.ok ? valid.id : undefined);
+      const result =
+        valid && valid.got.status === null
+          ? notSent(c, data, valid.id)
+          : await this.runCase(
+              tenantId,
+              run.id,
+              target,
+              c,
+              data,
+              occurredAt,
+              write,
+              effects,
+              valid && !valid.ok ? valid.id : undefined,
+            );
       valid ??= result;
       report.cases.push(result);
       report.passed += result.status === 'passed' ? 1 : 0;
       report.failed += result.status === 'failed' ? 1 : 0;
       report.blocked += result.status === 'blocked' ? 1 : 0;
       report.warnings += result.warning ? 1 : 0;
-      if (!valid.ok) report.rootCause = { caseId: valid.id, cause: valid.cause, blocks: report.cases.filter((x) => x.blockedBy).map((x) => x.id) };
+      if (!valid.ok)
+        report.rootCause = {
+          caseId: valid.id,
+          cause: valid.cause,
+          blocks: report.cases.filter((x) => x.blockedBy).map((x) => x.id),
+        };
       report.durationMs = Math.round(performance.now() - started);
       const finished = report.cases.length === checkCases.length;
       if (finished) release();
@@ -144,8 +195,15 @@ export class CheckRunner {
 
   /** Sends a case's requests and judges the answers; `blocker` is the failed case whose failure makes a refusal meaningless. */
   private async runCase(
-    tenantId: string, runId: string, target: CheckTarget, c: CheckCase, data: CaseData, occurredAt: Date,
-    write: (fn: () => Promise<unknown>) => Promise<unknown>, effects?: EffectsCounter, blocker?: string,
+    tenantId: string,
+    runId: string,
+    target: CheckTarget,
+    c: CheckCase,
+    data: CaseData,
+    occurredAt: Date,
+    write: (fn: () => Promise<unknown>) => Promise<unknown>,
+    effects?: EffectsCounter,
+    blocker?: string,
   ): Promise<CheckCaseResult> {
     const deliveryIds: string[] = [];
     const attempts = new Map<string, number>();
@@ -155,20 +213,34 @@ export class CheckRunner {
       // The sandbox's outbound turn (shared mode) first: the request is signed as it goes out.
       const release = await this.deps.shares.request(tenantId);
       const signing = { schemes: target.schemes, keys: { secrets: target.secrets, signingKeys: target.signingKeys } };
-      const built = buildRequest(request, { tenantId, signing, now: Math.floor(this.deps.clock.real() / 1000), occurredAt, previous });
+      const built = buildRequest(request, {
+        tenantId,
+        signing,
+        now: Math.floor(this.deps.clock.real() / 1000),
+        occurredAt,
+        previous,
+      });
       previous = built;
       const startedAt = this.deps.clock.now(tenantId);
-      const outcome = await this.deps.sender.send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls }).finally(release);
+      const outcome = await this.deps.sender
+        .send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls })
+        .finally(release);
       const number = (attempts.get(built.deliveryId) ?? 0) + 1;
       attempts.set(built.deliveryId, number);
       if (number === 1) deliveryIds.push(built.deliveryId);
       void write(() => this.record(tenantId, runId, c.id, target, built, number, startedAt, outcome));
       return {
-        deliveryId: built.deliveryId, status: outcome.status, ms: outcome.durationMs, error: outcome.error, body: outcome.body, headers: outcome.headers,
+        deliveryId: built.deliveryId,
+        status: outcome.status,
+        ms: outcome.durationMs,
+        error: outcome.error,
+        body: outcome.body,
+        headers: outcome.headers,
         sent: { body: built.body, timestamp: built.timestamp },
       };
     };
-    const count = async (): Promise<number | { error: string }> => effects!().catch((err: Error) => ({ error: err.message ?? String(err) }));
+    const count = async (): Promise<number | { error: string }> =>
+      effects!().catch((err: Error) => ({ error: err.message ?? String(err) }));
     const before = c.countsEffects && effects ? await count() : undefined;
     const answers: Answer[] = [];
     for (const request of c.requests(data)) answers.push(await send(request));
@@ -178,39 +250,108 @@ export class CheckRunner {
     if (blocker && (c.rejects ? answers.every((a) => !is2xx(a)) : refused)) {
       const got = refused ?? answers[0];
       return {
-        id: c.id, ok: false, status: 'blocked', blockedBy: blocker, warning: false, expected: c.expected(data),
-        got: { status: got.status, ms: got.ms, error: got.error }, cause: blockedCause(blocker, true), fix: '', deliveryIds,
+        id: c.id,
+        ok: false,
+        status: 'blocked',
+        blockedBy: blocker,
+        warning: false,
+        expected: c.expected(data),
+        got: { status: got.status, ms: got.ms, error: got.error },
+        cause: blockedCause(blocker, true),
+        fix: '',
+        deliveryIds,
       };
     }
     const judging: Judging = { answers, probe: send, effects: effectsDelta(before, after), secrets: target.secrets };
     const verdict: Verdict = await c.judge(judging, data);
     const got = verdict.decisive ?? answers[0];
     return {
-      id: c.id, ok: verdict.ok, status: verdict.ok ? 'passed' : 'failed', blockedBy: null, warning: Boolean(verdict.warning), expected: c.expected(data),
+      id: c.id,
+      ok: verdict.ok,
+      status: verdict.ok ? 'passed' : 'failed',
+      blockedBy: null,
+      warning: Boolean(verdict.warning),
+      expected: c.expected(data),
       got: { status: got.status, ms: got.ms, error: got.error },
-      cause: verdict.ok ? '' : (verdict.cause ?? ''), fix: verdict.ok ? '' : (verdict.fix ?? ''), deliveryIds,
+      cause: verdict.ok ? '' : (verdict.cause ?? ''),
+      fix: verdict.ok ? '' : (verdict.fix ?? ''),
+      deliveryIds,
     };
   }
 
-  private async record(tenantId: string, runId: string, caseId: string, target: CheckTarget, built: BuiltRequest, number: number, startedAt: Date, outcome: Awaited<ReturnType<Sender['send']>>): Promise<void> {
+  private async record(
+    tenantId: string,
+    runId: string,
+    caseId: string,
+    target: CheckTarget,
+    built: BuiltRequest,
+    number: number,
+    startedAt: Date,
+    outcome: Awaited<ReturnType<Sender['send']>>,
+  ): Promise<void> {
     const recorded = await this.deps.store.recordAttempt(tenantId, {
-      runId, caseId, endpointId: target.endpointId, url: target.url, deliveryId: built.deliveryId, number, topic: built.topic, data: built.data,
-      body: built.body, signatureHeader: built.signatureHeader, signatureHeaders: built.signatureHeaders, signature: target.schemes, startedAt, outcome,
+      runId,
+      caseId,
+      endpointId: target.endpointId,
+      url: target.url,
+      deliveryId: built.deliveryId,
+      number,
+      topic: built.topic,
+      data: built.data,
+      body: built.body,
+      signatureHeader: built.signatureHeader,
+      signatureHeaders: built.signatureHeaders,
+      signature: target.schemes,
+      startedAt,
+      outcome,
     });
     if (!recorded) return;
     const { stream } = this.deps;
     const status = outcome.ok ? 'succeeded' : 'dead';
-    if (number === 1) stream.publish(tenantId, 'delivery.created', { id: built.deliveryId, topic: built.topic, endpointId: target.endpointId, status: 'pending' });
-    stream.publish(tenantId, 'attempt.finished', { id: built.deliveryId, number, trigger: 'check', responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
-    stream.publish(tenantId, 'delivery.updated', { id: built.deliveryId, status, attemptCount: number, nextAttemptAt: null });
+    if (number === 1)
+      stream.publish(tenantId, 'delivery.created', {
+        id: built.deliveryId,
+        topic: built.topic,
+        endpointId: target.endpointId,
+        status: 'pending',
+      });
+    stream.publish(tenantId, 'attempt.finished', {
+      id: built.deliveryId,
+      number,
+      trigger: 'check',
+      responseStatus: outcome.status,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+    });
+    stream.publish(tenantId, 'delivery.updated', {
+      id: built.deliveryId,
+      status,
+      attemptCount: number,
+      nextAttemptAt: null,
+    });
   }
 
-  private announce(tenantId: string, id: string, endpointId: string | null, done: number, status: CheckRun['status']): void {
-    this.deps.stream.publish(tenantId, 'check.updated', { id, endpointId, done, total: checkCases.length, runStatus: status });
+  private announce(
+    tenantId: string,
+    id: string,
+    endpointId: string | null,
+    done: number,
+    status: CheckRun['status'],
+  ): void {
+    this.deps.stream.publish(tenantId, 'check.updated', {
+      id,
+      endpointId,
+      done,
+      total: checkCases.length,
+      runStatus: status,
+    });
   }
 }
 
-function effectsDelta(before: number | { error: string } | undefined, after: number | { error: string } | undefined): Judging['effects'] {
+function effectsDelta(
+  before: number | { error: string } | undefined,
+  after: number | { error: string } | undefined,
+): Judging['effects'] {
   if (before === undefined || after === undefined) return undefined;
   if (typeof before !== 'number') return before;
   if (typeof after !== 'number') return after;
@@ -220,7 +361,15 @@ function effectsDelta(before: number | { error: string } | undefined, after: num
 /** A case not sent at all: the receiver did not answer `valid`. */
 function notSent(c: CheckCase, data: CaseData, by: string): CheckCaseResult {
   return {
-    id: c.id, ok: false, status: 'blocked', blockedBy: by, warning: false, expected: c.expected(data),
-    got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' }, cause: blockedCause(by, false), fix: '', deliveryIds: [],
+    id: c.id,
+    ok: false,
+    status: 'blocked',
+    blockedBy: by,
+    warning: false,
+    expected: c.expected(data),
+    got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' },
+    cause: blockedCause(by, false),
+    fix: '',
+    deliveryIds: [],
   };
 }

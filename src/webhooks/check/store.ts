@@ -11,18 +11,38 @@ export const keptRunsPerEndpoint = 10;
 const staleRunSeconds = 600;
 
 interface RunRow {
-  id: string; endpoint_id: string | null; url: string; status: CheckRun['status']; report: CheckReport & { total: number };
-  created_at: Date; finished_at: Date | null; seq: number; signature: SchemeName[];
+  id: string;
+  endpoint_id: string | null;
+  url: string;
+  status: CheckRun['status'];
+  report: CheckReport & { total: number };
+  created_at: Date;
+  finished_at: Date | null;
+  seq: number;
+  signature: SchemeName[];
 }
 
 // jsonb keeps keys in its own order: the report is rebuilt in the documented one. Runs stored before
 // cases could be blocked have no status, blocked count or root cause: they read as passed or failed.
 const inOrder = (r: CheckReport): CheckReport => ({
-  url: r.url, passed: r.passed, failed: r.failed, blocked: r.blocked ?? 0, warnings: r.warnings, durationMs: r.durationMs,
+  url: r.url,
+  passed: r.passed,
+  failed: r.failed,
+  blocked: r.blocked ?? 0,
+  warnings: r.warnings,
+  durationMs: r.durationMs,
   rootCause: r.rootCause ? { caseId: r.rootCause.caseId, cause: r.rootCause.cause, blocks: r.rootCause.blocks } : null,
   cases: r.cases.map((c) => ({
-    id: c.id, ok: c.ok, status: c.status ?? (c.ok ? 'passed' : 'failed'), blockedBy: c.blockedBy ?? null, warning: c.warning, expected: c.expected,
-    got: { status: c.got.status, ms: c.got.ms, error: c.got.error }, cause: c.cause, fix: c.fix, deliveryIds: c.deliveryIds,
+    id: c.id,
+    ok: c.ok,
+    status: c.status ?? (c.ok ? 'passed' : 'failed'),
+    blockedBy: c.blockedBy ?? null,
+    warning: c.warning,
+    expected: c.expected,
+    got: { status: c.got.status, ms: c.got.ms, error: c.got.error },
+    cause: c.cause,
+    fix: c.fix,
+    deliveryIds: c.deliveryIds,
   })),
 });
 
@@ -30,8 +50,16 @@ const toRun = (r: RunRow): CheckRun & { seq: number } => {
   const { total, ...stored } = r.report;
   const report = inOrder(stored);
   return {
-    id: r.id, endpointId: r.endpoint_id, url: r.url, status: r.status, total, createdAt: r.created_at.toISOString(),
-    finishedAt: r.finished_at?.toISOString() ?? null, signature: r.signature, report, seq: r.seq,
+    id: r.id,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    status: r.status,
+    total,
+    createdAt: r.created_at.toISOString(),
+    finishedAt: r.finished_at?.toISOString() ?? null,
+    signature: r.signature,
+    report,
+    seq: r.seq,
   };
 };
 
@@ -51,21 +79,50 @@ export interface CheckAttempt {
   signatureHeaders: Record<string, string>;
   signature: readonly string[];
   startedAt: Date;
-  outcome: { ok: boolean; status: number | null; headers: Record<string, string>; body: string; error: string | null; durationMs: number };
+  outcome: {
+    ok: boolean;
+    status: number | null;
+    headers: Record<string, string>;
+    body: string;
+    error: string | null;
+    durationMs: number;
+  };
 }
 
 /** Check runs and their deliveries in the database: the one truth for every engine (team mode). */
 export class CheckStore {
-  constructor(private readonly db: Db, private readonly clock: SandboxClock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: SandboxClock,
+  ) {}
 
-  async create(tenantId: string, run: {
-    endpointId: string | null; url: string; secret: string; signature: readonly string[]; publicKey: string | null; total: number; report: CheckReport;
-  }): Promise<CheckRun> {
+  async create(
+    tenantId: string,
+    run: {
+      endpointId: string | null;
+      url: string;
+      secret: string;
+      signature: readonly string[];
+      publicKey: string | null;
+      total: number;
+      report: CheckReport;
+    },
+  ): Promise<CheckRun> {
     const id = newId('chk');
     const [row] = await this.db.query<RunRow>(
       `insert into check_runs (tenant_id, id, endpoint_id, url, secret, status, report, created_at, signature, public_key)
        values ($1, $2, $3, $4, $5, 'running', $6, $7, $8, $9) returning *`,
-      [tenantId, id, run.endpointId, run.url, run.secret, JSON.stringify({ ...run.report, total: run.total }), this.clock.now(tenantId), run.signature, run.publicKey],
+      [
+        tenantId,
+        id,
+        run.endpointId,
+        run.url,
+        run.secret,
+        JSON.stringify({ ...run.report, total: run.total }),
+        this.clock.now(tenantId),
+        run.signature,
+        run.publicKey,
+      ],
     );
     await this.db.query(
       `delete from check_runs where tenant_id = $1 and endpoint_id is not distinct from $2
@@ -88,7 +145,8 @@ export class CheckStore {
   async get(q: Queryable, tenantId: string, id: string, endpointId?: string): Promise<CheckRun> {
     await this.interruptStale(tenantId);
     const [row] = await q.query<RunRow>(
-      'select * from check_runs where tenant_id = $1 and id = $2 and ($3::text is null or endpoint_id = $3)', [tenantId, id, endpointId ?? null],
+      'select * from check_runs where tenant_id = $1 and id = $2 and ($3::text is null or endpoint_id = $3)',
+      [tenantId, id, endpointId ?? null],
     );
     if (!row) throw notFound('check run');
     const { seq: _seq, ...run } = toRun(row);
@@ -96,7 +154,12 @@ export class CheckStore {
   }
 
   /** Runs newest first; `endpointId` undefined lists every run of the sandbox, null its bare-URL runs. */
-  async list(tenantId: string, filter: { endpointId?: string | null }, limit: number, afterSeq?: number): Promise<(CheckRun & { seq: number })[]> {
+  async list(
+    tenantId: string,
+    filter: { endpointId?: string | null },
+    limit: number,
+    afterSeq?: number,
+  ): Promise<(CheckRun & { seq: number })[]> {
     await this.interruptStale(tenantId);
     const rows = await this.db.query<RunRow>(
       `select * from check_runs where tenant_id = $1 and ($3::bigint is null or seq < $3)
@@ -109,7 +172,8 @@ export class CheckStore {
   /** The secret a run signed with (for the signature breakdown of its deliveries). */
   async secret(tenantId: string, id: string): Promise<{ secret: string; createdAt: string; publicKey: string | null }> {
     const [row] = await this.db.query<{ secret: string; created_at: Date; public_key: string | null }>(
-      'select secret, created_at, public_key from check_runs where tenant_id = $1 and id = $2', [tenantId, id],
+      'select secret, created_at, public_key from check_runs where tenant_id = $1 and id = $2',
+      [tenantId, id],
     );
     if (!row) throw notFound('check run');
     return { secret: row.secret, createdAt: row.created_at.toISOString(), publicKey: row.public_key };
@@ -128,15 +192,30 @@ export class CheckStore {
       if (!run) return false;
       if (a.number === 1) {
         const eventId = newId('evt');
-        await tx.query('insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, true)', [
-          tenantId, eventId, a.topic, a.startedAt, JSON.stringify(a.data),
-        ]);
+        await tx.query(
+          'insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, true)',
+          [tenantId, eventId, a.topic, a.startedAt, JSON.stringify(a.data)],
+        );
         await tx.query(
           `insert into deliveries (tenant_id, id, event_id, endpoint_id, target_url, topic, status, body, attempt_count, last_status, last_error,
                                    created_at, updated_at, check_id, check_case)
            values ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11, $12, $13, $14)`,
-          [tenantId, a.deliveryId, eventId, a.endpointId, a.endpointId ? null : a.url, a.topic, status, a.body, a.outcome.status, a.outcome.error,
-            a.startedAt, now, a.runId, a.caseId],
+          [
+            tenantId,
+            a.deliveryId,
+            eventId,
+            a.endpointId,
+            a.endpointId ? null : a.url,
+            a.topic,
+            status,
+            a.body,
+            a.outcome.status,
+            a.outcome.error,
+            a.startedAt,
+            now,
+            a.runId,
+            a.caseId,
+          ],
         );
       } else {
         await tx.query(
@@ -148,8 +227,21 @@ export class CheckStore {
         `insert into attempts (tenant_id, delivery_id, number, trigger, url, started_at, duration_ms, signature_header, response_status,
                                response_headers, response_body, error, signature, signature_headers)
          values ($1, $2, $3, 'check', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [tenantId, a.deliveryId, a.number, a.url, a.startedAt, a.outcome.durationMs, a.signatureHeader, a.outcome.status,
-          JSON.stringify(a.outcome.headers), a.outcome.body, a.outcome.error, a.signature, JSON.stringify(a.signatureHeaders)],
+        [
+          tenantId,
+          a.deliveryId,
+          a.number,
+          a.url,
+          a.startedAt,
+          a.outcome.durationMs,
+          a.signatureHeader,
+          a.outcome.status,
+          JSON.stringify(a.outcome.headers),
+          a.outcome.body,
+          a.outcome.error,
+          a.signature,
+          JSON.stringify(a.signatureHeaders),
+        ],
       );
       return true;
     });

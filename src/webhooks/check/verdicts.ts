@@ -54,7 +54,8 @@ function textOfHtml(html: string): string {
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => entities[name]);
 }
 
-const isHtml = (a: Answer) => /html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(a.body);
+const isHtml = (a: Answer) =>
+  /html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype html|html)\b/i.test(a.body);
 
 /** The status and a short excerpt of the response body, as a cause quotes them (an HTML page by its text). */
 export const answered = (a: Answer) => {
@@ -70,7 +71,8 @@ export const answered = (a: Answer) => {
 function senderSignal(a: Answer): Explanation | undefined {
   if (a.status === goneStatus) {
     return {
-      cause: 'Answered 410 Gone: to Sandbay (as to any Standard Webhooks sender) that means "stop sending", so the endpoint is disabled and every delivery to it waits until it is enabled again.',
+      cause:
+        'Answered 410 Gone: to Sandbay (as to any Standard Webhooks sender) that means "stop sending", so the endpoint is disabled and every delivery to it waits until it is enabled again.',
       fix: 'Answer 400 to a request that fails verification, 2xx to one you accept, and 410 only when the receiver is retired for good.',
     };
   }
@@ -111,7 +113,10 @@ const fail = (decisive: Answer, why: Explanation): Verdict => ({ ok: false, deci
 const slowest = (answers: Answer[]) => answers.reduce((a, b) => (b.ms > a.ms ? b : a));
 
 /** Passes when every answer is 2xx; the first that is not is explained by `rejected` (unless it is a common cause). */
-export async function expect2xx(j: Judging, rejected: (a: Answer, index: number) => Explanation | Promise<Explanation>): Promise<Verdict> {
+export async function expect2xx(
+  j: Judging,
+  rejected: (a: Answer, index: number) => Explanation | Promise<Explanation>,
+): Promise<Verdict> {
   const index = j.answers.findIndex((a) => !is2xx(a));
   if (index < 0) return { ok: true, decisive: slowest(j.answers) };
   const a = j.answers[index];
@@ -135,11 +140,18 @@ export function expect4xx(j: Judging, accepted: Explanation): Verdict {
     });
   }
   if (is2xx(a)) return fail(a, accepted);
-  return fail(a, { cause: `Answered ${a.status}, neither a 2xx nor a 4xx.`, fix: 'Answer 400 to a request that fails verification.' });
+  return fail(a, {
+    cause: `Answered ${a.status}, neither a 2xx nor a 4xx.`,
+    fix: 'Answer 400 to a request that fails verification.',
+  });
 }
 
 /** Passes on a 2xx within the attempt timeout (a rejection says nothing about speed); warns past `warnMs`. */
-export async function expectPromptAcceptance(j: Judging, warnMs: number, rejected: (a: Answer) => Explanation): Promise<Verdict> {
+export async function expectPromptAcceptance(
+  j: Judging,
+  warnMs: number,
+  rejected: (a: Answer) => Explanation,
+): Promise<Verdict> {
   const verdict = await expect2xx(j, rejected);
   if (verdict.ok && verdict.decisive!.ms > warnMs) return { ...verdict, warning: true };
   return verdict;

@@ -23,8 +23,15 @@ export interface CheckWords {
 }
 
 export const sandbayWords: CheckWords = {
-  standard: false, hmac: true, header: 'X-Service-Signature', t: 't', id: 'deliveryId', signature: 'v1', key: 'secret',
-  verify: 'Verify X-Service-Signature over the raw body bytes on every request (verifyWebhook from sandbay-receiver) and answer 400 when it fails.',
+  standard: false,
+  hmac: true,
+  header: 'X-Service-Signature',
+  t: 't',
+  id: 'deliveryId',
+  signature: 'v1',
+  key: 'secret',
+  verify:
+    'Verify X-Service-Signature over the raw body bytes on every request (verifyWebhook from sandbay-receiver) and answer 400 when it fails.',
   malformed: ['garbage', 't=abc,v1='],
 };
 
@@ -33,7 +40,13 @@ export function wordsFor(schemes: readonly SchemeName[]): CheckWords {
   if (schemes.includes('sandbay')) return sandbayWords;
   const hmac = schemes.includes('standard-webhooks');
   return {
-    standard: true, hmac, header: 'webhook-signature', t: 'webhook-timestamp', id: 'webhook-id', signature: 'signature', key: hmac ? 'secret' : 'public key',
+    standard: true,
+    hmac,
+    header: 'webhook-signature',
+    t: 'webhook-timestamp',
+    id: 'webhook-id',
+    signature: 'signature',
+    key: hmac ? 'secret' : 'public key',
     verify: `Verify webhook-signature over webhook-id, webhook-timestamp and the raw body bytes on every request (verifyWebhook from sandbay-receiver, or a Standard Webhooks library${hmac ? '' : ' that checks v1a'}) and answer 400 when it fails.`,
     malformed: ['garbage', hmac ? 'v1,' : 'v1a,'],
   };

@@ -106,10 +106,12 @@ export function parseRange(text: string): AllowedRange {
   const [network, prefixText, extra] = trimmed.split('/');
   const ip = network?.replace(/^\[|\]$/g, '') ?? '';
   const version = isIP(ip);
-  if (!version || extra !== undefined) throw new Error(`${JSON.stringify(text)} is not an IP address or CIDR block (e.g. 10.0.0.0/8 or fd00::/8)`);
+  if (!version || extra !== undefined)
+    throw new Error(`${JSON.stringify(text)} is not an IP address or CIDR block (e.g. 10.0.0.0/8 or fd00::/8)`);
   const max = version === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!/^\d+$/.test(prefixText ?? String(max)) || prefix > max) throw new Error(`${JSON.stringify(text)} has a prefix length outside 0–${max}`);
+  if (!/^\d+$/.test(prefixText ?? String(max)) || prefix > max)
+    throw new Error(`${JSON.stringify(text)} has a prefix length outside 0–${max}`);
   return { text: trimmed, network: ip, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 

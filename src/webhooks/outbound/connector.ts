@@ -13,7 +13,11 @@ type Callback = buildConnector.Callback;
  * A refusal fails the request before any socket exists, so no open or closed port can be told
  * from another. `base` opens the socket; tests pass one that records the address instead.
  */
-export function policyConnector(policy: OutboundPolicy, options: buildConnector.BuildOptions = {}, base: Connector = buildConnector(options)): Connector {
+export function policyConnector(
+  policy: OutboundPolicy,
+  options: buildConnector.BuildOptions = {},
+  base: Connector = buildConnector(options),
+): Connector {
   return (opts, callback) => {
     const host = opts.hostname.replace(/^\[|\]$/g, '');
     const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);

@@ -30,11 +30,15 @@ export interface SelfAddress {
 export type Verdict = { addresses: string[] } | { refused: string };
 
 const kindText: Record<AddressKind, string> = {
-  loopback: 'a loopback address', private: 'a private address', 'link-local': 'a link-local address',
-  metadata: 'a cloud metadata address', reserved: 'a reserved (not public) address',
+  loopback: 'a loopback address',
+  private: 'a private address',
+  'link-local': 'a link-local address',
+  metadata: 'a cloud metadata address',
+  reserved: 'a reserved (not public) address',
 };
 
-const policyHint = 'a shared Sandbay reaches public addresses only, plus the blocks its operator lists in --allow-receivers';
+const policyHint =
+  'a shared Sandbay reaches public addresses only, plus the blocks its operator lists in --allow-receivers';
 
 /** An outbound request the policy refused before any socket opened (the attempt's error says so). */
 export class BlockedByPolicy extends Error {
@@ -80,9 +84,11 @@ export class OutboundPolicy {
   decide(address: string, port: number, database: ReadonlySet<string> = new Set()): string | undefined {
     if (!this.shared || this.allowed.has(address)) return undefined;
     const ip = canonicalAddress(address);
-    if (this.options.database && port === this.options.database.port && database.has(ip)) return "the database's address";
+    if (this.options.database && port === this.options.database.port && database.has(ip))
+      return "the database's address";
     const own = ownAddresses();
-    if (this.self && port === this.self.port && (own.has(ip) || addressKind(ip) === 'loopback' || ip === '0.0.0.0')) return "this Sandbay server's own address";
+    if (this.self && port === this.self.port && (own.has(ip) || addressKind(ip) === 'loopback' || ip === '0.0.0.0'))
+      return "this Sandbay server's own address";
     const kind = addressKind(ip);
     if (kind) return kindText[kind];
     if (own.has(ip)) return "an address of this Sandbay server's machine";
@@ -93,13 +99,17 @@ export class OutboundPolicy {
   async vet(hostname: string, port: number): Promise<Verdict> {
     const host = hostname.replace(/^\[|\]$/g, '');
     // Through its public URL, this server's API (its catchers are routed before they get here).
-    if (this.shared && this.isPublicOrigin(host, port)) return { refused: `${host}:${port} is this Sandbay server's public address` };
-    const addresses = isIP(host) ? [host] : (await withTimeout(this.lookup(host), lookupTimeoutMs, host)).map((a) => a.address);
+    if (this.shared && this.isPublicOrigin(host, port))
+      return { refused: `${host}:${port} is this Sandbay server's public address` };
+    const addresses = isIP(host)
+      ? [host]
+      : (await withTimeout(this.lookup(host), lookupTimeoutMs, host)).map((a) => a.address);
     if (!this.shared) return { addresses };
     const database = await this.database();
     for (const address of addresses) {
       const refused = this.decide(address, port, database);
-      if (refused) return { refused: host === address ? `${host} is ${refused}` : `${host} resolves to ${address}, ${refused}` };
+      if (refused)
+        return { refused: host === address ? `${host} is ${refused}` : `${host} resolves to ${address}, ${refused}` };
     }
     if (addresses.length === 0) return { refused: `${host} has no address` };
     return { addresses };
@@ -141,7 +151,10 @@ export class OutboundPolicy {
   private isPublicOrigin(host: string, port: number): boolean {
     if (!this.self?.publicUrl) return false;
     const url = new URL(this.self.publicUrl);
-    return url.hostname.replace(/^\[|\]$/g, '') === host.toLowerCase() && (Number(url.port) || (url.protocol === 'https:' ? 443 : 80)) === port;
+    return (
+      url.hostname.replace(/^\[|\]$/g, '') === host.toLowerCase() &&
+      (Number(url.port) || (url.protocol === 'https:' ? 443 : 80)) === port
+    );
   }
 
   /** The refusal as an error for the connector. */
@@ -153,8 +166,12 @@ export class OutboundPolicy {
     const db = this.options.database;
     if (!db) return Promise.resolve(new Set());
     // Resolved once: the database's address does not move under a running engine.
-    this.databaseAddresses ??= (isIP(db.host) ? Promise.resolve([db.host]) : this.lookup(db.host).then((all) => all.map((a) => a.address)))
-      .then((all) => new Set(all.map(canonicalAddress)), () => new Set<string>());
+    this.databaseAddresses ??= (
+      isIP(db.host) ? Promise.resolve([db.host]) : this.lookup(db.host).then((all) => all.map((a) => a.address))
+    ).then(
+      (all) => new Set(all.map(canonicalAddress)),
+      () => new Set<string>(),
+    );
     return this.databaseAddresses;
   }
 }
@@ -165,7 +182,10 @@ const lookupTimeoutMs = 5000;
 function withTimeout<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`resolving ${host} took over ${ms / 1000} s`), { code: 'EAI_AGAIN' })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`resolving ${host} took over ${ms / 1000} s`), { code: 'EAI_AGAIN' })),
+      ms,
+    );
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
@@ -173,7 +193,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, host: string): Promise<
 /** Every address of this machine's interfaces: reaching them reaches the server itself. */
 function ownAddresses(): Set<string> {
   const out = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) out.add(canonicalAddress(a.address));
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) out.add(canonicalAddress(a.address));
   return out;
 }
 

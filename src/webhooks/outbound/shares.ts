@@ -32,9 +32,14 @@ export class TenantShares {
     if (!this.shared) return noop;
     const running = this.checks.get(tenantId) ?? 0;
     if (running >= checksPerSandbox) {
-      throw new ApiError(429, 'too_many_checks', `This sandbox already runs ${checksPerSandbox} receiver checks at once on this server; wait for one to finish.`, {
-        headers: { 'Retry-After': '5' },
-      });
+      throw new ApiError(
+        429,
+        'too_many_checks',
+        `This sandbox already runs ${checksPerSandbox} receiver checks at once on this server; wait for one to finish.`,
+        {
+          headers: { 'Retry-After': '5' },
+        },
+      );
     }
     this.checks.set(tenantId, running + 1);
     let released = false;

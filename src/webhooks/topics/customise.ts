@@ -20,7 +20,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 // Keys come from users ("__proto__" included): always own data properties, never a prototype's setter or a walk into one.
 const setOwn = (object: Record<string, unknown>, key: string, value: unknown) =>
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-const ownValue = (object: Record<string, unknown>, key: string) => (Object.hasOwn(object, key) ? object[key] : undefined);
+const ownValue = (object: Record<string, unknown>, key: string) =>
+  Object.hasOwn(object, key) ? object[key] : undefined;
 
 /** RFC 7396: objects merge key by key, null removes a key, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -36,7 +37,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 const unescape = (part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** RFC 6901 segments of a pointer; undefined when it is not one. */
-const segmentsOf = (pointer: string) => (pointer === '' ? [] : pointer.startsWith('/') ? pointer.slice(1).split('/').map(unescape) : undefined);
+const segmentsOf = (pointer: string) =>
+  pointer === '' ? [] : pointer.startsWith('/') ? pointer.slice(1).split('/').map(unescape) : undefined;
 
 class PatchFailure extends Error {}
 
@@ -44,15 +46,26 @@ class PatchFailure extends Error {}
 function apply(root: Record<string, unknown>, op: DataPatchOp): void {
   const segments = segmentsOf(op.path);
   if (!segments) throw new PatchFailure(`${op.path} is not a JSON Pointer (write /items/0/quantity)`);
-  if (segments.length === 0) throw new PatchFailure('the whole data cannot be replaced by a patch; send it as data instead');
+  if (segments.length === 0)
+    throw new PatchFailure('the whole data cannot be replaced by a patch; send it as data instead');
   if (op.op !== 'remove' && op.value === undefined) throw new PatchFailure(`${op.op} needs a value`);
   let parent: unknown = root;
   for (const [depth, key] of segments.slice(0, -1).entries()) {
     const container = parent;
-    parent = Array.isArray(container) ? (/^\d+$/.test(key) ? container[Number(key)] : undefined) : isObject(container) ? ownValue(container, key) : undefined;
+    parent = Array.isArray(container)
+      ? /^\d+$/.test(key)
+        ? container[Number(key)]
+        : undefined
+      : isObject(container)
+        ? ownValue(container, key)
+        : undefined;
     if (!Array.isArray(parent) && !isObject(parent)) {
       const where = `/${segments.slice(0, depth + 1).join('/')}`;
-      throw new PatchFailure(Array.isArray(container) ? `no element ${where} in the sample (the array has ${container.length})` : `no object ${where} in the sample`);
+      throw new PatchFailure(
+        Array.isArray(container)
+          ? `no element ${where} in the sample (the array has ${container.length})`
+          : `no object ${where} in the sample`,
+      );
     }
   }
   const last = segments[segments.length - 1];
@@ -60,7 +73,8 @@ function apply(root: Record<string, unknown>, op: DataPatchOp): void {
     const append = last === '-' && op.op === 'add';
     const index = append ? parent.length : /^(0|[1-9]\d*)$/.test(last) ? Number(last) : -1;
     const bound = op.op === 'add' ? parent.length : parent.length - 1;
-    if (index < 0 || index > bound) throw new PatchFailure(`no element ${op.path} in the sample (the array has ${parent.length})`);
+    if (index < 0 || index > bound)
+      throw new PatchFailure(`no element ${op.path} in the sample (the array has ${parent.length})`);
     if (op.op === 'add') parent.splice(index, 0, op.value);
     else if (op.op === 'replace') parent[index] = op.value;
     else parent.splice(index, 1);
@@ -68,12 +82,16 @@ function apply(root: Record<string, unknown>, op: DataPatchOp): void {
   }
   const object = parent as Record<string, unknown>;
   const exists = Object.hasOwn(object, last);
-  if (op.op !== 'add' && !exists) throw new PatchFailure(`no field ${op.path} in the sample${op.op === 'replace' ? ' to override (--add adds one)' : ''}`);
+  if (op.op !== 'add' && !exists)
+    throw new PatchFailure(
+      `no field ${op.path} in the sample${op.op === 'replace' ? ' to override (--add adds one)' : ''}`,
+    );
   if (op.op === 'remove') delete object[last];
   else setOwn(object, last, op.value);
 }
 
-const pointerOf = (path: readonly PropertyKey[]) => path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointerOf = (path: readonly PropertyKey[]) =>
+  path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 /**
  * A topic's sample with a user's changes (`sandbay trigger --override/--add/--data`, the test
@@ -96,12 +114,18 @@ export function customiseSample(topic: Topic, sample: unknown, changes: SampleCh
   if (errors.length === 0) {
     const checked = topicDataSchemas[topic].safeParse(data);
     if (!checked.success) {
-      for (const issue of checked.error.issues) errors.push({ path: `/data${pointerOf(issue.path)}`, message: issue.message });
+      for (const issue of checked.error.issues)
+        errors.push({ path: `/data${pointerOf(issue.path)}`, message: issue.message });
     }
   }
   if (errors.length > 0) {
     const list = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    throw new ApiError(422, 'validation_failed', `The changed ${topic} data does not match the topic's schema: ${list}.`, { errors });
+    throw new ApiError(
+      422,
+      'validation_failed',
+      `The changed ${topic} data does not match the topic's schema: ${list}.`,
+      { errors },
+    );
   }
   return data;
 }

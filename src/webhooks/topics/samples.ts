@@ -13,7 +13,10 @@ import type { SampleBuilder } from './samples/rows.ts';
  * shape the real event has.
  */
 export const sampleBuilders: Record<Topic, SampleBuilder> = {
-  ...commerceSamples, ...b2bSamples, ...marketplaceSamples, ...securitySamples,
+  ...commerceSamples,
+  ...b2bSamples,
+  ...marketplaceSamples,
+  ...securitySamples,
 };
 
 export async function buildSample(q: Queryable, tenantId: string, topic: Topic, now: Date): Promise<unknown> {

@@ -5,10 +5,22 @@ import { BuyboxWinnerChanged } from './data/buybox.ts';
 import { ProductArchived, ProductCreated, ProductPublished, ProductUpdated } from './data/catalog.ts';
 import { OrderCancelled, OrderPlaced } from './data/orders.ts';
 import { PaymentCaptured, PaymentRefunded } from './data/payments.ts';
-import { PayoutCalculated, PayoutFailed, PayoutPaid, PayoutRetryGivenUp, PayoutRetryScheduled } from './data/payouts.ts';
+import {
+  PayoutCalculated,
+  PayoutFailed,
+  PayoutPaid,
+  PayoutRetryGivenUp,
+  PayoutRetryScheduled,
+} from './data/payouts.ts';
 import { QuoteAccepted, QuoteConverted, QuoteExpired, QuoteRejected, QuoteSent } from './data/quotes.ts';
 import { SavedReportDue } from './data/reports.ts';
-import { ConsentIysPushDue, ImpersonationEnded, ImpersonationStarted, StaffAccepted, StaffInvited } from './data/security.ts';
+import {
+  ConsentIysPushDue,
+  ImpersonationEnded,
+  ImpersonationStarted,
+  StaffAccepted,
+  StaffInvited,
+} from './data/security.ts';
 import { VendorApplied, VendorApproved, VendorRejected, VendorSuspended } from './data/vendors.ts';
 
 /**

@@ -6,7 +6,10 @@ import { openSandboxDatabase } from '../../../src/server/database.ts';
 const db = await openSandboxDatabase({ memory: true });
 const app = new Koa();
 app.use(async (ctx) => {
-  const [row] = await db.query('select id, status, total_minor from orders where tenant_id = $1 and id = $2', ['__seed__', 'ord_0001']);
+  const [row] = await db.query('select id, status, total_minor from orders where tenant_id = $1 and id = $2', [
+    '__seed__',
+    'ord_0001',
+  ]);
   ctx.body = row;
 });
 const server = app.listen(0, '127.0.0.1', () => {

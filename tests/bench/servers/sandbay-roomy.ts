@@ -3,6 +3,12 @@
 import { startSandbox } from '../../../src/server/start.ts';
 import { silentLogger } from '../../../src/server/log.ts';
 
-const engine = await startSandbox({ memory: true, port: 0, logRequests: false, logger: silentLogger, maxDeliveriesPerSandbox: 100_000 });
+const engine = await startSandbox({
+  memory: true,
+  port: 0,
+  logRequests: false,
+  logger: silentLogger,
+  maxDeliveriesPerSandbox: 100_000,
+});
 process.stdout.write(`ready ${engine.url} ${engine.adminKey}\n`);
 process.on('SIGTERM', () => void engine.close().then(() => process.exit(0)));

@@ -26,7 +26,7 @@ async function requests(sb: TestSandbox, name: string) {
   return res.body.data;
 }
 
-test('a catcher is created by PUT, reconfigured by PUT, and its name and URL are its sandbox\'s own', async () => {
+test("a catcher is created by PUT, reconfigured by PUT, and its name and URL are its sandbox's own", async () => {
   const sb = await createSandbox(engine.url);
   const other = await createSandbox(engine.url);
   const name = uniqueName();
@@ -42,17 +42,35 @@ test('a catcher is created by PUT, reconfigured by PUT, and its name and URL are
   assert.equal(theirs.status, 201, 'another sandbox has its own catcher of that name');
   assert.equal(theirs.body.url, `${engine.url}/catch/${other.id}/${name}`);
   assert.equal(theirs.body.status, 200);
-  assert.deepEqual((await sb.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]), [[name, 503]]);
-  assert.deepEqual((await other.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]), [[name, 200]]);
+  assert.deepEqual(
+    (await sb.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]),
+    [[name, 503]],
+  );
+  assert.deepEqual(
+    (await other.api('/api/v1/catchers')).body.data.map((c: any) => [c.name, c.status]),
+    [[name, 200]],
+  );
 });
 
 test('bad catcher input gets problem details', async () => {
   const sb = await createSandbox(engine.url);
   problem(await sb.api('/api/v1/catchers/Bad_Name', { method: 'PUT', body: {} }), 422, 'validation_failed');
-  const status = problem(await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { status: 42 } }), 422, 'validation_failed');
+  const status = problem(
+    await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { status: 42 } }),
+    422,
+    'validation_failed',
+  );
   assert.equal(status.errors[0].path, '/status');
-  problem(await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { delayMs: 60_000 } }), 422, 'validation_failed');
-  problem(await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { colour: 'red' } }), 400, 'unknown_field');
+  problem(
+    await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { delayMs: 60_000 } }),
+    422,
+    'validation_failed',
+  );
+  problem(
+    await sb.api(`/api/v1/catchers/${uniqueName()}`, { method: 'PUT', body: { colour: 'red' } }),
+    400,
+    'unknown_field',
+  );
   problem(await call(engine.url, `/catch/${sb.id}/nobody-has-this`, { body: {} }), 404, 'not_found');
   problem(await call(engine.url, '/catch/nobody-has-this', { body: {} }), 404, 'not_found');
 });
@@ -66,7 +84,13 @@ test('a delivery to a catcher is recorded and verified with the endpoint secret'
   const [got] = await requests(sb, c.name);
   assert.equal(got.body, d.rawBody);
   assert.equal(got.headers['x-service-delivery-id'], d.id);
-  assert.deepEqual(got.verification, { verified: true, reason: 'ok', deliveryId: d.id, secretSource: 'endpoint', signature: ['sandbay'] });
+  assert.deepEqual(got.verification, {
+    verified: true,
+    reason: 'ok',
+    deliveryId: d.id,
+    secretSource: 'endpoint',
+    signature: ['sandbay'],
+  });
   assert.equal(got.responseStatus, 200);
 });
 
@@ -88,13 +112,26 @@ test('a catcher verifies every scheme its endpoint signs with; a forged v1a is c
   const [good] = await requests(sb, c.name);
   const sw = { 'webhook-id': d.id, 'webhook-timestamp': good.headers['webhook-timestamp'] };
   const sandbay = { 'x-service-signature': good.headers['x-service-signature'] };
-  assert.deepEqual(good.verification, { verified: true, reason: 'ok', deliveryId: d.id, secretSource: 'endpoint', signature: all });
+  assert.deepEqual(good.verification, {
+    verified: true,
+    reason: 'ok',
+    deliveryId: d.id,
+    secretSource: 'endpoint',
+    signature: all,
+  });
   const v1 = good.headers['webhook-signature'].split(' ')[0];
-  await call(engine.url, path, { body: d.rawBody, headers: { ...sandbay, ...sw, 'webhook-signature': `${v1} v1a,${Buffer.alloc(64).toString('base64')}` } });
+  await call(engine.url, path, {
+    body: d.rawBody,
+    headers: { ...sandbay, ...sw, 'webhook-signature': `${v1} v1a,${Buffer.alloc(64).toString('base64')}` },
+  });
   await call(engine.url, path, { body: d.rawBody, headers: { ...sandbay, ...sw } });
   const [missing, forged] = await requests(sb, c.name);
   assert.deepEqual([forged.verification.verified, forged.verification.reason], [false, 'no_matching_signature']);
-  assert.deepEqual([missing.verification.verified, missing.verification.reason], [false, 'no_header'], 'no webhook-signature');
+  assert.deepEqual(
+    [missing.verification.verified, missing.verification.reason],
+    [false, 'no_header'],
+    'no webhook-signature',
+  );
 });
 
 test('requests Sandbay did not sign are recorded as unverified, with the reason', async () => {
@@ -103,9 +140,15 @@ test('requests Sandbay did not sign are recorded as unverified, with the reason'
   const endpoint = await registerEndpoint(sb, c.url);
   const d = await sendTest(sb, endpoint.id);
   const forged = `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`;
-  await call(engine.url, new URL(c.url).pathname, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': forged } });
+  await call(engine.url, new URL(c.url).pathname, {
+    body: d.rawBody,
+    headers: { 'x-service-delivery-id': d.id, 'x-service-signature': forged },
+  });
   await call(engine.url, new URL(c.url).pathname, { body: '{}', headers: { 'x-service-delivery-id': 'dlv_unknown' } });
-  await call(engine.url, new URL(c.url).pathname, { body: d.rawBody, headers: { 'x-service-delivery-id': d.id, 'x-service-signature': 'nonsense' } });
+  await call(engine.url, new URL(c.url).pathname, {
+    body: d.rawBody,
+    headers: { 'x-service-delivery-id': d.id, 'x-service-signature': 'nonsense' },
+  });
   const [malformed, unknown, wrong] = await requests(sb, c.name);
   assert.equal(wrong.verification.reason, 'no_matching_signature');
   assert.equal(unknown.verification.reason, 'unknown_delivery');
@@ -133,7 +176,10 @@ test('failing modes fail the attempt: 5xx, redirect, timeout, and a delay is app
   assert.equal(d.status, 'succeeded');
   assert.ok(d.attempts[0].durationMs >= 300, `the catcher waited ${d.attempts[0].durationMs} ms`);
   const log = await requests(sb, c.name);
-  assert.deepEqual(log.map((r: any) => r.responseStatus), [204, null, 302, 500]);
+  assert.deepEqual(
+    log.map((r: any) => r.responseStatus),
+    [204, null, 302, 500],
+  );
 });
 
 test('a reset keeps the catcher and clears its log; delete removes it and its log', async () => {
@@ -147,8 +193,16 @@ test('a reset keeps the catcher and clears its log; delete removes it and its lo
   assert.equal((await sb.api(`/api/v1/catchers/${c.name}`, { method: 'DELETE' })).status, 204);
   problem(await call(engine.url, new URL(c.url).pathname, { body: {} }), 404, 'not_found');
   const again = await sb.api(`/api/v1/catchers/${c.name}`, { method: 'PUT' });
-  assert.deepEqual([again.status, again.body.requestCount], [201, 0], 'a new catcher of that name starts with an empty log');
+  assert.deepEqual(
+    [again.status, again.body.requestCount],
+    [201, 0],
+    'a new catcher of that name starts with an empty log',
+  );
   const all = await sb.api('/api/v1/sandbox/reset', { method: 'POST', body: { scope: 'all' } });
   assert.equal(all.status, 200);
-  problem(await call(engine.url, `/api/v1/catchers/${c.name}`, { token: all.body.credentials.accessToken }), 404, 'not_found');
+  problem(
+    await call(engine.url, `/api/v1/catchers/${c.name}`, { token: all.body.credentials.accessToken }),
+    404,
+    'not_found',
+  );
 });

@@ -34,7 +34,10 @@ test('two sandboxes with a catcher named demo each receive only their own delive
   }
   for (const sb of [a, b]) {
     const log = await caught(sb, 'demo');
-    assert.deepEqual(log.map((r: any) => [r.verification.deliveryId, r.verification.verified]), [[sent.get(sb), true]]);
+    assert.deepEqual(
+      log.map((r: any) => [r.verification.deliveryId, r.verification.verified]),
+      [[sent.get(sb), true]],
+    );
     assert.equal(JSON.parse(log[0].body).tenantId, sb.id);
   }
 });
@@ -54,8 +57,14 @@ test("a delivery sent to another sandbox's catcher URL fails in every scheme, an
   }
   assert.deepEqual(await caught(owner, 'demo'), []);
   // A request that is no delivery of this install is still recorded, as unverified.
-  await call(engine.url, new URL(theirs.url).pathname, { body: { tenantId: stranger.id }, headers: { 'x-service-delivery-id': 'dlv_nope' } });
-  assert.deepEqual((await caught(owner, 'demo')).map((r: any) => r.verification.reason), ['unknown_delivery']);
+  await call(engine.url, new URL(theirs.url).pathname, {
+    body: { tenantId: stranger.id },
+    headers: { 'x-service-delivery-id': 'dlv_nope' },
+  });
+  assert.deepEqual(
+    (await caught(owner, 'demo')).map((r: any) => r.verification.reason),
+    ['unknown_delivery'],
+  );
 });
 
 test(`a catcher keeps its newest ${keptPerCatcher} requests, the oldest dropped first`, async () => {
@@ -66,23 +75,40 @@ test(`a catcher keeps its newest ${keptPerCatcher} requests, the oldest dropped 
     assert.equal((await call(engine.url, new URL(c.url).pathname, { body: { i } })).status, 200);
   }
   const log = await caught(sb, 'capped');
-  assert.deepEqual(log.map((r: any) => JSON.parse(r.body).i), Array.from({ length: keptPerCatcher }, (_, k) => keptPerCatcher + extra - 1 - k));
+  assert.deepEqual(
+    log.map((r: any) => JSON.parse(r.body).i),
+    Array.from({ length: keptPerCatcher }, (_, k) => keptPerCatcher + extra - 1 - k),
+  );
   assert.equal((await sb.api('/api/v1/catchers/capped')).body.requestCount, keptPerCatcher);
   const [{ n }] = await engine.running.services.db.query<{ n: number }>(
-    'select count(*)::int as n from catcher_requests where tenant_id = $1', [sb.id],
+    'select count(*)::int as n from catcher_requests where tenant_id = $1',
+    [sb.id],
   );
   assert.equal(n, keptPerCatcher, 'the dropped requests are gone from the database, not only from the page');
 });
 
 test('racing puts of one name create it once and never fail; racing deletes give 404, never 500', async () => {
   const sb = await createSandbox(engine.url);
-  const puts = await Promise.all(Array.from({ length: 12 }, (_, i) => sb.api('/api/v1/catchers/race', { method: 'PUT', body: { delayMs: i } })));
-  assert.deepEqual(puts.map((r) => r.status).filter((s) => s === 201), [201]);
-  assert.ok(puts.every((r) => r.status === 200 || r.status === 201), JSON.stringify(puts.map((r) => r.status)));
-  const mixed = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0
-    ? sb.api('/api/v1/catchers/race', { method: 'DELETE' })
-    : sb.api('/api/v1/catchers/race', { method: 'PUT', body: {} }))));
-  for (const r of mixed) assert.ok([200, 201, 204, 404, 409].includes(r.status), `${r.status} ${JSON.stringify(r.body)}`);
+  const puts = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => sb.api('/api/v1/catchers/race', { method: 'PUT', body: { delayMs: i } })),
+  );
+  assert.deepEqual(
+    puts.map((r) => r.status).filter((s) => s === 201),
+    [201],
+  );
+  assert.ok(
+    puts.every((r) => r.status === 200 || r.status === 201),
+    JSON.stringify(puts.map((r) => r.status)),
+  );
+  const mixed = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      i % 3 === 0
+        ? sb.api('/api/v1/catchers/race', { method: 'DELETE' })
+        : sb.api('/api/v1/catchers/race', { method: 'PUT', body: {} }),
+    ),
+  );
+  for (const r of mixed)
+    assert.ok([200, 201, 204, 404, 409].includes(r.status), `${r.status} ${JSON.stringify(r.body)}`);
 });
 
 test('what a catcher received outlives the engine process that received it', async () => {
@@ -102,7 +128,10 @@ test('what a catcher received outlives the engine process that received it', asy
     first = await startSandbox({ dataDir, port: 0, logRequests: false });
     try {
       const res = await call(first.url, '/api/v1/catchers/kept/requests', { token });
-      assert.deepEqual(res.body.data.map((r: any) => JSON.parse(r.body)), [{ hello: 'engine one' }]);
+      assert.deepEqual(
+        res.body.data.map((r: any) => JSON.parse(r.body)),
+        [{ hello: 'engine one' }],
+      );
     } finally {
       await first.close();
     }

@@ -13,7 +13,9 @@ const engine = useEngine();
 const closedPort = 'http://127.0.0.1:9/hook';
 
 /** An endpoint subscribed to order.* whose URL is a correct receiver verifying with the endpoint's own secret. */
-async function withReceiverEndpoint(fn: (sb: TestSandbox, endpoint: { id: string; secret: string }, r: TestReceiver) => Promise<void>): Promise<void> {
+async function withReceiverEndpoint(
+  fn: (sb: TestSandbox, endpoint: { id: string; secret: string }, r: TestReceiver) => Promise<void>,
+): Promise<void> {
   const sb = await createSandbox(engine.url);
   // The secret is the endpoint's: register first, then point it at the receiver.
   const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:1/placeholder', ['order.*']);
@@ -26,23 +28,28 @@ async function withReceiverEndpoint(fn: (sb: TestSandbox, endpoint: { id: string
   }
 }
 
-test("an endpoint check signs with the endpoint's live secrets and sends a real topic outside its subscription", () => withReceiverEndpoint(async (sb, endpoint, r) => {
-  const run = await runCheck(sb, { endpointId: endpoint.id });
-  assert.deepEqual(failedCases(run), []);
-  assert.equal(run.endpointId, endpoint.id);
-  assert.equal(run.url, r.url);
-  const topics = await Promise.all(caseOf(run, 'unknown-topic').deliveryIds.map(async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body));
-  assert.equal(topics.length, 2);
-  assert.notEqual(topics[0].topic.split('.')[0], 'order', 'a real topic the endpoint did not subscribe to');
-  assert.equal(topics[1].topic, 'x.unknown');
-  assert.ok(topics.every((d) => d.endpointId === endpoint.id && d.check.case === 'unknown-topic'));
-  assert.ok(independentlyVerify(topics[0].attempts[0].signatureHeader, topics[0].rawBody, endpoint.secret));
-  const one = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${run.id}`);
-  assert.equal(one.status, 200);
-  assert.deepEqual(one.body, run);
-}));
+test("an endpoint check signs with the endpoint's live secrets and sends a real topic outside its subscription", () =>
+  withReceiverEndpoint(async (sb, endpoint, r) => {
+    const run = await runCheck(sb, { endpointId: endpoint.id });
+    assert.deepEqual(failedCases(run), []);
+    assert.equal(run.endpointId, endpoint.id);
+    assert.equal(run.url, r.url);
+    const topics = await Promise.all(
+      caseOf(run, 'unknown-topic').deliveryIds.map(
+        async (id: string) => (await sb.api(`/api/v1/webhooks/deliveries/${id}`)).body,
+      ),
+    );
+    assert.equal(topics.length, 2);
+    assert.notEqual(topics[0].topic.split('.')[0], 'order', 'a real topic the endpoint did not subscribe to');
+    assert.equal(topics[1].topic, 'x.unknown');
+    assert.ok(topics.every((d) => d.endpointId === endpoint.id && d.check.case === 'unknown-topic'));
+    assert.ok(independentlyVerify(topics[0].attempts[0].signatureHeader, topics[0].rawBody, endpoint.secret));
+    const one = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${run.id}`);
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body, run);
+  }));
 
-test('runs are stored newest first, ten kept per endpoint; another endpoint\'s run is a 404 under this one', async () => {
+test("runs are stored newest first, ten kept per endpoint; another endpoint's run is a 404 under this one", async () => {
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, closedPort, ['*']);
   const other = await registerEndpoint(sb, closedPort, ['*']);
@@ -51,15 +58,26 @@ test('runs are stored newest first, ten kept per endpoint; another endpoint\'s r
   const otherRun = await runCheck(sb, { endpointId: other.id });
   const list = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks?limit=100`);
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.data.map((r: any) => r.id), ids.slice(1).reverse());
+  assert.deepEqual(
+    list.body.data.map((r: any) => r.id),
+    ids.slice(1).reverse(),
+  );
   const page = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks?limit=4`);
   assert.equal(page.body.data.length, 4);
-  const next = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks?limit=4&cursor=${encodeURIComponent(page.body.nextCursor)}`);
-  assert.deepEqual(next.body.data.map((r: any) => r.id), ids.slice(3, 7).reverse());
+  const next = await sb.api(
+    `/api/v1/webhooks/endpoints/${endpoint.id}/checks?limit=4&cursor=${encodeURIComponent(page.body.nextCursor)}`,
+  );
+  assert.deepEqual(
+    next.body.data.map((r: any) => r.id),
+    ids.slice(3, 7).reverse(),
+  );
   problem(await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${otherRun.id}`), 404, 'not_found');
   problem(await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks/${ids[0]}`), 404, 'not_found');
   const all = await sb.api('/api/v1/webhooks/checks?limit=100');
-  assert.deepEqual(all.body.data.map((r: any) => r.id), [otherRun.id, ...ids.slice(1).reverse()]);
+  assert.deepEqual(
+    all.body.data.map((r: any) => r.id),
+    [otherRun.id, ...ids.slice(1).reverse()],
+  );
 });
 
 test('an unreachable receiver: the valid case names it, the rest are not sent', async () => {
@@ -87,7 +105,11 @@ test('check deliveries stay out of the DLQ and cannot be retried or replayed', a
   problem(await sb.api(`/api/v1/webhooks/deliveries/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
   problem(await sb.api(`/api/v1/webhooks/dlq/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
   const listed = await sb.api(`/api/v1/webhooks/deliveries?status=dead`);
-  assert.deepEqual(listed.body.data.map((d: any) => d.id), [id], 'still in the delivery log');
+  assert.deepEqual(
+    listed.body.data.map((d: any) => d.id),
+    [id],
+    'still in the delivery log',
+  );
 });
 
 test("a bare-URL check defaults to the sandbox's webhookTestSecret; its secret is readable for the breakdown", async () => {
@@ -110,7 +132,9 @@ test('progress is announced on the live stream as check.updated', async () => {
   await sse.open();
   try {
     const run = await runCheck(sb, { url: closedPort, secret: 'whsec_x' });
-    const last = await sse.waitFor((m) => m.event === 'check.updated' && m.data.id === run.id && m.data.runStatus === 'finished');
+    const last = await sse.waitFor(
+      (m) => m.event === 'check.updated' && m.data.id === run.id && m.data.runStatus === 'finished',
+    );
     assert.deepEqual(last.data, { id: run.id, endpointId: null, done: 15, total: 15, runStatus: 'finished' });
     assert.ok(sse.messages.some((m) => m.event === 'attempt.finished' && m.data.trigger === 'check'));
   } finally {
@@ -123,7 +147,11 @@ test('bad requests are clear problems', async () => {
   problem(await sb.api('/api/v1/webhooks/endpoints/whe_nope/checks', { body: {} }), 404, 'not_found');
   problem(await sb.api('/api/v1/webhooks/endpoints/whe_nope/checks'), 404, 'not_found');
   problem(await sb.api('/api/v1/webhooks/checks', { body: { url: 'ftp://x' } }), 422, 'validation_failed');
-  problem(await sb.api('/api/v1/webhooks/checks', { body: { url: closedPort, effectsUrl: 'nope' } }), 422, 'validation_failed');
+  problem(
+    await sb.api('/api/v1/webhooks/checks', { body: { url: closedPort, effectsUrl: 'nope' } }),
+    422,
+    'validation_failed',
+  );
   problem(await sb.api('/api/v1/webhooks/checks', { body: { url: closedPort, extra: 1 } }), 400, 'unknown_field');
   problem(await sb.api('/api/v1/webhooks/checks/chk_nope'), 404, 'not_found');
   const other = await createSandbox(engine.url);
@@ -131,16 +159,25 @@ test('bad requests are clear problems', async () => {
   problem(await other.api(`/api/v1/webhooks/checks/${run.id}`), 404, 'not_found');
 });
 
-test('a check started with an Idempotency-Key runs once; the same key answers the same run', () => withReceiverEndpoint(async (sb, endpoint) => {
-  const start = () => sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`, { body: {}, headers: { 'idempotency-key': 'check-once' } });
-  const first = await start();
-  assert.equal(first.status, 202);
-  const run = await waitForCheck(sb, first.body.id);
-  assert.deepEqual(failedCases(run), []);
-  const again = await start();
-  assert.equal(again.status, 202);
-  assert.equal(again.headers.get('idempotent-replayed'), 'true');
-  assert.equal(again.body.id, first.body.id);
-  const runs = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`);
-  assert.deepEqual(runs.body.data.map((x: any) => x.id), [first.body.id], 'one run stored');
-}));
+test('a check started with an Idempotency-Key runs once; the same key answers the same run', () =>
+  withReceiverEndpoint(async (sb, endpoint) => {
+    const start = () =>
+      sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`, {
+        body: {},
+        headers: { 'idempotency-key': 'check-once' },
+      });
+    const first = await start();
+    assert.equal(first.status, 202);
+    const run = await waitForCheck(sb, first.body.id);
+    assert.deepEqual(failedCases(run), []);
+    const again = await start();
+    assert.equal(again.status, 202);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.body.id, first.body.id);
+    const runs = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}/checks`);
+    assert.deepEqual(
+      runs.body.data.map((x: any) => x.id),
+      [first.body.id],
+      'one run stored',
+    );
+  }));

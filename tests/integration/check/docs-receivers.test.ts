@@ -48,15 +48,36 @@ test("the docs' echo recipes in Python, Go and PHP write what the kit's err.echo
   for (const { payload, t } of cases) {
     const expected = echoValue(payload, Number(t), secret);
     const python = recipe('python');
-    const py = execFileSync('python3', ['-c', `${python}\nimport sys\nsys.stdout.write(sandbay_echo(sys.stdin.buffer.read(), ${JSON.stringify(t)}, ${JSON.stringify(secret)}))`], { input: payload });
+    const py = execFileSync(
+      'python3',
+      [
+        '-c',
+        `${python}\nimport sys\nsys.stdout.write(sandbay_echo(sys.stdin.buffer.read(), ${JSON.stringify(t)}, ${JSON.stringify(secret)}))`,
+      ],
+      { input: payload },
+    );
     assert.equal(py.toString(), expected, 'python');
     const php = recipe('php');
-    const phpOut = execFileSync('php', ['-r', `${php.replace(/^<\?php\n/, '')}\necho sandbay_echo(file_get_contents('php://stdin'), '${t}', '${secret}');`], { input: payload });
+    const phpOut = execFileSync(
+      'php',
+      [
+        '-r',
+        `${php.replace(/^<\?php\n/, '')}\necho sandbay_echo(file_get_contents('php://stdin'), '${t}', '${secret}');`,
+      ],
+      { input: payload },
+    );
     assert.equal(phpOut.toString(), expected, 'php');
     const folder = join(dir, `go-${t}`);
     mkdirSync(folder);
     const go = recipe('go');
-    writeFileSync(join(folder, 'main.go'), `package main\n\nimport (\n\t"crypto/hmac"\n\t"crypto/sha256"\n\t"encoding/base64"\n\t"fmt"\n\t"io"\n\t"os"\n)\n\n${go}\nfunc main() {\n\tpayload, _ := io.ReadAll(os.Stdin)\n\tfmt.Print(SandbayEcho(payload, "${t}", "${secret}"))\n}\n`);
-    assert.equal(execFileSync('go', ['run', 'main.go'], { cwd: folder, input: payload, env }).toString(), expected, 'go');
+    writeFileSync(
+      join(folder, 'main.go'),
+      `package main\n\nimport (\n\t"crypto/hmac"\n\t"crypto/sha256"\n\t"encoding/base64"\n\t"fmt"\n\t"io"\n\t"os"\n)\n\n${go}\nfunc main() {\n\tpayload, _ := io.ReadAll(os.Stdin)\n\tfmt.Print(SandbayEcho(payload, "${t}", "${secret}"))\n}\n`,
+    );
+    assert.equal(
+      execFileSync('go', ['run', 'main.go'], { cwd: folder, input: payload, env }).toString(),
+      expected,
+      'go',
+    );
   }
 });

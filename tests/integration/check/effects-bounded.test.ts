@@ -31,10 +31,13 @@ before(async () => {
   await new Promise<void>((r) => flood.listen(0, '127.0.0.1', () => r()));
   floodUrl = `http://127.0.0.1:${(flood.address() as AddressInfo).port}/count`;
 });
-after(() => new Promise<void>((r) => {
-  flood.closeAllConnections();
-  flood.close(() => r());
-}));
+after(
+  () =>
+    new Promise<void>((r) => {
+      flood.closeAllConnections();
+      flood.close(() => r());
+    }),
+);
 
 test('an effects URL answering 400 MB is cut off after 1 KiB: the check says so and RSS stays within 50 MB', async (t) => {
   const secret = 'whsec_effects_flood_secret_0123456789';
@@ -45,7 +48,9 @@ test('an effects URL answering 400 MB is cut off after 1 KiB: the check says so 
     const before = process.memoryUsage().rss;
     const run = await runCheck(sb, { url: receiver.url, secret, effectsUrl: floodUrl });
     const grown = process.memoryUsage().rss - before;
-    t.diagnostic(`RSS ${Math.round(before / 2 ** 20)} MB before, ${Math.round((before + grown) / 2 ** 20)} MB after; ${Math.round(sent / 2 ** 20)} MB of the 400 MB were sent`);
+    t.diagnostic(
+      `RSS ${Math.round(before / 2 ** 20)} MB before, ${Math.round((before + grown) / 2 ** 20)} MB after; ${Math.round(sent / 2 ** 20)} MB of the 400 MB were sent`,
+    );
     const duplicate = caseOf(run, 'duplicate');
     assert.equal(duplicate.ok, false);
     assert.match(duplicate.cause, /answered more than 1024 bytes; it should answer a count/);

@@ -19,24 +19,37 @@ export async function waitForCheck(sb: TestSandbox, id: string): Promise<any> {
 }
 
 async function startCheck(sb: TestSandbox, start: CheckStart): Promise<string> {
-  const res = 'endpointId' in start
-    ? await sb.api(`/api/v1/webhooks/endpoints/${start.endpointId}/checks`, { body: start.effectsUrl ? { effectsUrl: start.effectsUrl } : {} })
-    : await sb.api('/api/v1/webhooks/checks', { body: start });
+  const res =
+    'endpointId' in start
+      ? await sb.api(`/api/v1/webhooks/endpoints/${start.endpointId}/checks`, {
+          body: start.effectsUrl ? { effectsUrl: start.effectsUrl } : {},
+        })
+      : await sb.api('/api/v1/webhooks/checks', { body: start });
   if (res.status !== 202) throw new Error(`check did not start: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
 
 /** The ids of the cases that failed (not the blocked ones, which are not scored). */
-export const failedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'failed').map((c: any) => c.id);
+export const failedCases = (run: any): string[] =>
+  run.report.cases.filter((c: any) => c.status === 'failed').map((c: any) => c.id);
 
 /** The ids of the cases not scored because another case (valid) failed. */
-export const blockedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'blocked').map((c: any) => c.id);
+export const blockedCases = (run: any): string[] =>
+  run.report.cases.filter((c: any) => c.status === 'blocked').map((c: any) => c.id);
 
 /** The ids of the cases that passed. */
-export const passedCases = (run: any): string[] => run.report.cases.filter((c: any) => c.status === 'passed').map((c: any) => c.id);
+export const passedCases = (run: any): string[] =>
+  run.report.cases.filter((c: any) => c.status === 'passed').map((c: any) => c.id);
 
 /** The cases that only pass by refusing a bad request. */
-export const rejectionCases = ['tampered-body', 'wrong-secret', 'stale-timestamp', 'future-timestamp', 'missing-signature', 'malformed-signature'];
+export const rejectionCases = [
+  'tampered-body',
+  'wrong-secret',
+  'stale-timestamp',
+  'future-timestamp',
+  'missing-signature',
+  'malformed-signature',
+];
 
 /** The case result by id. */
 export const caseOf = (run: any, id: string): any => run.report.cases.find((c: any) => c.id === id);

@@ -21,9 +21,15 @@ const env = receiverEnv(secret);
 const start = useReceiverProcesses();
 
 type Command = (port: number) => [string, string[]];
-const python = (file: string): Command => () => ['python3', [join(fixtures, 'python', file)]];
-const node = (file: string): Command => () => [process.execPath, [join(fixtures, 'node', file)]];
-const php = (file: string): Command => (port) => ['php', ['-S', `127.0.0.1:${port}`, join(fixtures, 'php', file)]];
+const python =
+  (file: string): Command =>
+  () => ['python3', [join(fixtures, 'python', file)]];
+const node =
+  (file: string): Command =>
+  () => [process.execPath, [join(fixtures, 'node', file)]];
+const php =
+  (file: string): Command =>
+  (port) => ['php', ['-S', `127.0.0.1:${port}`, join(fixtures, 'php', file)]];
 const go = (folder: string): Command => {
   const binary = join(build, `go-${folder}`);
   return () => {
@@ -41,36 +47,99 @@ interface Expectation {
 }
 
 const receivers: [string, Command, Expectation][] = [
-  ['Python re-serialising with json.dumps', python('reserialise.py'), {
-    failed: ['valid'], cause: /rejects correctly signed deliveries .* it parses the JSON and serialises it again .* Python's json\.dumps/, fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
-  }],
-  ['Python re-serialising with json.dumps(separators=(",", ":"))', python('reserialise-compact.py'), {
-    failed: ['utf8-body'], cause: /it parses the JSON and serialises it again .* Python's json\.dumps with separators=\(",", ":"\)/, fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
-  }],
-  ['Python decoding the body as Latin-1', python('latin1.py'), {
-    failed: ['utf8-body'], cause: /wrong character set \(Latin-1\)/, fix: /^In Python \(http\.server\): hash the bytes as received/,
-  }],
-  ['Node verifying JSON.stringify of the parsed body', node('reserialise.mjs'), {
-    failed: ['utf8-body'], cause: /it parses the JSON and serialises it again .* JavaScript's JSON\.stringify/, fix: /^In Node\.js: verify the raw body as a Buffer/,
-  }],
-  ['Node answering 500 to everything (an unset secret variable)', node('fails-everything.mjs'), {
-    failed: ['valid'], cause: /answers 500 "Internal Server Error" to correctly signed deliveries, whatever their byte form or key: .*a Node\.js receiver/, fix: /exception in the receiver's log/,
-  }],
-  ['Go re-serialising with encoding/json', go('reserialise'), {
-    failed: ['valid'], cause: /it parses the JSON and serialises it again .* Go's encoding\/json/, fix: /^In Go \(net\/http\): verify payload, _ := io\.ReadAll\(r\.Body\)/,
-  }],
-  ['Go stripping the whsec_ prefix', go('strip-prefix'), {
-    failed: ['valid'], cause: /it keys the HMAC with the secret without its whsec_ prefix/, fix: /^In Go \(net\/http\): hmac\.New\(sha256\.New, \[\]byte\(secret\)\) with the whole whsec_… string/,
-  }],
-  ['PHP re-serialising with json_encode', php('reserialise.php'), {
-    failed: ['utf8-body'], cause: /it parses the JSON and serialises it again .* PHP's json_encode/, fix: /^In PHP: verify file_get_contents\('php:\/\/input'\) as read/,
-  }],
-  ['PHP skipping the timestamp check', php('skips-timestamp.php'), {
-    failed: ['stale-timestamp', 'future-timestamp'], cause: /timestamp is not checked|only old timestamps are refused/, fix: /300 s/,
-  }],
-  ['PHP rejecting everything (the wrong header name)', php('rejects-everything.php'), {
-    failed: ['valid'], cause: /rejects correctly signed deliveries \(401 "unauthorized"\), in every byte form .*: it rejects every request, .*a PHP receiver/, fix: /current secret/,
-  }],
+  [
+    'Python re-serialising with json.dumps',
+    python('reserialise.py'),
+    {
+      failed: ['valid'],
+      cause:
+        /rejects correctly signed deliveries .* it parses the JSON and serialises it again .* Python's json\.dumps/,
+      fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
+    },
+  ],
+  [
+    'Python re-serialising with json.dumps(separators=(",", ":"))',
+    python('reserialise-compact.py'),
+    {
+      failed: ['utf8-body'],
+      cause: /it parses the JSON and serialises it again .* Python's json\.dumps with separators=\(",", ":"\)/,
+      fix: /^In Python \(http\.server\): verify self\.rfile\.read/,
+    },
+  ],
+  [
+    'Python decoding the body as Latin-1',
+    python('latin1.py'),
+    {
+      failed: ['utf8-body'],
+      cause: /wrong character set \(Latin-1\)/,
+      fix: /^In Python \(http\.server\): hash the bytes as received/,
+    },
+  ],
+  [
+    'Node verifying JSON.stringify of the parsed body',
+    node('reserialise.mjs'),
+    {
+      failed: ['utf8-body'],
+      cause: /it parses the JSON and serialises it again .* JavaScript's JSON\.stringify/,
+      fix: /^In Node\.js: verify the raw body as a Buffer/,
+    },
+  ],
+  [
+    'Node answering 500 to everything (an unset secret variable)',
+    node('fails-everything.mjs'),
+    {
+      failed: ['valid'],
+      cause:
+        /answers 500 "Internal Server Error" to correctly signed deliveries, whatever their byte form or key: .*a Node\.js receiver/,
+      fix: /exception in the receiver's log/,
+    },
+  ],
+  [
+    'Go re-serialising with encoding/json',
+    go('reserialise'),
+    {
+      failed: ['valid'],
+      cause: /it parses the JSON and serialises it again .* Go's encoding\/json/,
+      fix: /^In Go \(net\/http\): verify payload, _ := io\.ReadAll\(r\.Body\)/,
+    },
+  ],
+  [
+    'Go stripping the whsec_ prefix',
+    go('strip-prefix'),
+    {
+      failed: ['valid'],
+      cause: /it keys the HMAC with the secret without its whsec_ prefix/,
+      fix: /^In Go \(net\/http\): hmac\.New\(sha256\.New, \[\]byte\(secret\)\) with the whole whsec_… string/,
+    },
+  ],
+  [
+    'PHP re-serialising with json_encode',
+    php('reserialise.php'),
+    {
+      failed: ['utf8-body'],
+      cause: /it parses the JSON and serialises it again .* PHP's json_encode/,
+      fix: /^In PHP: verify file_get_contents\('php:\/\/input'\) as read/,
+    },
+  ],
+  [
+    'PHP skipping the timestamp check',
+    php('skips-timestamp.php'),
+    {
+      failed: ['stale-timestamp', 'future-timestamp'],
+      cause: /timestamp is not checked|only old timestamps are refused/,
+      fix: /300 s/,
+    },
+  ],
+  [
+    'PHP rejecting everything (the wrong header name)',
+    php('rejects-everything.php'),
+    {
+      failed: ['valid'],
+      cause:
+        /rejects correctly signed deliveries \(401 "unauthorized"\), in every byte form .*: it rejects every request, .*a PHP receiver/,
+      fix: /current secret/,
+    },
+  ],
 ];
 
 for (const [name, command, expected] of receivers) {
@@ -79,7 +148,11 @@ for (const [name, command, expected] of receivers) {
     const { url } = await start(build, port, command(port), env);
     const sb = await createSandbox(engine.url);
     const run = await runCheck(sb, { url, secret });
-    const summary = JSON.stringify(run.report.cases.filter((c: any) => c.status !== 'passed').map((c: any) => [c.id, c.status, c.cause, c.fix]), null, 1);
+    const summary = JSON.stringify(
+      run.report.cases.filter((c: any) => c.status !== 'passed').map((c: any) => [c.id, c.status, c.cause, c.fix]),
+      null,
+      1,
+    );
     assert.deepEqual(failedCases(run), expected.failed, summary);
     for (const id of expected.failed) {
       assert.match(caseOf(run, id).cause, expected.cause, summary);
@@ -87,7 +160,11 @@ for (const [name, command, expected] of receivers) {
     }
     if (expected.failed.includes('valid')) {
       const passed = passedCases(run);
-      assert.deepEqual(passed.filter((id) => rejectionCases.includes(id) || id === 'latency' || id === 'redirect'), [], 'no refusal scores while valid fails');
+      assert.deepEqual(
+        passed.filter((id) => rejectionCases.includes(id) || id === 'latency' || id === 'redirect'),
+        [],
+        'no refusal scores while valid fails',
+      );
       assert.deepEqual(run.report.rootCause.blocks, blockedCases(run));
       assert.equal(passed.length + blockedCases(run).length + 1, 15);
     } else {

@@ -22,7 +22,11 @@ const env = receiverEnv(secret);
 const start = useReceiverProcesses();
 
 /** Starts the docs' receiver for one language in its own folder and checks it through the API. */
-async function checkReadmeReceiver(name: string, prepare: (folder: string) => void, command: (folder: string, port: number) => [string, string[]]): Promise<void> {
+async function checkReadmeReceiver(
+  name: string,
+  prepare: (folder: string) => void,
+  command: (folder: string, port: number) => [string, string[]],
+): Promise<void> {
   const folder = join(dir, name);
   mkdirSync(folder);
   prepare(folder);
@@ -30,43 +34,67 @@ async function checkReadmeReceiver(name: string, prepare: (folder: string) => vo
   const { url } = await start(folder, port, command(folder, port), env);
   const sb = await createSandbox(engine.url);
   const run = await runCheck(sb, { url, secret });
-  assert.deepEqual(failedCases(run), [], JSON.stringify(run.report.cases.filter((c: any) => !c.ok), null, 1));
+  assert.deepEqual(
+    failedCases(run),
+    [],
+    JSON.stringify(
+      run.report.cases.filter((c: any) => !c.ok),
+      null,
+      1,
+    ),
+  );
   assert.equal(run.report.passed, 15);
 }
 
 test('the documented Node receiver (the sandbay-receiver kit on Koa) passes the whole battery', async () => {
   await buildPackages();
   execFileSync(process.execPath, [join(root, 'scripts', 'build-receiver.mjs')], { cwd: root, stdio: 'pipe' });
-  await checkReadmeReceiver('node', (folder) => {
-    mkdirSync(join(folder, 'node_modules'));
-    symlinkSync(root, join(folder, 'node_modules', 'sandbay'), 'dir');
-    symlinkSync(join(root, 'packages', 'receiver'), join(folder, 'node_modules', 'sandbay-receiver'), 'dir');
-    symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
-    writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js')[0]);
-  }, () => [process.execPath, ['receiver.mjs']]);
+  await checkReadmeReceiver(
+    'node',
+    (folder) => {
+      mkdirSync(join(folder, 'node_modules'));
+      symlinkSync(root, join(folder, 'node_modules', 'sandbay'), 'dir');
+      symlinkSync(join(root, 'packages', 'receiver'), join(folder, 'node_modules', 'sandbay-receiver'), 'dir');
+      symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
+      writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js')[0]);
+    },
+    () => [process.execPath, ['receiver.mjs']],
+  );
 });
 
 test('the documented Python receiver passes the whole battery', async () => {
   const [verify, receiver] = receiverBlocks('python');
-  await checkReadmeReceiver('python', (folder) => {
-    writeFileSync(join(folder, 'verify_webhook.py'), verify);
-    writeFileSync(join(folder, 'receiver.py'), receiver);
-  }, () => ['python3', ['receiver.py']]);
+  await checkReadmeReceiver(
+    'python',
+    (folder) => {
+      writeFileSync(join(folder, 'verify_webhook.py'), verify);
+      writeFileSync(join(folder, 'receiver.py'), receiver);
+    },
+    () => ['python3', ['receiver.py']],
+  );
 });
 
 test('the documented Go receiver passes the whole battery', async () => {
   const [verify, main] = receiverBlocks('go');
-  await checkReadmeReceiver('go', (folder) => {
-    writeFileSync(join(folder, 'verify.go'), verify);
-    writeFileSync(join(folder, 'main.go'), main);
-    execFileSync('go', ['build', '-o', 'receiver', 'verify.go', 'main.go'], { cwd: folder, env, stdio: 'pipe' });
-  }, (folder) => [join(folder, 'receiver'), []]);
+  await checkReadmeReceiver(
+    'go',
+    (folder) => {
+      writeFileSync(join(folder, 'verify.go'), verify);
+      writeFileSync(join(folder, 'main.go'), main);
+      execFileSync('go', ['build', '-o', 'receiver', 'verify.go', 'main.go'], { cwd: folder, env, stdio: 'pipe' });
+    },
+    (folder) => [join(folder, 'receiver'), []],
+  );
 });
 
 test('the documented PHP receiver passes the whole battery', async () => {
   const [verify, receiver] = receiverBlocks('php');
-  await checkReadmeReceiver('php', (folder) => {
-    writeFileSync(join(folder, 'verify_webhook.php'), verify);
-    writeFileSync(join(folder, 'receiver.php'), receiver);
-  }, (_folder, port) => ['php', ['-S', `127.0.0.1:${port}`, 'receiver.php']]);
+  await checkReadmeReceiver(
+    'php',
+    (folder) => {
+      writeFileSync(join(folder, 'verify_webhook.php'), verify);
+      writeFileSync(join(folder, 'receiver.php'), receiver);
+    },
+    (_folder, port) => ['php', ['-S', `127.0.0.1:${port}`, 'receiver.php']],
+  );
 });

@@ -15,7 +15,12 @@ const engine = useEngine();
  * An endpoint with `signature` on a Standard Webhooks receiver with `flaws`, checked through the API. The
  * receiver holds the endpoint's secret for HMAC (or, with `holds: 'secret'`, even where only v1a is sent).
  */
-async function checked(signature: string[], flaws: StandardFlaw[] = [], withEffects = false, holds?: 'secret'): Promise<{ sb: TestSandbox; run: any; endpoint: any }> {
+async function checked(
+  signature: string[],
+  flaws: StandardFlaw[] = [],
+  withEffects = false,
+  holds?: 'secret',
+): Promise<{ sb: TestSandbox; run: any; endpoint: any }> {
   const sb = await createSandbox(engine.url);
   let key = '';
   const rx = await startStandardReceiver(() => key, ...flaws);
@@ -34,13 +39,25 @@ const caseOf = (run: any, id: string) => run.report.cases.find((c: any) => c.id 
 test('a correct Standard Webhooks receiver passes the whole battery, HMAC and ed25519 alike; requests are signed in the scheme', async () => {
   for (const signature of [['standard-webhooks'], ['standard-webhooks-ed25519']]) {
     const { sb, run, endpoint } = await checked(signature, [], true);
-    assert.deepEqual(failedCases(run), [], `${signature}: ${JSON.stringify(run.report.cases.filter((c: any) => !c.ok), null, 1)}`);
+    assert.deepEqual(
+      failedCases(run),
+      [],
+      `${signature}: ${JSON.stringify(
+        run.report.cases.filter((c: any) => !c.ok),
+        null,
+        1,
+      )}`,
+    );
     assert.equal(run.report.passed, 15);
     assert.deepEqual(run.signature, signature);
     const [first] = caseOf(run, 'valid').deliveryIds;
     const d = (await sb.api(`/api/v1/webhooks/deliveries/${first}`)).body;
     assert.deepEqual(d.attempts[0].signature, signature);
-    assert.deepEqual(Object.keys(d.attempts[0].signatureHeaders).sort(), ['webhook-id', 'webhook-signature', 'webhook-timestamp']);
+    assert.deepEqual(Object.keys(d.attempts[0].signatureHeaders).sort(), [
+      'webhook-id',
+      'webhook-signature',
+      'webhook-timestamp',
+    ]);
     assert.deepEqual(Object.keys(d.envelope), ['type', 'timestamp', 'data']);
     const secrets = (await sb.api(`/api/v1/webhooks/checks/${run.id}/secrets`)).body.data;
     assert.equal(secrets[0].publicKey, signature[0] === 'standard-webhooks-ed25519' ? endpoint.publicKey : null);
@@ -55,8 +72,15 @@ test("Copy as curl on a check's request signs it in the run's schemes, as it wen
     assert.deepEqual(signed.signature, signature);
     assert.equal(signed.headers['x-service-signature'], undefined, String(signature));
     assert.equal(signed.headers['webhook-id'], first);
-    if (signature[0] === 'standard-webhooks') assert.ok(new StandardWebhook(endpoint.secret).verify(signed.body, signed.headers));
-    else verifyWebhook({ headers: signed.headers, payload: signed.body, secret: endpoint.publicKey, scheme: 'standard-webhooks-ed25519' });
+    if (signature[0] === 'standard-webhooks')
+      assert.ok(new StandardWebhook(endpoint.secret).verify(signed.body, signed.headers));
+    else
+      verifyWebhook({
+        headers: signed.headers,
+        payload: signed.body,
+        secret: endpoint.publicKey,
+        scheme: 'standard-webhooks-ed25519',
+      });
   }
 });
 
@@ -75,24 +99,37 @@ test("the cases speak the scheme's words: webhook-timestamp, webhook-signature, 
 test('broken Standard Webhooks receivers fail the cases that catch them, with causes in its terms', async () => {
   const utf8 = (await checked(['standard-webhooks'], ['utf8-key'])).run;
   assert.equal(caseOf(utf8, 'valid').status, 'failed');
-  assert.match(caseOf(utf8, 'valid').cause, /keys the HMAC with the whole whsec_… string as UTF-8 bytes \(Sandbay's own scheme\)/);
+  assert.match(
+    caseOf(utf8, 'valid').cause,
+    /keys the HMAC with the whole whsec_… string as UTF-8 bytes \(Sandbay's own scheme\)/,
+  );
 
   // Keying with the base64 text itself, forgetting to decode it after the prefix.
   const undecoded = (await checked(['standard-webhooks'], ['undecoded-key'])).run;
   assert.deepEqual(failedCases(undecoded), ['valid']);
-  assert.match(caseOf(undecoded, 'valid').cause, /keys the HMAC with the base64 text after whsec_ as it is \(its UTF-8 bytes\), not base64-decoded/);
+  assert.match(
+    caseOf(undecoded, 'valid').cause,
+    /keys the HMAC with the base64 text after whsec_ as it is \(its UTF-8 bytes\), not base64-decoded/,
+  );
   assert.match(caseOf(undecoded, 'valid').fix, /base64 after whsec_, decoded/);
 
   // Signing "<timestamp>.<body>" without the webhook-id, with HMAC and with ed25519 alike.
   for (const signature of [['standard-webhooks'], ['standard-webhooks-ed25519']]) {
     const noId = (await checked(signature, ['no-id'])).run;
-    assert.match(caseOf(noId, 'valid').cause, /signs "<webhook-timestamp>\.<body>", without the webhook-id/, String(signature));
+    assert.match(
+      caseOf(noId, 'valid').cause,
+      /signs "<webhook-timestamp>\.<body>", without the webhook-id/,
+      String(signature),
+    );
     assert.match(caseOf(noId, 'valid').fix, /webhook-id \+ "\." \+ webhook-timestamp/);
   }
 
   // An endpoint that signs v1a alone, and a receiver that compares it as an HMAC of the secret.
   const asHmac = (await checked(['standard-webhooks-ed25519'], ['v1a-as-hmac'], false, 'secret')).run;
-  assert.match(caseOf(asHmac, 'valid').cause, /checks the signature as an HMAC of the whsec_… secret \(v1\), but this endpoint signs v1a alone/);
+  assert.match(
+    caseOf(asHmac, 'valid').cause,
+    /checks the signature as an HMAC of the whsec_… secret \(v1\), but this endpoint signs v1a alone/,
+  );
   assert.match(caseOf(asHmac, 'valid').fix, /whpk_… public key/);
 
   const clock = (await checked(['standard-webhooks-ed25519'], ['skips-timestamp'])).run;
@@ -123,7 +160,9 @@ test('a bare URL can be checked with signature standard-webhooks and a secret', 
   } finally {
     await rx.close();
   }
-  const refused = await sb.api('/api/v1/webhooks/checks', { body: { url: rx.url, signature: 'standard-webhooks-ed25519' } });
+  const refused = await sb.api('/api/v1/webhooks/checks', {
+    body: { url: rx.url, signature: 'standard-webhooks-ed25519' },
+  });
   assert.equal(refused.status, 422);
 });
 
@@ -138,7 +177,10 @@ test('sandbay check --signature standard-webhooks: the lines in its words, exit 
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /^Checking http:\/\/127\.0\.0\.1:\d+\/hook, signed standard-webhooks with 15 cases…/);
     assert.match(result.stdout, /no webhook-signature header/);
-    assertOneLineFailure(await runCli(['check', rx.url, '--signature', 'standard-webhooks-ed25519', ...as]), /ed25519 needs a key pair: register an endpoint with it and check --endpoint/);
+    assertOneLineFailure(
+      await runCli(['check', rx.url, '--signature', 'standard-webhooks-ed25519', ...as]),
+      /ed25519 needs a key pair: register an endpoint with it and check --endpoint/,
+    );
   } finally {
     await rx.close();
   }
@@ -168,14 +210,22 @@ test('a receiver answering 410 or Retry-After hears what Sandbay does with those
   const { independentlyVerify } = await import('../../helpers/receiver.ts');
   const refusesWith410 = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const ok = independentlyVerify(String(req.headers['x-service-signature'] ?? ''), Buffer.concat(chunks).toString('utf8'), sb.webhookTestSecret);
-      res.writeHead(ok ? 200 : 410).end();
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        const ok = independentlyVerify(
+          String(req.headers['x-service-signature'] ?? ''),
+          Buffer.concat(chunks).toString('utf8'),
+          sb.webhookTestSecret,
+        );
+        res.writeHead(ok ? 200 : 410).end();
+      });
   });
   await new Promise<void>((r) => refusesWith410.listen(0, '127.0.0.1', r));
   try {
-    const run = await runCheck(sb, { url: `http://127.0.0.1:${(refusesWith410.address() as { port: number }).port}/hook` });
+    const run = await runCheck(sb, {
+      url: `http://127.0.0.1:${(refusesWith410.address() as { port: number }).port}/hook`,
+    });
     assert.equal(caseOf(run, 'valid').status, 'passed');
     assert.equal(caseOf(run, 'tampered-body').status, 'failed');
     assert.match(caseOf(run, 'tampered-body').cause, /Answered 410 Gone/);

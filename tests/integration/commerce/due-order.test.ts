@@ -19,14 +19,25 @@ test('one advance runs a quote expiry, a report, a payout retry and a webhook re
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, rx.url, ['quote.expired', 'saved_report.due', 'payout.paid']);
 
-  const quote = ok(await sb.api('/api/v1/quotes', {
-    body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Van', district: 'Tuşba' }, validDays: 1 },
-  }), 201);
+  const quote = ok(
+    await sb.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+        validDays: 1,
+      },
+    }),
+    201,
+  );
   const expiresAt = ok(await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' })).expiresAt; // in 24 h
 
   const now = Date.parse(ok(await sb.api('/api/v1/sandbox/clock')).now);
   const firstRunAt = new Date(now + 3 * hour).toISOString();
-  ok(await sb.api('/api/v1/reports', { body: { name: 'Günlük', kind: 'sales_summary', schedule: 'daily', firstRunAt } }), 201);
+  ok(
+    await sb.api('/api/v1/reports', { body: { name: 'Günlük', kind: 'sales_summary', schedule: 'daily', firstRunAt } }),
+    201,
+  );
 
   // This test IBAN's bank fails the first transfer only: the retry 1 h later pays.
   ok(await sb.api('/api/v1/vendors/ven_0002', { method: 'PATCH', body: { iban: 'TR729999000000000000000002' } }));
@@ -34,7 +45,10 @@ test('one advance runs a quote expiry, a report, a payout retry and a webhook re
   assert.equal(payout.status, 'retry_scheduled');
 
   rx.behaviour = { kind: 'status', status: 500 };
-  const test = ok(await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } }), 202);
+  const test = ok(
+    await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } }),
+    202,
+  );
   const failed = await waitForDelivery(sb, test.deliveryId, (d) => d.attemptCount === 1);
   rx.behaviour = { kind: 'status', status: 200 };
 
@@ -48,11 +62,16 @@ test('one advance runs a quote expiry, a report, a payout retry and a webhook re
   assert.equal(failed.attempts[0].startedAt, first.startedAt);
 
   // Events are listed newest first, in the order they were written.
-  const events = ok(await sb.api('/api/v1/events?limit=100')).data.reverse()
+  const events = ok(await sb.api('/api/v1/events?limit=100'))
+    .data.reverse()
     .filter((e: any) => ['payout.paid', 'saved_report.due', 'quote.expired'].includes(e.topic));
   assert.deepEqual(
     events.map((e: any) => [e.topic, e.occurredAt]),
-    [['payout.paid', payout.nextAttemptAt], ['saved_report.due', firstRunAt], ['quote.expired', expiresAt]],
+    [
+      ['payout.paid', payout.nextAttemptAt],
+      ['saved_report.due', firstRunAt],
+      ['quote.expired', expiresAt],
+    ],
     'each job ran as of its own due time, earliest first',
   );
 });

@@ -2,18 +2,34 @@ import assert from 'node:assert/strict';
 import type { TestSandbox } from '../../helpers/engine.ts';
 
 /** A card that always succeeds, unless a test number says otherwise. */
-export const card = (number = '4242424242424242', extra: Record<string, unknown> = {}) => ({ number, expMonth: 12, expYear: 2034, cvc: '123', ...extra });
+export const card = (number = '4242424242424242', extra: Record<string, unknown> = {}) => ({
+  number,
+  expMonth: 12,
+  expYear: 2034,
+  cvc: '123',
+  ...extra,
+});
 
 /** Places an order for a B2C customer and returns it. */
-export async function order(sb: TestSandbox, items: { variantId: string; quantity: number }[] = [{ variantId: 'var_0001', quantity: 1 }], customerId = 'cus_0001') {
-  const res = await sb.api('/api/v1/orders', { body: { customerId, items, shippingAddress: { city: 'İstanbul', district: 'Kadıköy' } } });
+export async function order(
+  sb: TestSandbox,
+  items: { variantId: string; quantity: number }[] = [{ variantId: 'var_0001', quantity: 1 }],
+  customerId = 'cus_0001',
+) {
+  const res = await sb.api('/api/v1/orders', {
+    body: { customerId, items, shippingAddress: { city: 'İstanbul', district: 'Kadıköy' } },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
 /** Pays an order with a card number; returns the raw response. */
-export const pay = (sb: TestSandbox, orderId: string, number = '4242424242424242', extra: Record<string, unknown> = {}) =>
-  sb.api('/api/v1/payments', { body: { orderId, card: card(number), ...extra } });
+export const pay = (
+  sb: TestSandbox,
+  orderId: string,
+  number = '4242424242424242',
+  extra: Record<string, unknown> = {},
+) => sb.api('/api/v1/payments', { body: { orderId, card: card(number), ...extra } });
 
 /** Asserts a 2xx and returns the body. */
 export function ok(res: { status: number; body: any }, status = 200): any {
@@ -44,7 +60,12 @@ export async function advance(sb: TestSandbox, seconds: number) {
 /** A published product with one variant at `price` and `stock`; returns the variant id. */
 export async function variantAt(sb: TestSandbox, price: number, stock = 50): Promise<string> {
   const sku = `T-${Math.random().toString(36).slice(2, 10)}`;
-  const p = ok(await sb.api('/api/v1/products', { body: { name: `Test ${sku}`, category: 'Test', variants: [{ sku, name: 'Tek', price, stock }] } }), 201);
+  const p = ok(
+    await sb.api('/api/v1/products', {
+      body: { name: `Test ${sku}`, category: 'Test', variants: [{ sku, name: 'Tek', price, stock }] },
+    }),
+    201,
+  );
   ok(await sb.api(`/api/v1/products/${p.id}/publish`, { method: 'POST' }));
   return p.variants[0].id;
 }

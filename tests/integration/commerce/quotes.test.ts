@@ -5,10 +5,22 @@ import { advance, eventTopics, lastEvent, ok, paths, stockOf, variantAt } from '
 
 const engine = useEngine();
 
-const draft = async (sb: Awaited<ReturnType<typeof createSandbox>>, extra: Record<string, unknown> = {}, variantId = 'var_0001') =>
-  ok(await sb.api('/api/v1/quotes', {
-    body: { customerId: 'cus_0001', items: [{ variantId, quantity: 10, unitPrice: 399.99 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' }, ...extra },
-  }), 201);
+const draft = async (
+  sb: Awaited<ReturnType<typeof createSandbox>>,
+  extra: Record<string, unknown> = {},
+  variantId = 'var_0001',
+) =>
+  ok(
+    await sb.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId, quantity: 10, unitPrice: 399.99 }],
+        shippingAddress: { city: 'Ankara', district: 'Çankaya' },
+        ...extra,
+      },
+    }),
+    201,
+  );
 
 test('draft → sent → accepted → converted: the order is placed at the quoted prices in the same step', async () => {
   const sb = await createSandbox(engine.url);
@@ -28,7 +40,10 @@ test('draft → sent → accepted → converted: the order is placed at the quot
   const e = await lastEvent(sb, 'quote.converted');
   assert.deepEqual([e.data.orderId, e.data.previousStatus, e.data.total], [o.id, 'accepted', 3999.9]);
   const topics = await eventTopics(sb);
-  assert.deepEqual(topics.filter((t) => t.startsWith('quote.') || t === 'order.placed'), ['quote.sent', 'quote.accepted', 'order.placed', 'quote.converted']);
+  assert.deepEqual(
+    topics.filter((t) => t.startsWith('quote.') || t === 'order.placed'),
+    ['quote.sent', 'quote.accepted', 'order.placed', 'quote.converted'],
+  );
 });
 
 test('refused transitions are 409 quote_<status>; a failed conversion leaves the quote accepted', async () => {
@@ -73,20 +88,65 @@ test('a sent quote expires after validDays on the sandbox clock (quote.expired);
   ok(await sb.api(`/api/v1/quotes/${accepted.id}/send`, { method: 'POST' }));
   ok(await sb.api(`/api/v1/quotes/${accepted.id}/accept`, { method: 'POST' }));
   await advance(sb, 2 * 86_400);
-  assert.equal(ok(await sb.api(`/api/v1/quotes/${accepted.id}`)).status, 'accepted', 'an accepted quote no longer expires');
+  assert.equal(
+    ok(await sb.api(`/api/v1/quotes/${accepted.id}`)).status,
+    'accepted',
+    'an accepted quote no longer expires',
+  );
 });
 
 test('validation, unknown references and tenant isolation', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
-  const bad = problem(await a.api('/api/v1/quotes', {
-    body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 0, unitPrice: 1.234 }, { variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: '', district: 'x' }, validDays: 91 },
-  }), 422, 'validation_failed');
-  assert.deepEqual(paths(bad).sort(), ['/items/0/quantity', '/items/0/unitPrice', '/items/1/variantId', '/shippingAddress/city', '/validDays']);
-  problem(await a.api('/api/v1/quotes', { body: { customerId: 'cus_nope', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Van', district: 'Tuşba' } } }), 422, 'customer_not_found');
-  const unknown = problem(await a.api('/api/v1/quotes', { body: { customerId: 'cus_0001', items: [{ variantId: 'var_nope', quantity: 1 }], shippingAddress: { city: 'Van', district: 'Tuşba' } } }), 422, 'variant_not_found');
+  const bad = problem(
+    await a.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [
+          { variantId: 'var_0001', quantity: 0, unitPrice: 1.234 },
+          { variantId: 'var_0001', quantity: 1 },
+        ],
+        shippingAddress: { city: '', district: 'x' },
+        validDays: 91,
+      },
+    }),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual(paths(bad).sort(), [
+    '/items/0/quantity',
+    '/items/0/unitPrice',
+    '/items/1/variantId',
+    '/shippingAddress/city',
+    '/validDays',
+  ]);
+  problem(
+    await a.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_nope',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+      },
+    }),
+    422,
+    'customer_not_found',
+  );
+  const unknown = problem(
+    await a.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_nope', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+      },
+    }),
+    422,
+    'variant_not_found',
+  );
   assert.deepEqual(paths(unknown), ['/items/0/variantId']);
   const q = await draft(a);
   problem(await b.api(`/api/v1/quotes/${q.id}`), 404, 'not_found');
   problem(await b.api(`/api/v1/quotes/${q.id}/send`, { method: 'POST' }), 404, 'not_found');
-  assert.deepEqual(ok(await a.api('/api/v1/quotes?status=converted')).data.map((x: any) => x.id), ['quo_0005']);
+  assert.deepEqual(
+    ok(await a.api('/api/v1/quotes?status=converted')).data.map((x: any) => x.id),
+    ['quo_0005'],
+  );
 });

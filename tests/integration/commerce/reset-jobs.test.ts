@@ -14,9 +14,17 @@ after(() => rx.close());
 
 /** Sends a new quote that expires in a day; returns its id. */
 async function expiringQuote(sb: TestSandbox): Promise<string> {
-  const quote = ok(await sb.api('/api/v1/quotes', {
-    body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Van', district: 'Tuşba' }, validDays: 1 },
-  }), 201);
+  const quote = ok(
+    await sb.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+        validDays: 1,
+      },
+    }),
+    201,
+  );
   ok(await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' }));
   return quote.id;
 }
@@ -26,13 +34,21 @@ const quoteStatus = async (sb: TestSandbox, id: string) => ok(await sb.api(`/api
 test('a reset drops the due jobs of every kind; the endpoints and what is made afterwards still run', async () => {
   const sb = await createSandbox(engine.url);
   const other = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, rx.url, ['quote.expired', 'saved_report.due', 'payout.paid', 'order.placed']);
+  const endpoint = await registerEndpoint(sb, rx.url, [
+    'quote.expired',
+    'saved_report.due',
+    'payout.paid',
+    'order.placed',
+  ]);
   await expiringQuote(sb);
   ok(await sb.api('/api/v1/reports', { body: { name: 'Saatlik', kind: 'sales_summary', schedule: 'hourly' } }), 201);
   ok(await sb.api('/api/v1/vendors/ven_0002', { method: 'PATCH', body: { iban: 'TR729999000000000000000002' } }));
   assert.equal(ok(await sb.api('/api/v1/payouts/po_0002/pay', { method: 'POST' })).status, 'retry_scheduled');
   rx.behaviour = { kind: 'status', status: 500 };
-  const failing = ok(await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } }), 202);
+  const failing = ok(
+    await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } }),
+    202,
+  );
   await waitForDelivery(sb, failing.deliveryId, (d) => d.attemptCount === 1);
   rx.behaviour = { kind: 'status', status: 200 };
   const othersQuote = await expiringQuote(other);

@@ -4,21 +4,68 @@ import { call, createSandbox, useEngine } from '../../helpers/engine.ts';
 
 const engine = useEngine();
 
-const commerceTags = new Set(['Catalog', 'Customers', 'B2B', 'Payments', 'Marketplace', 'Payouts', 'Reports', 'Security']);
+const commerceTags = new Set([
+  'Catalog',
+  'Customers',
+  'B2B',
+  'Payments',
+  'Marketplace',
+  'Payouts',
+  'Reports',
+  'Security',
+]);
 
 // A seeded id per collection, so actions reach their state machines.
 const seededIds: Record<string, string> = {
-  products: 'prd_0001', variants: 'var_0001', customers: 'cus_0001', companies: 'com_0001', 'approval-requests': 'apr_0001', quotes: 'quo_0001',
-  payments: 'pay_0001', vendors: 'ven_0003', offers: 'ofr_0001', payouts: 'po_0002', reports: 'rep_0001', staff: 'stf_0004', impersonations: 'imp_0001',
-  consents: 'cns_0001', '3ds': 'pay_0001',
+  products: 'prd_0001',
+  variants: 'var_0001',
+  customers: 'cus_0001',
+  companies: 'com_0001',
+  'approval-requests': 'apr_0001',
+  quotes: 'quo_0001',
+  payments: 'pay_0001',
+  vendors: 'ven_0003',
+  offers: 'ofr_0001',
+  payouts: 'po_0002',
+  reports: 'rep_0001',
+  staff: 'stf_0004',
+  impersonations: 'imp_0001',
+  consents: 'cns_0001',
+  '3ds': 'pay_0001',
 };
 
 const bodies: unknown[] = [
-  {}, [], 'x', 0, { amount: 1e308, price: -0, stock: 1.5, quantity: '1' }, { items: [null], variants: [{}], card: { number: 12 } },
-  { customerId: ['cus_0001'], orderId: { $ne: null }, vendorId: '', periodStart: '2026-02-29', periodEnd: '9999-99-99' },
-  { approverId: 'cus_0043', token: 'x'.repeat(300), outcome: 'approve', status: 'granted', channel: 'sms', customerId: 'cus_0001' },
-  { name: '\u0000', email: 'a@b', address: { city: null }, firstRunAt: '2026-01-01T00:00:00+03:00', schedule: 'daily', kind: 'sales_summary' },
-  { __proto__: { admin: true }, constructor: { prototype: 1 } }, { reason: 'x'.repeat(5000), minutes: 1e9, standing: NaN },
+  {},
+  [],
+  'x',
+  0,
+  { amount: 1e308, price: -0, stock: 1.5, quantity: '1' },
+  { items: [null], variants: [{}], card: { number: 12 } },
+  {
+    customerId: ['cus_0001'],
+    orderId: { $ne: null },
+    vendorId: '',
+    periodStart: '2026-02-29',
+    periodEnd: '9999-99-99',
+  },
+  {
+    approverId: 'cus_0043',
+    token: 'x'.repeat(300),
+    outcome: 'approve',
+    status: 'granted',
+    channel: 'sms',
+    customerId: 'cus_0001',
+  },
+  {
+    name: '\u0000',
+    email: 'a@b',
+    address: { city: null },
+    firstRunAt: '2026-01-01T00:00:00+03:00',
+    schedule: 'daily',
+    kind: 'sales_summary',
+  },
+  { __proto__: { admin: true }, constructor: { prototype: 1 } },
+  { reason: 'x'.repeat(5000), minutes: 1e9, standing: NaN },
 ];
 
 test('hostile bodies and ids on every commerce route: never a 5xx, always problem+json for errors', async () => {
@@ -37,8 +84,14 @@ test('hostile bodies and ids on every commerce route: never a 5xx, always proble
           requests++;
           const problemJson = res.headers.get('content-type')?.startsWith('application/problem+json');
           const html = res.headers.get('content-type')?.startsWith('text/html');
-          if (res.status >= 500 || (res.status >= 400 && !problemJson && !html) || JSON.stringify(res.body).includes('    at ')) {
-            failures.push(`${method.toUpperCase()} ${path} ${JSON.stringify(body)?.slice(0, 80)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          if (
+            res.status >= 500 ||
+            (res.status >= 400 && !problemJson && !html) ||
+            JSON.stringify(res.body).includes('    at ')
+          ) {
+            failures.push(
+              `${method.toUpperCase()} ${path} ${JSON.stringify(body)?.slice(0, 80)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+            );
           }
         }
       }

@@ -17,9 +17,19 @@ test('every test card in seed/test-cards.json passes the Luhn check, and the tab
   for (const c of cards) assert.ok(/^\d{13,19}$/.test(c.number) && luhn(c.number), `${c.number} passes Luhn`);
   assert.equal(new Set(cards.map((c) => c.number)).size, cards.length, 'no number twice');
   assert.ok(new Set(cards.map((c) => c.provider)).size >= 3, 'several providers');
-  for (const code of ['insufficient_funds', 'fraudulent', 'expired_card', 'incorrect_cvc']) assert.ok(cards.some((c) => c.declineCode === code), code);
-  assert.ok(cards.some((c) => c.outcome === 'requires_action'), '3-D Secure');
-  assert.ok(cards.some((c) => c.outcome === 'captured' && c.refund === 'fails'), 'refund failure');
+  for (const code of ['insufficient_funds', 'fraudulent', 'expired_card', 'incorrect_cvc'])
+    assert.ok(
+      cards.some((c) => c.declineCode === code),
+      code,
+    );
+  assert.ok(
+    cards.some((c) => c.outcome === 'requires_action'),
+    '3-D Secure',
+  );
+  assert.ok(
+    cards.some((c) => c.outcome === 'captured' && c.refund === 'fails'),
+    'refund failure',
+  );
 });
 
 test('GET /api/v1/payments/test-cards lists the same table for the portal', async () => {

@@ -5,8 +5,13 @@ import { lastEvent, ok, paths, variantAt } from './helpers.ts';
 
 const engine = useEngine();
 
-const application = (name: string, iban = 'TR330006100519786457841326') =>
-  ({ name, email: `${name.toLowerCase().replace(/\W/g, '')}@example.com.tr`, city: 'Konya', taxNumber: '1234567890', iban });
+const application = (name: string, iban = 'TR330006100519786457841326') => ({
+  name,
+  email: `${name.toLowerCase().replace(/\W/g, '')}@example.com.tr`,
+  city: 'Konya',
+  taxNumber: '1234567890',
+  iban,
+});
 
 async function approvedVendor(sb: TestSandbox, name: string): Promise<any> {
   const v = ok(await sb.api('/api/v1/vendors', { body: application(name) }), 201);
@@ -15,7 +20,12 @@ async function approvedVendor(sb: TestSandbox, name: string): Promise<any> {
 
 test('apply → approved → suspended → reinstated, and applied → rejected; refused transitions are 409 vendor_<status>', async () => {
   const sb = await createSandbox(engine.url);
-  const v = ok(await sb.api('/api/v1/vendors', { body: { ...application('Karadeniz Bal'), iban: 'TR33 0006 1005 1978 6457 8413 26' } }), 201);
+  const v = ok(
+    await sb.api('/api/v1/vendors', {
+      body: { ...application('Karadeniz Bal'), iban: 'TR33 0006 1005 1978 6457 8413 26' },
+    }),
+    201,
+  );
   assert.deepEqual([v.status, v.iban, v.commissionBps], ['applied', 'TR330006100519786457841326', 1000]);
   assert.equal((await lastEvent(sb, 'vendor.applied')).data.vendorId, v.id);
   problem(await sb.api(`/api/v1/vendors/${v.id}/suspend`, { method: 'POST' }), 409, 'vendor_applied');
@@ -43,10 +53,16 @@ test('the buybox: lowest landed price, then stock, then standing; recomputed on 
   const winner = async () => ok(await sb.api(`/api/v1/variants/${variantId}/buybox`)).winner?.vendorId ?? null;
   const change = async () => (await lastEvent(sb, 'buybox.winner_changed')).data;
 
-  const offerA = ok(await sb.api(`/api/v1/vendors/${a.id}/offers`, { body: { variantId, price: 100, shippingFee: 10, stock: 5 } }), 201);
+  const offerA = ok(
+    await sb.api(`/api/v1/vendors/${a.id}/offers`, { body: { variantId, price: 100, shippingFee: 10, stock: 5 } }),
+    201,
+  );
   assert.deepEqual([offerA.landedPrice, offerA.winsBuybox], [110, true]);
   let e = await change();
-  assert.deepEqual([e.reason, e.previous, e.current.vendorId, e.current.landedPrice], ['offer_created', null, a.id, 110]);
+  assert.deepEqual(
+    [e.reason, e.previous, e.current.vendorId, e.current.landedPrice],
+    ['offer_created', null, a.id, 110],
+  );
 
   const offerB = ok(await sb.api(`/api/v1/vendors/${b.id}/offers`, { body: { variantId, price: 105, stock: 5 } }), 201);
   e = await change();
@@ -75,30 +91,64 @@ test('the buybox: lowest landed price, then stock, then standing; recomputed on 
   e = await change();
   assert.deepEqual([e.previous.vendorId, e.current, await winner()], [a.id, null, null]);
   const ranked = ok(await sb.api(`/api/v1/variants/${variantId}/buybox`));
-  assert.deepEqual(ranked.offers.map((o: any) => [o.vendorId, o.eligible]), [[a.id, false]]);
+  assert.deepEqual(
+    ranked.offers.map((o: any) => [o.vendorId, o.eligible]),
+    [[a.id, false]],
+  );
 });
 
 test('offers need an approved vendor and a known variant; one offer per vendor and variant', async () => {
   const sb = await createSandbox(engine.url);
-  problem(await sb.api('/api/v1/vendors/ven_0003/offers', { body: { variantId: 'var_0001', price: 10, stock: 1 } }), 409, 'vendor_applied');
+  problem(
+    await sb.api('/api/v1/vendors/ven_0003/offers', { body: { variantId: 'var_0001', price: 10, stock: 1 } }),
+    409,
+    'vendor_applied',
+  );
   const v = await approvedVendor(sb, 'Çamlıca Gıda');
-  const unknown = problem(await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_nope', price: 10, stock: 1 } }), 422, 'variant_not_found');
+  const unknown = problem(
+    await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_nope', price: 10, stock: 1 } }),
+    422,
+    'variant_not_found',
+  );
   assert.deepEqual(paths(unknown), ['/variantId']);
   ok(await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0002', price: 10, stock: 1 } }), 201);
-  problem(await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0002', price: 11, stock: 1 } }), 409, 'offer_exists');
-  const bad = problem(await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0003', price: 0, shippingFee: 1.999, stock: -1 } }), 422, 'validation_failed');
+  problem(
+    await sb.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0002', price: 11, stock: 1 } }),
+    409,
+    'offer_exists',
+  );
+  const bad = problem(
+    await sb.api(`/api/v1/vendors/${v.id}/offers`, {
+      body: { variantId: 'var_0003', price: 0, shippingFee: 1.999, stock: -1 },
+    }),
+    422,
+    'validation_failed',
+  );
   assert.deepEqual(paths(bad).sort(), ['/price', '/shippingFee', '/stock']);
   assert.equal(ok(await sb.api(`/api/v1/vendors/${v.id}/offers`)).data.length, 1);
 });
 
 test('validation and tenant isolation', async () => {
   const [a, b] = [await createSandbox(engine.url), await createSandbox(engine.url)];
-  const bad = problem(await a.api('/api/v1/vendors', { body: { ...application('X'), iban: 'TR330006100519786457841327', taxNumber: '12', email: 'nope' } }), 422, 'validation_failed');
+  const bad = problem(
+    await a.api('/api/v1/vendors', {
+      body: { ...application('X'), iban: 'TR330006100519786457841327', taxNumber: '12', email: 'nope' },
+    }),
+    422,
+    'validation_failed',
+  );
   assert.deepEqual(paths(bad).sort(), ['/email', '/iban', '/taxNumber']);
   problem(await a.api('/api/v1/vendors', { body: { ...application('X'), website: 'x' } }), 400, 'unknown_field');
-  problem(await a.api('/api/v1/vendors/ven_0001', { method: 'PATCH', body: { standing: 101 } }), 422, 'validation_failed');
+  problem(
+    await a.api('/api/v1/vendors/ven_0001', { method: 'PATCH', body: { standing: 101 } }),
+    422,
+    'validation_failed',
+  );
   const v = await approvedVendor(a, 'Sadece A');
-  const offer = ok(await a.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0001', price: 1, stock: 1 } }), 201);
+  const offer = ok(
+    await a.api(`/api/v1/vendors/${v.id}/offers`, { body: { variantId: 'var_0001', price: 1, stock: 1 } }),
+    201,
+  );
   problem(await b.api(`/api/v1/vendors/${v.id}`), 404, 'not_found');
   problem(await b.api(`/api/v1/vendors/${v.id}/suspend`, { method: 'POST' }), 404, 'not_found');
   problem(await b.api(`/api/v1/offers/${offer.id}`, { method: 'PATCH', body: { stock: 2 } }), 404, 'not_found');

@@ -4,7 +4,11 @@ import { call, createSandbox, problem, useEngine } from '../../helpers/engine.ts
 import { mintToken } from '../../helpers/oauth.ts';
 
 const engine = useEngine();
-const newOrder = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' } };
+const newOrder = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'Bursa', district: 'Nilüfer' },
+};
 
 test('no token is 401 missing_token with a Bearer challenge', async () => {
   const res = await call(engine.url, '/api/v1/orders');
@@ -42,12 +46,25 @@ test(':write implies :read, and scopes of one area grant nothing in another', as
   const res = await call(engine.url, '/api/v1/sandbox', { token: writer });
   problem(res, 403, 'insufficient_scope');
   assert.equal(res.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="sandbox:read"');
-  problem(await call(engine.url, '/api/v1/orders/ord_0001', { token: await mintToken(engine.url, sb, { scope: 'payments:write' }) }), 403, 'insufficient_scope');
+  problem(
+    await call(engine.url, '/api/v1/orders/ord_0001', {
+      token: await mintToken(engine.url, sb, { scope: 'payments:write' }),
+    }),
+    403,
+    'insufficient_scope',
+  );
 });
 
 test('the token is read from the Authorization header only, case-insensitively on "Bearer"', async () => {
   const sb = await createSandbox(engine.url);
-  assert.equal((await call(engine.url, '/api/v1/sandbox', { headers: { authorization: `bearer ${sb.token}` } })).status, 200);
+  assert.equal(
+    (await call(engine.url, '/api/v1/sandbox', { headers: { authorization: `bearer ${sb.token}` } })).status,
+    200,
+  );
   problem(await call(engine.url, `/api/v1/sandbox?access_token=${sb.token}`), 401, 'missing_token');
-  problem(await call(engine.url, '/api/v1/sandbox', { headers: { authorization: `Bearer ${sb.token} extra` } }), 401, 'missing_token');
+  problem(
+    await call(engine.url, '/api/v1/sandbox', { headers: { authorization: `Bearer ${sb.token} extra` } }),
+    401,
+    'missing_token',
+  );
 });

@@ -6,8 +6,15 @@ import { oauthError, tokenRequest } from '../../helpers/oauth.ts';
 
 const engine = useEngine();
 
-async function raw(body: string | Buffer, contentType?: string): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await checkedFetch(`${engine.url}/oauth/token`, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+async function raw(
+  body: string | Buffer,
+  contentType?: string,
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await checkedFetch(`${engine.url}/oauth/token`, {
+    method: 'POST',
+    body,
+    headers: contentType ? { 'content-type': contentType } : {},
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
@@ -35,7 +42,13 @@ test('unknown parameters are ignored (RFC 6749 §3.2) and numbers are accepted i
   const sb = await createSandbox(engine.url);
   const res = await tokenRequest(
     engine.url,
-    { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret, audience: 'x', expires_in: 60 as unknown as string },
+    {
+      grant_type: 'client_credentials',
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      audience: 'x',
+      expires_in: 60 as unknown as string,
+    },
     { json: true },
   );
   assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -13,7 +13,10 @@ test('placing and cancelling an order record order.placed and order.cancelled ev
   const order = await placeOrder(sb);
   await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
   const events = (await sb.api('/api/v1/events')).body.data;
-  assert.deepEqual(events.map((e: any) => e.topic), ['order.cancelled', 'order.placed']);
+  assert.deepEqual(
+    events.map((e: any) => e.topic),
+    ['order.cancelled', 'order.placed'],
+  );
   const placed = events[1];
   assert.match(placed.id, /^evt_/);
   assert.deepEqual(placed.data, { orderId: order.id, total: order.total, currency: 'TRY', customerId: 'cus_0001' });
@@ -34,11 +37,19 @@ test('a failure after the order row is written rolls everything back: no order, 
     create trigger fail_for_test before insert on events for each row execute function fail_for_test();`);
   try {
     const stock = await stockOf(engine.running, sb.id, 'var_0001');
-    const res = problem(await sb.api('/api/v1/orders', { body: orderBody(), faultInjected: true }), 500, 'internal_error');
+    const res = problem(
+      await sb.api('/api/v1/orders', { body: orderBody(), faultInjected: true }),
+      500,
+      'internal_error',
+    );
     assert.ok(!JSON.stringify(res).includes('simulated crash'), 'no internals or stack in the response');
     assert.equal(await orderCount(engine.running, sb.id), 200);
     assert.equal(await stockOf(engine.running, sb.id, 'var_0001'), stock);
-    problem(await sb.api('/api/v1/orders/ord_0001/cancel', { method: 'POST', faultInjected: true }), 500, 'internal_error');
+    problem(
+      await sb.api('/api/v1/orders/ord_0001/cancel', { method: 'POST', faultInjected: true }),
+      500,
+      'internal_error',
+    );
     assert.equal((await sb.api('/api/v1/orders/ord_0001')).body.status, 'placed', 'the cancel rolled back too');
   } finally {
     await db.exec('drop trigger fail_for_test on events; drop function fail_for_test();');

@@ -9,17 +9,25 @@ const engine = useEngine();
 async function refused(sb: TestSandbox, body: unknown, status: number, code: string, paths?: string[]): Promise<any> {
   const stock = await stockOf(engine.running, sb.id, 'var_0001');
   const res = problem(await sb.api('/api/v1/orders', { body }), status, code);
-  if (paths) assert.deepEqual(res.errors.map((e: any) => e.path), paths, JSON.stringify(res));
+  if (paths)
+    assert.deepEqual(
+      res.errors.map((e: any) => e.path),
+      paths,
+      JSON.stringify(res),
+    );
   assert.equal(await orderCount(engine.running, sb.id), 200, 'no order was written');
   assert.equal(await stockOf(engine.running, sb.id, 'var_0001'), stock, 'no stock moved');
   assert.equal((await sb.api('/api/v1/events')).body.data.length, 0, 'no event was recorded');
   return res;
 }
 
-test('references must exist in the caller\'s sandbox: customer_not_found, variant_not_found', async () => {
+test("references must exist in the caller's sandbox: customer_not_found, variant_not_found", async () => {
   const sb = await createSandbox(engine.url);
   await refused(sb, orderBody({ customerId: 'cus_9999' }), 422, 'customer_not_found', ['/customerId']);
-  const items = [{ variantId: 'var_0001', quantity: 1 }, { variantId: 'var_9999', quantity: 1 }];
+  const items = [
+    { variantId: 'var_0001', quantity: 1 },
+    { variantId: 'var_9999', quantity: 1 },
+  ];
   const res = await refused(sb, orderBody({ items }), 422, 'variant_not_found', ['/items/1/variantId']);
   assert.match(res.detail, /var_9999/);
 });
@@ -34,7 +42,9 @@ test('1–100 items', async () => {
 test('quantity is an integer from 1 to 999', async () => {
   const sb = await createSandbox(engine.url);
   for (const quantity of [0, 1000, 1.5, '2', -1, null]) {
-    await refused(sb, orderBody({ items: [{ variantId: 'var_0001', quantity }] }), 422, 'validation_failed', ['/items/0/quantity']);
+    await refused(sb, orderBody({ items: [{ variantId: 'var_0001', quantity }] }), 422, 'validation_failed', [
+      '/items/0/quantity',
+    ]);
   }
   await refused(sb, orderBody({ items: [{ variantId: 'var_0001' }] }), 422, 'validation_failed', ['/items/0/quantity']);
 });
@@ -63,14 +73,49 @@ test('every missing field is listed, each with a JSON Pointer path and a message
 test('unknown fields are 400 unknown_field, even with a type error present', async () => {
   const sb = await createSandbox(engine.url);
   await refused(sb, orderBody({ coupon: 'FREE' }), 400, 'unknown_field', ['/coupon']);
-  await refused(sb, orderBody({ items: [{ variantId: 'var_0001', quantity: 'two', gift: true }] }), 400, 'unknown_field', ['/items/0/gift']);
-  await refused(sb, orderBody({ customerId: 42, shippingAddress: { city: 'İzmir', district: 'Konak', zip: '35000' } }), 400, 'unknown_field', ['/shippingAddress/zip']);
+  await refused(
+    sb,
+    orderBody({ items: [{ variantId: 'var_0001', quantity: 'two', gift: true }] }),
+    400,
+    'unknown_field',
+    ['/items/0/gift'],
+  );
+  await refused(
+    sb,
+    orderBody({ customerId: 42, shippingAddress: { city: 'İzmir', district: 'Konak', zip: '35000' } }),
+    400,
+    'unknown_field',
+    ['/shippingAddress/zip'],
+  );
 });
 
 test('catalog rules: a draft product and an out-of-stock variant cannot be ordered', async () => {
   const sb = await createSandbox(engine.url);
-  await refused(sb, orderBody({ items: [{ variantId: 'var_0031', quantity: 1 }] }), 422, 'product_not_available', ['/items/0/variantId']);
-  await refused(sb, orderBody({ items: [{ variantId: 'var_0001', quantity: 1 }, { variantId: 'var_0002', quantity: 1 }] }), 422, 'insufficient_stock', ['/items/1/quantity']);
+  await refused(sb, orderBody({ items: [{ variantId: 'var_0031', quantity: 1 }] }), 422, 'product_not_available', [
+    '/items/0/variantId',
+  ]);
+  await refused(
+    sb,
+    orderBody({
+      items: [
+        { variantId: 'var_0001', quantity: 1 },
+        { variantId: 'var_0002', quantity: 1 },
+      ],
+    }),
+    422,
+    'insufficient_stock',
+    ['/items/1/quantity'],
+  );
   const stock = await stockOf(engine.running, sb.id, 'var_0001');
-  await refused(sb, orderBody({ items: [{ variantId: 'var_0001', quantity: stock }, { variantId: 'var_0001', quantity: 1 }] }), 422, 'insufficient_stock');
+  await refused(
+    sb,
+    orderBody({
+      items: [
+        { variantId: 'var_0001', quantity: stock },
+        { variantId: 'var_0001', quantity: 1 },
+      ],
+    }),
+    422,
+    'insufficient_stock',
+  );
 });

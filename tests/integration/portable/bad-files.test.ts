@@ -14,17 +14,21 @@ const engine = useEngine({ maxImportBytes: limit });
 
 let file: Promise<Buffer> | undefined;
 /** A real sandbox file: a seeded sandbox with an order and its event. */
-const good = () => (file ??= (async () => {
-  const sb = await createSandbox(engine.url, 'Bad files');
-  await placeOrder(sb);
-  return exportBytes(engine.url, sb);
-})());
+const good = () =>
+  (file ??= (async () => {
+    const sb = await createSandbox(engine.url, 'Bad files');
+    await placeOrder(sb);
+    return exportBytes(engine.url, sb);
+  })());
 
 const linesOf = (bytes: Buffer) => gunzipSync(bytes).toString('utf8').split('\n').slice(0, -1);
 
 /** Recompresses lines, with the end line rewritten to match them (a deliberate, consistent edit). */
 function resealed(lines: string[]): Buffer {
-  const body = lines.slice(0, -1).map((l) => `${l}\n`).join('');
+  const body = lines
+    .slice(0, -1)
+    .map((l) => `${l}\n`)
+    .join('');
   const rows: Record<string, number> = {};
   let table = '';
   for (const l of lines.slice(1, -1)) {
@@ -58,7 +62,16 @@ test('a file cut short is refused as truncated, naming where it ends', async () 
   assert.match(p.detail, /truncated: the compressed data ends early \(at line \d+/);
   assert.ok(p.where.line > 1);
   const lines = linesOf(bytes);
-  const noEnd = await refused(gzipSync(lines.slice(0, -1).map((l) => `${l}\n`).join('')), 422, 'import_truncated');
+  const noEnd = await refused(
+    gzipSync(
+      lines
+        .slice(0, -1)
+        .map((l) => `${l}\n`)
+        .join(''),
+    ),
+    422,
+    'import_truncated',
+  );
   assert.match(noEnd.detail, /ends without its end line/);
   assert.equal(noEnd.where.line, lines.length);
 });
@@ -86,7 +99,10 @@ test('a file of a newer format version is refused, saying which versions this Sa
   const lines = linesOf(await good());
   lines[0] = JSON.stringify({ ...JSON.parse(lines[0]), version: 2, sandbayVersion: '9.0.0' });
   const p = await refused(resealed(lines), 422, 'import_version_unsupported');
-  assert.match(p.detail, /format version 2 \(written by Sandbay 9\.0\.0\); this Sandbay reads versions up to 1: upgrade Sandbay/);
+  assert.match(
+    p.detail,
+    /format version 2 \(written by Sandbay 9\.0\.0\); this Sandbay reads versions up to 1: upgrade Sandbay/,
+  );
   assert.deepEqual(p.where, { line: 1 });
 });
 
@@ -148,14 +164,18 @@ function twoGiB(): Readable {
 function upload(body: Readable, headers: Record<string, string>): Promise<{ status: number; body: any; sent: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
-    const req = request(`${engine.url}/api/v1/sandboxes/import`, { method: 'POST', headers: { 'content-type': 'application/gzip', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        body.destroy();
-        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), sent });
-      });
-    });
+    const req = request(
+      `${engine.url}/api/v1/sandboxes/import`,
+      { method: 'POST', headers: { 'content-type': 'application/gzip', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          body.destroy();
+          resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), sent });
+        });
+      },
+    );
     req.on('error', reject);
     body.on('data', (c: Buffer) => (sent += c.length));
     body.pipe(req);
@@ -179,7 +199,9 @@ test('a small file that inflates past the limit of what a file may hold is refus
   const [header] = linesOf(await good());
   const row = `{"r":{"id":"ven_${'x'.repeat(60_000)}"}}\n`;
   const rows = Buffer.alloc(Math.ceil((264 * 2 ** 20) / row.length) * row.length, row);
-  const bomb = gzipSync(Buffer.concat([Buffer.from(`${header}\n{"table":"vendors","columns":["id"]}\n`), rows]), { level: 1 });
+  const bomb = gzipSync(Buffer.concat([Buffer.from(`${header}\n{"table":"vendors","columns":["id"]}\n`), rows]), {
+    level: 1,
+  });
   assert.ok(bomb.length < limit);
   const p = await refused(bomb, 413, 'payload_too_large');
   assert.match(p.detail, /uncompressed sandbox file is over the import limit/);

@@ -18,7 +18,8 @@ after(async () => {
   await other?.close();
 });
 
-const requestsOf = async (sb: TestSandbox, name: string) => (await sb.api(`/api/v1/catchers/${name}/requests?limit=100`)).body.data.length;
+const requestsOf = async (sb: TestSandbox, name: string) =>
+  (await sb.api(`/api/v1/catchers/${name}/requests?limit=100`)).body.data.length;
 
 test("an imported sandbox's endpoints and pending test webhooks aimed at its own catchers reach its catchers on the importing server", async () => {
   const source = await createSandbox(engine.url, 'Catcher demo');
@@ -26,7 +27,11 @@ test("an imported sandbox's endpoints and pending test webhooks aimed at its own
   assert.equal(catcher.url, `${engine.url}/catch/${source.id}/demo`);
   const endpoint = await registerEndpoint(source, catcher.url, ['order.*']);
   const order = await placeOrder(source);
-  const test = (await source.api('/api/v1/webhooks/test', { body: { topic: 'payment.captured', endpoint: `${catcher.url}?from=test` } })).body;
+  const test = (
+    await source.api('/api/v1/webhooks/test', {
+      body: { topic: 'payment.captured', endpoint: `${catcher.url}?from=test` },
+    })
+  ).body;
   const pending = (await source.api(`/api/v1/webhooks/deliveries?search=${order.id}`)).body.data[0];
   for (const id of [pending.id, test.deliveryId]) await waitForDelivery(source, id, (d) => d.attemptCount === 1);
   const sourceRequests = await requestsOf(source, 'demo');
@@ -35,13 +40,21 @@ test("an imported sandbox's endpoints and pending test webhooks aimed at its own
   const res = await importBytes(other.url, await exportBytes(engine.url, source, 'includeSecrets=true'));
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const imported: TestSandbox = {
-    id: res.body.sandbox.id, token: res.body.credentials.accessToken, clientId: res.body.credentials.clientId, clientSecret: res.body.credentials.clientSecret,
-    refreshToken: res.body.credentials.refreshToken, webhookTestSecret: res.body.webhookTestSecret,
+    id: res.body.sandbox.id,
+    token: res.body.credentials.accessToken,
+    clientId: res.body.credentials.clientId,
+    clientSecret: res.body.credentials.clientSecret,
+    refreshToken: res.body.credentials.refreshToken,
+    webhookTestSecret: res.body.webhookTestSecret,
     api: (path, init = {}) => call(other.url, path, { ...init, token: res.body.credentials.accessToken }),
   };
   const own = `${other.url}/catch/${imported.id}/demo`;
   assert.equal((await imported.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.url, own);
-  assert.equal((await delivery(imported, test.deliveryId)).url, `${own}?from=test`, 'a test webhook to the bare catcher URL too, query kept');
+  assert.equal(
+    (await delivery(imported, test.deliveryId)).url,
+    `${own}?from=test`,
+    'a test webhook to the bare catcher URL too, query kept',
+  );
   const history = await delivery(imported, pending.id);
   assert.equal(history.attempts[0].url, catcher.url, 'a recorded attempt keeps the URL it was sent to');
 

@@ -24,19 +24,35 @@ async function schema(): Promise<Map<string, string[]>> {
 test('every tenant-scoped table is in a sandbox file or named as left out, with why', async () => {
   const declared = new Set([...portableTables.map((t) => t.table), ...Object.keys(notExported), 'tenants']);
   const tables = [...(await schema()).keys()];
-  assert.deepEqual(tables.filter((t) => !declared.has(t)), [], 'tables neither in portableTables nor in notExported');
-  assert.deepEqual([...declared].filter((t) => !tables.includes(t)), [], 'declared tables the schema does not have');
+  assert.deepEqual(
+    tables.filter((t) => !declared.has(t)),
+    [],
+    'tables neither in portableTables nor in notExported',
+  );
+  assert.deepEqual(
+    [...declared].filter((t) => !tables.includes(t)),
+    [],
+    'declared tables the schema does not have',
+  );
 });
 
 test('every column of an exported table is exported, local, portable or a secret, and the tenants row is accounted for', async () => {
   const tables = await schema();
   const problems: string[] = [];
   for (const t of portableTables) {
-    const covered = new Set(['tenant_id', ...t.columns, ...Object.keys(t.secrets ?? {}), ...Object.keys(t.local ?? {}), ...Object.keys(t.portable ?? {})]);
+    const covered = new Set([
+      'tenant_id',
+      ...t.columns,
+      ...Object.keys(t.secrets ?? {}),
+      ...Object.keys(t.local ?? {}),
+      ...Object.keys(t.portable ?? {}),
+    ]);
     const actual = tables.get(t.table) ?? [];
     for (const c of actual) if (!covered.has(c)) problems.push(`${t.table}.${c} is not covered`);
-    for (const c of covered) if (!actual.includes(c)) problems.push(`${t.table}.${c} is declared but not in the schema`);
-    for (const c of t.order) if (!actual.includes(c)) problems.push(`${t.table} is ordered by ${c}, which it does not have`);
+    for (const c of covered)
+      if (!actual.includes(c)) problems.push(`${t.table}.${c} is declared but not in the schema`);
+    for (const c of t.order)
+      if (!actual.includes(c)) problems.push(`${t.table} is ordered by ${c}, which it does not have`);
   }
   for (const c of tables.get('tenants') ?? []) if (!tenantColumns[c]) problems.push(`tenants.${c} is not covered`);
   assert.deepEqual(problems, []);

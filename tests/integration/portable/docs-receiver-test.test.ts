@@ -49,6 +49,9 @@ test("the Node receiver's documented test passes: a delivery it caused answered 
   // As a user runs it: not as a child of this test runner (which would change the reporter's protocol).
   const { NODE_TEST_CONTEXT: _child, ...env } = process.env;
   const port = String(await freePort());
-  const run = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', 'receiver.test.mjs'], { cwd: dir, env: { ...env, PORT: port } }).catch((err) => err);
+  const run = await promisify(execFile)(process.execPath, ['--test', '--test-reporter=tap', 'receiver.test.mjs'], {
+    cwd: dir,
+    env: { ...env, PORT: port },
+  }).catch((err) => err);
   assert.match(run.stdout, /# pass 2\n# fail 0/, `${run.stdout}\n${run.stderr}`);
 });

@@ -10,20 +10,30 @@ import { exportBytes } from '../../helpers/portable.ts';
 const engine = useEngine();
 const reads = allScopes.filter((s) => s.endsWith(':read'));
 
-test('exporting a sandbox needs every area\'s read scope; its secrets need webhooks:write besides', async () => {
+test("exporting a sandbox needs every area's read scope; its secrets need webhooks:write besides", async () => {
   const sb = await createSandbox(engine.url);
-  const mint = async (scope: string) => (await sb.api('/api/v1/sandbox/tokens', { body: { scope } })).body.accessToken as string;
+  const mint = async (scope: string) =>
+    (await sb.api('/api/v1/sandbox/tokens', { body: { scope } })).body.accessToken as string;
 
   const narrow = await call(engine.url, '/api/v1/sandbox/export', { token: await mint('sandbox:read') });
   const p = problem(narrow, 403, 'insufficient_scope');
   assert.match(p.detail, /every area's data.*orders:read/);
   assert.ok(!p.detail.includes('sandbox:read'), 'the scope it has is not asked for');
-  assert.match(narrow.headers.get('www-authenticate') ?? '', /^Bearer error="insufficient_scope", scope="orders:read payments:read /);
+  assert.match(
+    narrow.headers.get('www-authenticate') ?? '',
+    /^Bearer error="insufficient_scope", scope="orders:read payments:read /,
+  );
 
   const allReads = await mint(reads.join(' '));
   const file = gunzipSync(await exportBytes(engine.url, { token: allReads })).toString('utf8');
   assert.equal(JSON.parse(file.split('\n')[0]).secrets, 'omitted');
-  problem(await call(engine.url, '/api/v1/sandbox/export?includeSecrets=true', { token: allReads }), 403, 'insufficient_scope');
-  const withSecrets = gunzipSync(await exportBytes(engine.url, { token: await mint(`${reads.join(' ')} webhooks:write`) }, 'includeSecrets=true')).toString('utf8');
+  problem(
+    await call(engine.url, '/api/v1/sandbox/export?includeSecrets=true', { token: allReads }),
+    403,
+    'insufficient_scope',
+  );
+  const withSecrets = gunzipSync(
+    await exportBytes(engine.url, { token: await mint(`${reads.join(' ')} webhooks:write`) }, 'includeSecrets=true'),
+  ).toString('utf8');
   assert.equal(JSON.parse(withSecrets.split('\n')[0]).secrets, 'included');
 });

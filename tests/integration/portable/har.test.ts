@@ -20,18 +20,19 @@ after(async () => {
 
 let made: Promise<TestSandbox> | undefined;
 /** A sandbox whose deliveries answered 200, failed with 503, and could not connect at all. */
-const sandbox = () => (made ??= (async () => {
-  const sb = await createSandbox(engine.url);
-  await registerEndpoint(sb, `${ok.url}?tenant=demo`, ['order.*']);
-  await registerEndpoint(sb, failing.url, ['order.placed']);
-  await registerEndpoint(sb, 'http://127.0.0.1:9/refused', ['order.cancelled']);
-  const order = await placeOrder(sb);
-  await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
-  const list = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
-  assert.equal(list.length, 4);
-  for (const d of list) await waitForDelivery(sb, d.id, (x) => x.attemptCount === 1);
-  return sb;
-})());
+const sandbox = () =>
+  (made ??= (async () => {
+    const sb = await createSandbox(engine.url);
+    await registerEndpoint(sb, `${ok.url}?tenant=demo`, ['order.*']);
+    await registerEndpoint(sb, failing.url, ['order.placed']);
+    await registerEndpoint(sb, 'http://127.0.0.1:9/refused', ['order.cancelled']);
+    const order = await placeOrder(sb);
+    await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
+    const list = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
+    assert.equal(list.length, 4);
+    for (const d of list) await waitForDelivery(sb, d.id, (x) => x.attemptCount === 1);
+    return sb;
+  })());
 
 async function har(sb: TestSandbox, query = ''): Promise<any> {
   const res = await sb.api(`/api/v1/webhooks/deliveries/export?format=har${query}`);
@@ -67,7 +68,15 @@ test('each entry holds the exact request: the bytes and headers the receiver got
     assert.equal(entry.request.bodySize, Buffer.byteLength(got.body));
     const headers = Object.fromEntries(entry.request.headers.map((h: any) => [h.name, h.value]));
     assert.equal(headers['x-service-signature'], attempt.signatureHeader);
-    for (const name of ['content-type', 'content-length', 'host', 'user-agent', 'x-service-topic', 'x-service-delivery-id', 'x-service-signature']) {
+    for (const name of [
+      'content-type',
+      'content-length',
+      'host',
+      'user-agent',
+      'x-service-topic',
+      'x-service-delivery-id',
+      'x-service-signature',
+    ]) {
       assert.equal(headers[name], got.headers[name], `header ${name} as received`);
     }
     assert.equal(entry.response.status, 200);

@@ -53,7 +53,11 @@ async function prepare(): Promise<void> {
   pendingId = settled[0].id;
   // A catcher with a request in its log (its body is bytes).
   await source.api('/api/v1/catchers/demo', { method: 'PUT', body: { status: 202 } });
-  await fetch(`${engine.url}/catch/${source.id}/demo`, { method: 'POST', body: new Uint8Array([0, 1, 2, 255]), headers: { 'content-type': 'application/octet-stream' } });
+  await fetch(`${engine.url}/catch/${source.id}/demo`, {
+    method: 'POST',
+    body: new Uint8Array([0, 1, 2, 255]),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
 }
 
 after(async () => {
@@ -63,8 +67,12 @@ after(async () => {
 });
 
 const sandboxOf = (url: string, body: any): TestSandbox => ({
-  id: body.sandbox.id, token: body.credentials.accessToken, clientId: body.credentials.clientId, clientSecret: body.credentials.clientSecret,
-  refreshToken: body.credentials.refreshToken, webhookTestSecret: body.webhookTestSecret,
+  id: body.sandbox.id,
+  token: body.credentials.accessToken,
+  clientId: body.credentials.clientId,
+  clientSecret: body.credentials.clientSecret,
+  refreshToken: body.credentials.refreshToken,
+  webhookTestSecret: body.webhookTestSecret,
   api: (path, init = {}) => call(url, path, { ...init, token: body.credentials.accessToken }),
 });
 
@@ -86,7 +94,12 @@ async function inspectorView(sb: TestSandbox) {
   return { list, details: details.map(({ envelope: _e, ...d }) => d), dlq };
 }
 
-async function roundTrip(from: { url: string; running: RunningSandbox }, sb: TestSandbox, to: { url: string; running: RunningSandbox }, includeSecrets: boolean) {
+async function roundTrip(
+  from: { url: string; running: RunningSandbox },
+  sb: TestSandbox,
+  to: { url: string; running: RunningSandbox },
+  includeSecrets: boolean,
+) {
   await ready();
   const bytes = await exportBytes(from.url, sb, includeSecrets ? 'includeSecrets=true' : '');
   const res = await importBytes(to.url, bytes);
@@ -97,18 +110,33 @@ async function roundTrip(from: { url: string; running: RunningSandbox }, sb: Tes
 for (const includeSecrets of [true, false]) {
   test(`export → import ${includeSecrets ? 'with' : 'without'} secrets, onto PGlite and back: every table's rows equal, the inspector shows the same deliveries`, async () => {
     await ready();
-    const there = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, includeSecrets);
-    const back = await roundTrip({ url: pglite.url, running: pglite }, there.imported, { url: engine.url, running: engine.running }, includeSecrets);
+    const there = await roundTrip(
+      { url: engine.url, running: engine.running },
+      source,
+      { url: pglite.url, running: pglite },
+      includeSecrets,
+    );
+    const back = await roundTrip(
+      { url: pglite.url, running: pglite },
+      there.imported,
+      { url: engine.url, running: engine.running },
+      includeSecrets,
+    );
     const original = await portableRows(engine.running.services.db, source.id, includeSecrets);
     assert.notEqual(there.imported.id, source.id);
     assert.deepEqual(await portableRows(pglite.services.db, there.imported.id, includeSecrets), original);
     assert.deepEqual(await portableRows(engine.running.services.db, back.imported.id, includeSecrets), original);
-    assert.ok(original.deliveries.length >= 5 && original.attempts.length >= 9 && original.catcher_requests.length === 1);
+    assert.ok(
+      original.deliveries.length >= 5 && original.attempts.length >= 9 && original.catcher_requests.length === 1,
+    );
 
     const view = await inspectorView(source);
     assert.deepEqual(await inspectorView(there.imported), view);
     assert.deepEqual(await inspectorView(back.imported), view);
-    assert.deepEqual((await there.imported.api('/api/v1/sandbox')).body.counts, (await source.api('/api/v1/sandbox')).body.counts);
+    assert.deepEqual(
+      (await there.imported.api('/api/v1/sandbox')).body.counts,
+      (await source.api('/api/v1/sandbox')).body.counts,
+    );
     assert.equal(there.body.sandbox.name, 'Demo for Acme');
     assert.equal(there.report.secrets, includeSecrets ? 'imported' : 'issued');
     assert.notEqual(there.body.credentials.clientSecret, source.clientSecret);
@@ -117,18 +145,30 @@ for (const includeSecrets of [true, false]) {
 
 test('with secrets, the imported endpoints sign with the same secrets: every recorded signature verifies with them', async () => {
   await ready();
-  const { imported, report } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
+  const { imported, report } = await roundTrip(
+    { url: engine.url, running: engine.running },
+    source,
+    { url: pglite.url, running: pglite },
+    true,
+  );
   assert.deepEqual(report.newSecrets, []);
   const endpoints = (await imported.api('/api/v1/webhooks/endpoints')).body.data;
   let verified = 0;
   for (const d of await allDeliveries(imported)) {
     const detail = await delivery(imported, d.id);
-    const secrets = (await imported.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map((s: any) => s.secret);
-    const original = (await source.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map((s: any) => s.secret);
+    const secrets = (await imported.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map(
+      (s: any) => s.secret,
+    );
+    const original = (await source.api(`/api/v1/webhooks/endpoints/${d.endpointId}/secrets`)).body.data.map(
+      (s: any) => s.secret,
+    );
     assert.deepEqual(secrets, original);
     for (const a of detail.attempts) {
       const t = Number(/t=(\d+)/.exec(a.signatureHeader)![1]);
-      assert.equal(verifyWebhook({ payload: detail.rawBody, header: a.signatureHeader, secret: secrets, now: t }).deliveryId, d.id);
+      assert.equal(
+        verifyWebhook({ payload: detail.rawBody, header: a.signatureHeader, secret: secrets, now: t }).deliveryId,
+        d.id,
+      );
       verified++;
     }
   }
@@ -137,7 +177,12 @@ test('with secrets, the imported endpoints sign with the same secrets: every rec
 
 test('without secrets, every endpoint gets a new secret and the report names them', async () => {
   await ready();
-  const { imported, report, body } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, false);
+  const { imported, report, body } = await roundTrip(
+    { url: engine.url, running: engine.running },
+    source,
+    { url: pglite.url, running: pglite },
+    false,
+  );
   const endpoints = (await source.api('/api/v1/webhooks/endpoints')).body.data;
   assert.deepEqual(report.newSecrets.map((e: any) => e.endpointId).sort(), endpoints.map((e: any) => e.id).sort());
   for (const e of endpoints) {
@@ -153,9 +198,17 @@ test('the imported sandbox resumes the sandbox clock: its pending retry fires at
   await ready();
   const original = await delivery(source, pendingId);
   const sourceClock = (await source.api('/api/v1/sandbox/clock')).body;
-  const { imported, report } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
+  const { imported, report } = await roundTrip(
+    { url: engine.url, running: engine.running },
+    source,
+    { url: pglite.url, running: pglite },
+    true,
+  );
   const clock = (await imported.api('/api/v1/sandbox/clock')).body;
-  assert.ok(Math.abs(Date.parse(clock.now) - Date.parse(sourceClock.now)) < 5_000, `${clock.now} resumes ${sourceClock.now}`);
+  assert.ok(
+    Math.abs(Date.parse(clock.now) - Date.parse(sourceClock.now)) < 5_000,
+    `${clock.now} resumes ${sourceClock.now}`,
+  );
   assert.ok(Math.abs(Date.parse(report.clock.now) - Date.parse(clock.now)) < 5_000);
   const copy = await delivery(imported, pendingId);
   assert.equal(copy.nextAttemptAt, original.nextAttemptAt);
@@ -173,8 +226,16 @@ test('the imported sandbox resumes the sandbox clock: its pending retry fires at
 
 test('a dead delivery stays in the DLQ of the imported sandbox and replays from there', async () => {
   await ready();
-  const { imported } = await roundTrip({ url: engine.url, running: engine.running }, source, { url: pglite.url, running: pglite }, true);
-  assert.deepEqual((await imported.api('/api/v1/webhooks/dlq')).body.data.map((d: any) => d.id), [deadId]);
+  const { imported } = await roundTrip(
+    { url: engine.url, running: engine.running },
+    source,
+    { url: pglite.url, running: pglite },
+    true,
+  );
+  assert.deepEqual(
+    (await imported.api('/api/v1/webhooks/dlq')).body.data.map((d: any) => d.id),
+    [deadId],
+  );
   failing.behaviour = { kind: 'status', status: 200, body: 'back' };
   try {
     const replayed = await imported.api(`/api/v1/webhooks/dlq/${deadId}/replay`, { method: 'POST' });
@@ -191,9 +252,15 @@ test('every line of an exported file is valid against its JSON Schema in docs/',
   const schema = JSON.parse(readFileSync(new URL('../../../docs/sandbox-file.schema.json', import.meta.url), 'utf8'));
   const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
   for (const query of ['', 'includeSecrets=true']) {
-    const lines = gunzipSync(await exportBytes(engine.url, source, query)).toString('utf8').split('\n');
+    const lines = gunzipSync(await exportBytes(engine.url, source, query))
+      .toString('utf8')
+      .split('\n');
     assert.equal(lines.pop(), '', 'every line ends in a newline');
-    const invalid = lines.map((l, i) => (validate(JSON.parse(l)) ? null : `line ${i + 1}: ${JSON.stringify(validate.errors?.slice(0, 2))}`)).filter(Boolean);
+    const invalid = lines
+      .map((l, i) =>
+        validate(JSON.parse(l)) ? null : `line ${i + 1}: ${JSON.stringify(validate.errors?.slice(0, 2))}`,
+      )
+      .filter(Boolean);
     assert.deepEqual(invalid, []);
     assert.equal(JSON.parse(lines[0]).secrets, query ? 'included' : 'omitted');
   }

@@ -37,13 +37,19 @@ test('the cookie then authenticates an API call, with the sandbox from ?sandbox=
   assert.equal(jsonOf(me).id, sb.id);
   const list = await rawRequest(engine.url, '/api/v1/sandboxes', { headers: { cookie } });
   assert.equal(list.status, 200, 'admin-only routes too');
-  const orders = await rawRequest(engine.url, '/api/v1/orders?limit=1', { headers: { cookie, 'sandbay-sandbox': sb.id } });
+  const orders = await rawRequest(engine.url, '/api/v1/orders?limit=1', {
+    headers: { cookie, 'sandbay-sandbox': sb.id },
+  });
   assert.equal(orders.status, 200, 'or from the header');
 
   const none = await rawRequest(engine.url, '/api/v1/sandbox', { headers: { cookie } });
   assert.equal(jsonOf(none).code, 'sandbox_required');
-  const otherPort = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${sb.id}`, { headers: { cookie: `sandbay_admin_1=${engine.running.adminKey}` } });
+  const otherPort = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${sb.id}`, {
+    headers: { cookie: `sandbay_admin_1=${engine.running.adminKey}` },
+  });
   assert.equal(otherPort.status, 401, "another instance's cookie name does not count");
-  const forged = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${sb.id}`, { headers: { cookie: `sandbay_admin_${engine.running.port}=sbk_guess` } });
+  const forged = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${sb.id}`, {
+    headers: { cookie: `sandbay_admin_${engine.running.port}=sbk_guess` },
+  });
   assert.equal(forged.status, 401);
 });

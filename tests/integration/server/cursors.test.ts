@@ -9,7 +9,10 @@ const engine = useEngine();
 
 /** Two catchers, an endpoint that fails and one that succeeds, a dead delivery: every list has two rows. */
 async function populate(sb: TestSandbox): Promise<void> {
-  for (const [name, status] of [['ok', 200], ['down', 500]] as const) {
+  for (const [name, status] of [
+    ['ok', 200],
+    ['down', 500],
+  ] as const) {
     const catcher = await sb.api(`/api/v1/catchers/${name}`, { method: 'PUT', body: { status } });
     assert.equal(catcher.status, 201);
     await registerEndpoint(sb, catcher.body.url, ['order.*']);
@@ -26,7 +29,8 @@ const nextCursor = async (sb: TestSandbox, list: string): Promise<string> => {
   return res.body.nextCursor;
 };
 
-const withCursor = (list: string, cursor: string) => `${list}${list.includes('?') ? '&' : '?'}limit=1&cursor=${encodeURIComponent(cursor)}`;
+const withCursor = (list: string, cursor: string) =>
+  `${list}${list.includes('?') ? '&' : '?'}limit=1&cursor=${encodeURIComponent(cursor)}`;
 
 test('every list refuses the cursors of other lists (of each key type) with a 422 naming both', async () => {
   await createSandbox(engine.url); // so the list of sandboxes has a second page
@@ -45,7 +49,15 @@ test('every list refuses the cursors of other lists (of each key type) with a 42
     const res = await call(engine.url, `${list}?limit=1`, { headers });
     if (res.status === 200 && res.body.nextCursor) issued.set(list, res.body.nextCursor);
   }
-  for (const list of ['/api/v1/sandboxes', '/api/v1/orders', '/api/v1/events', '/api/v1/webhooks/deliveries', '/api/v1/webhooks/dlq', '/api/v1/catchers', '/api/v1/webhooks/endpoints']) {
+  for (const list of [
+    '/api/v1/sandboxes',
+    '/api/v1/orders',
+    '/api/v1/events',
+    '/api/v1/webhooks/deliveries',
+    '/api/v1/webhooks/dlq',
+    '/api/v1/catchers',
+    '/api/v1/webhooks/endpoints',
+  ]) {
     assert.ok(issued.has(list), `${list} issued a cursor`);
   }
   // Each list is sent a cursor of each key type (a time, a sequence, a name) from another list,
@@ -53,7 +65,10 @@ test('every list refuses the cursors of other lists (of each key type) with a 42
   const foreign = ['/api/v1/orders', '/api/v1/events', '/api/v1/catchers'];
   const pairs = [
     ...lists.flatMap((to) => foreign.filter((from) => from !== to).map((from) => [from, to])),
-    ...[...issued.keys()].flatMap((from) => [[from, from], [from, from === foreign[0] ? foreign[1] : foreign[0]]]),
+    ...[...issued.keys()].flatMap((from) => [
+      [from, from],
+      [from, from === foreign[0] ? foreign[1] : foreign[0]],
+    ]),
   ];
   for (const [from, to] of pairs) {
     const res = await call(engine.url, withCursor(to, issued.get(from)!), { headers });
@@ -62,7 +77,11 @@ test('every list refuses the cursors of other lists (of each key type) with a 42
       continue;
     }
     const body = problem(res, 422, 'validation_failed');
-    assert.deepEqual(body.errors.map((e: { path: string }) => e.path), ['/cursor'], `${from} → ${to}`);
+    assert.deepEqual(
+      body.errors.map((e: { path: string }) => e.path),
+      ['/cursor'],
+      `${from} → ${to}`,
+    );
     assert.ok(body.detail.includes(from) && body.detail.includes(to), `${from} → ${to}: ${body.detail}`);
   }
 });
@@ -74,9 +93,16 @@ test("another sandbox's cursor for the same list is refused; its own works", asy
   assert.match(res.detail, /another sandbox/);
   assert.equal((await a.api(withCursor('/api/v1/orders', fromA))).status, 200);
   // The admin key acting on sandbox A pages A's list with A's cursor, and not B's.
-  const admin = (sandbox: string) => ({ authorization: `Bearer ${engine.running.adminKey}`, 'sandbay-sandbox': sandbox });
+  const admin = (sandbox: string) => ({
+    authorization: `Bearer ${engine.running.adminKey}`,
+    'sandbay-sandbox': sandbox,
+  });
   assert.equal((await call(engine.url, withCursor('/api/v1/orders', fromA), { headers: admin(a.id) })).status, 200);
-  problem(await call(engine.url, withCursor('/api/v1/orders', fromA), { headers: admin(b.id) }), 422, 'validation_failed');
+  problem(
+    await call(engine.url, withCursor('/api/v1/orders', fromA), { headers: admin(b.id) }),
+    422,
+    'validation_failed',
+  );
 });
 
 test("one vendor's offers cursor does not page another vendor's offers", async () => {

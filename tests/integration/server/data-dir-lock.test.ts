@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
-import { acquireLock, DataDirLockedError, discoveryFile, lockFile, readLock, type LockRecord } from '../../../src/server/instance-lock.ts';
+import {
+  acquireLock,
+  DataDirLockedError,
+  discoveryFile,
+  lockFile,
+  readLock,
+  type LockRecord,
+} from '../../../src/server/instance-lock.ts';
 import { processStatus } from '../../../src/shared/node/process-alive.ts';
 
 const dirs: string[] = [];
@@ -21,11 +28,18 @@ after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }))
 const writeLock = (dir: string, record: LockRecord | string) =>
   writeFileSync(lockFile(dir), typeof record === 'string' ? record : JSON.stringify(record));
 const writeDiscoveryFor = (dir: string, record: LockRecord, url: string) =>
-  writeFileSync(discoveryFile(dir), JSON.stringify({ url, pid: record.pid, instanceId: record.instanceId, adminKey: 'sbk_x' }));
+  writeFileSync(
+    discoveryFile(dir),
+    JSON.stringify({ url, pid: record.pid, instanceId: record.instanceId, adminKey: 'sbk_x' }),
+  );
 
 /** The lock a Sandbay would have written, naming `pid` (the test runner: alive, and not a Sandbay). */
 const lockNaming = (dir: string, pid: number, extra: Partial<LockRecord> = {}): LockRecord => ({
-  pid, instanceId: 'ins_earlier', dataDir: realpathSync(dir), since: new Date().toISOString(), ...extra,
+  pid,
+  instanceId: 'ins_earlier',
+  dataDir: realpathSync(dir),
+  since: new Date().toISOString(),
+  ...extra,
 });
 
 /** Acquires, checks the lock is now ours, and releases. */
@@ -48,7 +62,12 @@ test('a lock whose pid now belongs to a live process that is not Sandbay (a recy
   const parent = processStatus(process.ppid);
   assert.equal(parent.running, true);
   // The start time the lock records is not the live process's: the pid was reused since.
-  writeLock(dir, lockNaming(dir, process.ppid, { startTime: parent.startTime!.replace(/\d+$/, (ticks) => String(Number(ticks) + 1)) }));
+  writeLock(
+    dir,
+    lockNaming(dir, process.ppid, {
+      startTime: parent.startTime!.replace(/\d+$/, (ticks) => String(Number(ticks) + 1)),
+    }),
+  );
   await takesOver(dir);
 });
 
@@ -83,10 +102,15 @@ test('without start times to compare, the discovery URL is asked which instance 
     server.close();
   });
   await t.test('the holder itself answers: refused, naming its URL', async () => {
-    const { server, url } = await listen((_req, res) => res.end(JSON.stringify({ ok: true, instanceId: record.instanceId })));
+    const { server, url } = await listen((_req, res) =>
+      res.end(JSON.stringify({ ok: true, instanceId: record.instanceId })),
+    );
     writeLock(dir, record);
     writeDiscoveryFor(dir, record, url);
-    await assert.rejects(acquireLock(dir, 'ins_me'), (err: Error) => err instanceof DataDirLockedError && err.message.includes(url));
+    await assert.rejects(
+      acquireLock(dir, 'ins_me'),
+      (err: Error) => err instanceof DataDirLockedError && err.message.includes(url),
+    );
     server.close();
   });
   await t.test('it accepts the connection but does not answer in time: alive but busy, refused', async () => {
@@ -129,7 +153,11 @@ interface Racer {
 }
 
 function startRacer(dir: string): Racer {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'tests', 'helpers', 'lock-racer.ts'), dir], { cwd: packageRoot() });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(packageRoot(), 'tests', 'helpers', 'lock-racer.ts'), dir],
+    { cwd: packageRoot() },
+  );
   const racer = { child, output: '' };
   child.stdout.on('data', (d) => (racer.output += d));
   return racer;
@@ -155,7 +183,11 @@ async function race(dir: string, count: number): Promise<void> {
     for (const r of racers) if (r !== winners[0]) assert.match(r.output, /lost: Another Sandbay \(pid \d+\)/);
   } finally {
     for (const r of racers) r.child.stdin.end();
-    await Promise.all(racers.map((r) => new Promise((resolve) => (r.child.exitCode !== null ? resolve(null) : r.child.once('exit', resolve)))));
+    await Promise.all(
+      racers.map(
+        (r) => new Promise((resolve) => (r.child.exitCode !== null ? resolve(null) : r.child.once('exit', resolve))),
+      ),
+    );
   }
   assert.ok(!existsSync(lockFile(dir)), 'the winner released it');
 }

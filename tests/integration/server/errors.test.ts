@@ -8,7 +8,16 @@ const engine = useEngine();
 
 test('malformed JSON is 400 malformed_json; so is a JSON array, number, string or null', async () => {
   const sb = await createSandbox(engine.url);
-  for (const body of ['{"customerId":', '{customerId: 1}', '[]', '[{"customerId":"cus_0001"}]', '42', '"order"', 'null', '\u0000']) {
+  for (const body of [
+    '{"customerId":',
+    '{customerId: 1}',
+    '[]',
+    '[{"customerId":"cus_0001"}]',
+    '42',
+    '"order"',
+    'null',
+    '\u0000',
+  ]) {
     const res = problem(await sb.api('/api/v1/orders', { body }), 400, 'malformed_json');
     assert.ok(res.detail.length > 0);
   }
@@ -19,9 +28,18 @@ test('malformed JSON says where (line and column) in its own words, without echo
   const sb = await createSandbox(engine.url);
   const cases: [string, string][] = [
     ['{"customerId":', 'The body is not valid JSON: it ends early (line 1, column 15).'],
-    ['{\n  "customerId": "cus_0001",\n  "items": [}\n', 'The body is not valid JSON: expected a value at line 3, column 13.'],
-    ['{"customerId": "secret-looking-value" "items": []}', 'The body is not valid JSON: expected a comma at line 1, column 39.'],
-    ["{\n  'a': 1\n}", "The body is not valid JSON: unexpected character \"'\" (JSON strings take double quotes) at line 2, column 3."],
+    [
+      '{\n  "customerId": "cus_0001",\n  "items": [}\n',
+      'The body is not valid JSON: expected a value at line 3, column 13.',
+    ],
+    [
+      '{"customerId": "secret-looking-value" "items": []}',
+      'The body is not valid JSON: expected a comma at line 1, column 39.',
+    ],
+    [
+      "{\n  'a': 1\n}",
+      'The body is not valid JSON: unexpected character "\'" (JSON strings take double quotes) at line 2, column 3.',
+    ],
     ['{"a":1,}', 'The body is not valid JSON: expected a double-quoted property name at line 1, column 8.'],
     ['{"a":"x\u0001"}', 'The body is not valid JSON: unescaped control character in a string at line 1, column 6.'],
   ];
@@ -36,20 +54,47 @@ test('JSON nested deeper than 64 levels is 400 malformed_json, with or without a
   const sb = await createSandbox(engine.url);
   const deep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
   problem(await sb.api('/api/v1/orders', { body: deep }), 400, 'malformed_json');
-  problem(await sb.api('/api/v1/orders', { body: deep, headers: { 'idempotency-key': 'deep' } }), 400, 'malformed_json');
-  problem(await sb.api('/api/v1/sandbox/reset', { body: `{"scope":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`, headers: { 'idempotency-key': 'deep' } }), 400, 'malformed_json');
+  problem(
+    await sb.api('/api/v1/orders', { body: deep, headers: { 'idempotency-key': 'deep' } }),
+    400,
+    'malformed_json',
+  );
+  problem(
+    await sb.api('/api/v1/sandbox/reset', {
+      body: `{"scope":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`,
+      headers: { 'idempotency-key': 'deep' },
+    }),
+    400,
+    'malformed_json',
+  );
   const ok = await sb.api('/api/v1/sandbox/reset', { body: `{"scope":${'{"a":'.repeat(10)}1${'}'.repeat(10)}}` });
   problem(ok, 422, 'validation_failed');
 });
 
 test('a body that is not JSON is 415 unsupported_media_type', async () => {
   const sb = await createSandbox(engine.url);
-  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
-    problem(await sb.api('/api/v1/orders', { body: JSON.stringify(orderBody()), headers: { 'content-type': type } }), 415, 'unsupported_media_type');
+  for (const type of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+  ]) {
+    problem(
+      await sb.api('/api/v1/orders', { body: JSON.stringify(orderBody()), headers: { 'content-type': type } }),
+      415,
+      'unsupported_media_type',
+    );
   }
-  const res = await fetch(`${engine.url}/api/v1/orders`, { method: 'POST', headers: { authorization: `Bearer ${sb.token}` }, body: new Uint8Array(Buffer.from(JSON.stringify(orderBody()))) });
+  const res = await fetch(`${engine.url}/api/v1/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.token}` },
+    body: new Uint8Array(Buffer.from(JSON.stringify(orderBody()))),
+  });
   assert.equal(res.status, 415, 'a body without Content-Type');
-  const ok = await sb.api('/api/v1/orders', { body: JSON.stringify(orderBody()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const ok = await sb.api('/api/v1/orders', {
+    body: JSON.stringify(orderBody()),
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
   assert.equal(ok.status, 201, 'parameters on application/json are fine');
 });
 
@@ -74,15 +119,21 @@ function streamBig(path: string, token: string, lengthHeader: string): Promise<{
         resolve({ status: Number(received.split(' ')[1]), head: received });
       }
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${lengthHeader}\r\n\r\n`);
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n${lengthHeader}\r\n\r\n`,
+    );
     const chunked = /chunked/i.test(lengthHeader);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
       while (sent < 2 * 1024 * 1024 && !socket.destroyed) {
         sent += chunk.length;
-        const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+        const framed = chunked
+          ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+          : chunk;
         if (!socket.write(framed)) return void socket.once('drain', pump);
       }
       if (chunked && !socket.destroyed) socket.write('0\r\n\r\n');
@@ -118,7 +169,13 @@ test('an unknown route is a 404 problem; a known path with the wrong method is a
 
 test('malformed percent-encoding in the path is a 4xx problem, not a 5xx', async () => {
   const sb = await createSandbox(engine.url);
-  for (const path of ['/api/v1/orders/%E0%A4%A', '/api/v1/orders/%', '/api/v1/orders/%zz/cancel', '/%E0%A4%A', '/api/v1/%']) {
+  for (const path of [
+    '/api/v1/orders/%E0%A4%A',
+    '/api/v1/orders/%',
+    '/api/v1/orders/%zz/cancel',
+    '/%E0%A4%A',
+    '/api/v1/%',
+  ]) {
     const res = await sb.api(path);
     assert.ok(res.status >= 400 && res.status < 500, `${path} → ${res.status}`);
     if (path.startsWith('/api/')) assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
@@ -137,7 +194,8 @@ test('every error carries type, title, status, detail and code, as application/p
   ];
   for (const res of cases) {
     assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
-    for (const field of ['type', 'title', 'status', 'detail', 'code']) assert.ok(res.body[field] !== undefined, `${res.body.code} lacks ${field}`);
+    for (const field of ['type', 'title', 'status', 'detail', 'code'])
+      assert.ok(res.body[field] !== undefined, `${res.body.code} lacks ${field}`);
     assert.equal(res.body.status, res.status);
     assert.match(res.body.code, /^[a-z]+(_[a-z]+)*$/);
     assert.equal(res.body.type, `https://sandbay.dev/problems/${res.body.code}`);

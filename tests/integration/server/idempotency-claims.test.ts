@@ -16,14 +16,21 @@ const withKey = (key: string) => ({ 'idempotency-key': key });
 const db = () => engine.running.services.db;
 const storedRows = (tenantId: string, key: string) =>
   db().query<{ status: number | null; response: string | null; omitted: string[] | null }>(
-    'select status, response, omitted from idempotency_keys where tenant_id = $1 and key = $2', [tenantId, key],
+    'select status, response, omitted from idempotency_keys where tenant_id = $1 and key = $2',
+    [tenantId, key],
   );
 
 /** A second engine process's view of the same database: its own IdempotencyKeys, nothing shared in memory. */
 function anotherProcess(now: () => number = Date.now) {
   return new IdempotencyKeys(withAmbientTransactions(db()), { realNow: now });
 }
-const request = (tenantId: string, key: string, body: unknown = { n: 1 }) => ({ tenantId, method: 'POST', path: '/api/v1/probe', key, body });
+const request = (tenantId: string, key: string, body: unknown = { n: 1 }) => ({
+  tenantId,
+  method: 'POST',
+  path: '/api/v1/probe',
+  key,
+  body,
+});
 
 test('an invitation token is never stored: a replay omits it and says so in Idempotent-Omitted', async () => {
   const sb = await createSandbox(engine.url);
@@ -42,10 +49,15 @@ test('an invitation token is never stored: a replay omits it and says so in Idem
   const { invitationToken: _token, ...withoutToken } = first.body;
   assert.deepEqual(replay.body, withoutToken);
 
-  const resent = await sb.api(`/api/v1/staff/${first.body.id}/invitation`, { method: 'POST', headers: withKey('resend') });
+  const resent = await sb.api(`/api/v1/staff/${first.body.id}/invitation`, {
+    method: 'POST',
+    headers: withKey('resend'),
+  });
   const [resendRow] = await storedRows(sb.id, 'resend');
   assert.ok(!resendRow.response!.includes(resent.body.invitationToken));
-  const accepted = await sb.api(`/api/v1/staff/${first.body.id}/accept`, { body: { token: resent.body.invitationToken } });
+  const accepted = await sb.api(`/api/v1/staff/${first.body.id}/accept`, {
+    body: { token: resent.body.invitationToken },
+  });
   assert.equal(accepted.body.status, 'active', 'the token shown once still works');
   assert.equal(first.headers.get('idempotent-omitted'), null, 'the first response is complete');
 });
@@ -58,9 +70,16 @@ test('the write and its stored response are one transaction: when the store fail
     create trigger refuse_store before update on idempotency_keys for each row
       when (new.key = 'store-fails' and new.response is not null) execute function refuse_store();`);
   try {
-    const failed = await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('store-fails'), faultInjected: true });
+    const failed = await sb.api('/api/v1/orders', {
+      body: orderBody(),
+      headers: withKey('store-fails'),
+      faultInjected: true,
+    });
     problem(failed, 500, 'internal_error');
-    assert.ok(errors.some((line) => line.includes('disk full (simulated)')), 'the failure is logged');
+    assert.ok(
+      errors.some((line) => line.includes('disk full (simulated)')),
+      'the failure is logged',
+    );
     assert.equal(await orderCount(engine.running, sb.id), 200, "the handler's order was rolled back with the store");
     assert.deepEqual(await storedRows(sb.id, 'store-fails'), [], 'and the claim was given up');
   } finally {
@@ -85,36 +104,52 @@ test('two processes given one key run the handler once: the other waits for it, 
   // A handler that awaits the network runs outside any transaction: the other process sees its claim.
   let release!: () => void;
   const slow = async (): Promise<RouteResult> => {
-    await new Promise<void>((resolve) => { release = resolve; });
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
     return { body: { run: ++runs } };
   };
   const network: IdempotencyMode = { atomic: false };
   const first = a.run(request(sb.id, 'slow'), slow, network);
   while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
-  await assert.rejects(b.run(request(sb.id, 'slow'), slow, network), (err: ApiError) => err.code === 'idempotency_key_in_use');
+  await assert.rejects(
+    b.run(request(sb.id, 'slow'), slow, network),
+    (err: ApiError) => err.code === 'idempotency_key_in_use',
+  );
   release();
   assert.deepEqual((await first).body, { run: 2 });
   const replay = await b.run(request(sb.id, 'slow'), slow, network);
   assert.deepEqual([replay.body, replay.headers?.['Idempotent-Replayed'], runs], [{ run: 2 }, 'true', 2]);
 });
 
-test('a claim is never stuck: a failed request gives it up, a dead process\'s claim is taken over after 5 minutes', async () => {
+test("a claim is never stuck: a failed request gives it up, a dead process's claim is taken over after 5 minutes", async () => {
   const sb = await createSandbox(engine.url);
   const keys = anotherProcess();
   let runs = 0;
-  await assert.rejects(keys.run(request(sb.id, 'boom'), async () => { runs++; throw new Error('bug'); }), /bug/);
+  await assert.rejects(
+    keys.run(request(sb.id, 'boom'), async () => {
+      runs++;
+      throw new Error('bug');
+    }),
+    /bug/,
+  );
   const retried = await keys.run(request(sb.id, 'boom'), async () => ({ body: { run: ++runs } }));
   assert.deepEqual([retried.body, runs], [{ run: 2 }, 2]);
 
   // Claims a crashed engine left behind: one a minute old, one ten minutes old.
-  const claimed = (key: string, minutesAgo: number) => db().query(
-    `insert into idempotency_keys (tenant_id, method, path, key, body_hash, claim_token, created_at)
+  const claimed = (key: string, minutesAgo: number) =>
+    db().query(
+      `insert into idempotency_keys (tenant_id, method, path, key, body_hash, claim_token, created_at)
      select $1, 'POST', '/api/v1/probe', $2, body_hash, 'crashed', now() - make_interval(mins => $3) from idempotency_keys
-      where tenant_id = $1 and key = 'boom'`, [sb.id, key, minutesAgo],
-  );
+      where tenant_id = $1 and key = 'boom'`,
+      [sb.id, key, minutesAgo],
+    );
   await claimed('recent', 1);
   await claimed('abandoned', 10);
-  await assert.rejects(keys.run(request(sb.id, 'recent'), async () => ({ body: {} })), (err: ApiError) => err.code === 'idempotency_key_in_use');
+  await assert.rejects(
+    keys.run(request(sb.id, 'recent'), async () => ({ body: {} })),
+    (err: ApiError) => err.code === 'idempotency_key_in_use',
+  );
   const taken = await keys.run(request(sb.id, 'abandoned'), async () => ({ status: 201, body: { run: ++runs } }));
   assert.deepEqual([taken.status, taken.body], [201, { run: 3 }]);
 });
@@ -134,7 +169,8 @@ test('stored responses are purged after their 24 h window, by the timer too', as
   now += 2 * 3600_000;
   const stop = keys.startPurging(10);
   try {
-    for (let i = 0; i < 200 && (await storedRows(sb.id, 'day')).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 200 && (await storedRows(sb.id, 'day')).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
   } finally {
     stop();
   }
@@ -153,5 +189,9 @@ test('a route that awaits the network (a replay to a catcher on this very engine
   assert.deepEqual([first.status, again.status, again.headers.get('idempotent-replayed')], [200, 200, 'true']);
   assert.deepEqual(again.body, first.body);
   assert.equal(first.body.attempts.length, 2, 'one replay attempt');
-  assert.equal((await sb.api(`/api/v1/catchers/idem/requests`)).body.data.length, 2, 'the catcher got the first attempt and one replay');
+  assert.equal(
+    (await sb.api(`/api/v1/catchers/idem/requests`)).body.data.length,
+    2,
+    'the catcher got the first attempt and one replay',
+  );
 });

@@ -13,7 +13,11 @@ test('same key and same body (keys in another order) replays the first response 
   assert.equal(first.headers.get('idempotent-replayed'), null);
 
   const { shippingAddress, items, customerId } = orderBody();
-  const reordered = JSON.stringify({ shippingAddress: { district: shippingAddress.district, city: shippingAddress.city }, items, customerId });
+  const reordered = JSON.stringify({
+    shippingAddress: { district: shippingAddress.district, city: shippingAddress.city },
+    items,
+    customerId,
+  });
   const second = await sb.api('/api/v1/orders', { body: reordered, headers: withKey('order-1') });
   assert.equal(second.status, 201);
   assert.equal(second.headers.get('idempotent-replayed'), 'true');
@@ -60,7 +64,7 @@ test('keys are scoped per tenant, method and path', async () => {
   assert.equal(cancel.body.status, 'cancelled');
 });
 
-test('a reset clears the tenant\'s keys', async () => {
+test("a reset clears the tenant's keys", async () => {
   const sb = await createSandbox(engine.url);
   const first = await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('r') });
   await sb.api('/api/v1/sandbox/reset', { method: 'POST' });
@@ -72,21 +76,31 @@ test('a reset clears the tenant\'s keys', async () => {
 
 test('two concurrent requests with one key: one 201, the other a 409 in-use or a replay; one order', async () => {
   const sb = await createSandbox(engine.url);
-  const results = await Promise.all([1, 2, 3].map(() => sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('race') })));
+  const results = await Promise.all(
+    [1, 2, 3].map(() => sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('race') })),
+  );
   const created = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
   assert.equal(created.length, 1, JSON.stringify(results.map((r) => r.status)));
   for (const r of results) {
     if (r === created[0]) continue;
     if (r.status === 409) problem(r, 409, 'idempotency_key_in_use');
-    else assert.deepEqual([r.status, r.headers.get('idempotent-replayed'), r.body.id], [201, 'true', created[0].body.id]);
+    else
+      assert.deepEqual([r.status, r.headers.get('idempotent-replayed'), r.body.id], [201, 'true', created[0].body.id]);
   }
   assert.equal(await orderCount(engine.running, sb.id), 201);
 });
 
 test('an over-long key is 422; GETs and keyless POSTs ignore idempotency', async () => {
   const sb = await createSandbox(engine.url);
-  const res = problem(await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('x'.repeat(256)) }), 422, 'validation_failed');
-  assert.deepEqual(res.errors.map((e: any) => e.path), ['/headers/Idempotency-Key']);
+  const res = problem(
+    await sb.api('/api/v1/orders', { body: orderBody(), headers: withKey('x'.repeat(256)) }),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual(
+    res.errors.map((e: any) => e.path),
+    ['/headers/Idempotency-Key'],
+  );
   const get = await sb.api('/api/v1/orders/ord_0001', { headers: withKey('g') });
   assert.equal(get.headers.get('idempotent-replayed'), null);
   await sb.api('/api/v1/orders', { body: orderBody() });

@@ -26,9 +26,14 @@ async function lint(doc: unknown): Promise<LintReport> {
     const root = packageRoot();
     const cli = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
     // Exit code 1 means problems were found: the report says which.
-    const run = promisify(execFile)(process.execPath, [cli, 'lint', '--config', join(root, 'redocly.yaml'), '--format=json', '--max-problems=1000', file], {
-      maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const run = promisify(execFile)(
+      process.execPath,
+      [cli, 'lint', '--config', join(root, 'redocly.yaml'), '--format=json', '--max-problems=1000', file],
+      {
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     const { stdout } = await run.catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
     return JSON.parse(stdout) as LintReport;
   } finally {
@@ -36,7 +41,8 @@ async function lint(doc: unknown): Promise<LintReport> {
   }
 }
 
-const listed = (report: LintReport) => report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+const listed = (report: LintReport) =>
+  report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
 
 test('the served OpenAPI document passes Redocly lint (recommended): 0 errors, 0 warnings', async () => {
   const doc = (await call(engine.url, '/api/v1/openapi.json')).body;

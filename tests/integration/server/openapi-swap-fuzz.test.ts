@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import {
-  changedTables, fuzzBudgetMs, fuzzSeed, operationsOf, pick, plausibleBody, responseFault, seededRandom, stateOf, type OperationAt,
+  changedTables,
+  fuzzBudgetMs,
+  fuzzSeed,
+  operationsOf,
+  pick,
+  plausibleBody,
+  responseFault,
+  seededRandom,
+  stateOf,
+  type OperationAt,
 } from '../../helpers/fuzz.ts';
 import { jsonOf, rawRequest } from '../../helpers/http.ts';
 
@@ -25,7 +34,11 @@ interface Side {
   receiverUrl: string;
 }
 
-const asAdmin = (sb: TestSandbox) => ({ authorization: `Bearer ${engine.running.adminKey}`, 'sandbay-sandbox': sb.id, 'content-type': 'application/json' });
+const asAdmin = (sb: TestSandbox) => ({
+  authorization: `Bearer ${engine.running.adminKey}`,
+  'sandbay-sandbox': sb.id,
+  'content-type': 'application/json',
+});
 
 async function post(sb: TestSandbox, path: string, body: unknown, method = 'POST'): Promise<any> {
   const res = await rawRequest(engine.url, path, { method, headers: asAdmin(sb), body: JSON.stringify(body) });
@@ -39,7 +52,11 @@ async function side(lists: string[]): Promise<Side> {
   const receiverUrl: string = (await post(sb, '/api/v1/catchers/fuzz', { status: 200 }, 'PUT')).url;
   const endpoint = await post(sb, '/api/v1/webhooks/endpoints', { url: receiverUrl, topics: ['*'] });
   const test = await post(sb, '/api/v1/webhooks/test', { topic: 'order.placed', endpoint: receiverUrl });
-  const order = await post(sb, '/api/v1/orders', { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } });
+  const order = await post(sb, '/api/v1/orders', {
+    customerId: 'cus_0001',
+    items: [{ variantId: 'var_0001', quantity: 1 }],
+    shippingAddress: { city: 'İzmir', district: 'Konak' },
+  });
   const staff = await post(sb, '/api/v1/staff', { email: 'swap@example.com', name: 'Swap', role: 'support' });
   const created = [endpoint.id, test.deliveryId, order.id, staff.id];
   const ids = new Set<string>(created);
@@ -51,7 +68,14 @@ async function side(lists: string[]): Promise<Side> {
     for (const item of page.data ?? []) if (typeof item.id === 'string') ids.add(item.id);
     if (page.nextCursor) cursors.set(list, page.nextCursor);
   }
-  const tokens = [sb.token, sb.refreshToken, sb.clientSecret, sb.webhookTestSecret, endpoint.secret, staff.invitationToken];
+  const tokens = [
+    sb.token,
+    sb.refreshToken,
+    sb.clientSecret,
+    sb.webhookTestSecret,
+    endpoint.secret,
+    staff.invitationToken,
+  ];
   return { sb, created, ids: [...ids], cursors, tokens, receiverUrl };
 }
 
@@ -60,8 +84,15 @@ test('ids, cursors and tokens swapped between operations and sandboxes: no 5xx, 
   const random = seededRandom(fuzzSeed);
   const doc = JSON.parse((await rawRequest(engine.url, '/api/v1/openapi.json')).body);
   const destructive = new Set(['resetSandbox', 'deleteSandbox']); // they end the sandbox the fuzz works in
-  const operations = operationsOf(doc).filter(({ path, op }) => !path.includes('/stream') && !destructive.has(op.operationId));
-  const lists = operations.filter(({ method, op, path }) => method === 'get' && !path.includes('{') && op.parameters?.some((p) => p.name === 'cursor')).map((o) => o.path);
+  const operations = operationsOf(doc).filter(
+    ({ path, op }) => !path.includes('/stream') && !destructive.has(op.operationId),
+  );
+  const lists = operations
+    .filter(
+      ({ method, op, path }) =>
+        method === 'get' && !path.includes('{') && op.parameters?.some((p) => p.name === 'cursor'),
+    )
+    .map((o) => o.path);
   const sides = [await side(lists), await side(lists)];
   const db = engine.running.services.db;
   const fingerprint = async () => Promise.all(sides.map((s) => stateOf(db, s.sb.id)));
@@ -85,8 +116,11 @@ test('ids, cursors and tokens swapped between operations and sandboxes: no 5xx, 
     if (!ownPaths.has(cacheKey)) {
       let filled = path;
       for (const match of path.matchAll(/\{(\w+)\}/g)) {
-        const res = await rawRequest(engine.url, filled.slice(0, filled.indexOf(match[0]) - 1), { headers: asAdmin(me.sb) });
-        const first = res.status === 200 && /json/.test(String(res.headers['content-type'])) ? jsonOf(res).data?.[0] : undefined;
+        const res = await rawRequest(engine.url, filled.slice(0, filled.indexOf(match[0]) - 1), {
+          headers: asAdmin(me.sb),
+        });
+        const first =
+          res.status === 200 && /json/.test(String(res.headers['content-type'])) ? jsonOf(res).data?.[0] : undefined;
         filled = filled.replace(match[0], encodeURIComponent(first?.id ?? first?.name ?? 'nope'));
       }
       ownPaths.set(cacheKey, filled);
@@ -141,7 +175,11 @@ test('ids, cursors and tokens swapped between operations and sandboxes: no 5xx, 
     const operation = pick(random, swappable[wanted]);
     const { target, body, headers, kind } = await swap(me, other, wanted, operation);
     const method = operation.method.toUpperCase();
-    const res = await rawRequest(engine.url, target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await rawRequest(engine.url, target, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     requests++;
     kinds.set(kind.split(' ')[0], (kinds.get(kind.split(' ')[0]) ?? 0) + 1);
     const label = `#${requests} ${method} ${target.slice(0, 100)} (${kind}) ${JSON.stringify(body)?.slice(0, 120) ?? ''}`;
@@ -154,15 +192,21 @@ test('ids, cursors and tokens swapped between operations and sandboxes: no 5xx, 
     if (res.status >= 400 && !keepsSomething) {
       refused++;
       sides.forEach((s, i) => {
-        if (after[i] !== before[i]) failures.push(`${label} → ${res.status}, yet ${s.sb.id} changed: ${changedTables(before[i], after[i]).join('; ')}`);
+        if (after[i] !== before[i])
+          failures.push(
+            `${label} → ${res.status}, yet ${s.sb.id} changed: ${changedTables(before[i], after[i]).join('; ')}`,
+          );
       });
     }
     if (res.status < 300 && method !== 'GET' && after.some((state, i) => state !== before[i])) changedBySuccess++;
     before = res.status === 202 ? await settled(after) : after;
   }
-  t.diagnostic(`seed ${fuzzSeed}: ${requests} requests (${refused} refused) in ${Date.now() - started} ms; by swap: ${JSON.stringify(Object.fromEntries(kinds))}`);
+  t.diagnostic(
+    `seed ${fuzzSeed}: ${requests} requests (${refused} refused) in ${Date.now() - started} ms; by swap: ${JSON.stringify(Object.fromEntries(kinds))}`,
+  );
   assert.deepEqual(failures, []);
   assert.ok(changedBySuccess > 0, 'the fingerprint sees what accepted writes change');
   assert.ok(refused > requests / 3, `most swaps are refused (${refused} of ${requests})`);
-  for (const kind of ['id', 'cursor', 'token', 'body']) assert.ok((kinds.get(kind) ?? 0) > 0, `${kind} swaps were sent`);
+  for (const kind of ['id', 'cursor', 'token', 'body'])
+    assert.ok((kinds.get(kind) ?? 0) > 0, `${kind} swaps were sent`);
 });

@@ -44,12 +44,22 @@ test('with a data dir: discovery file and lock while running; a second process e
   const dataDir = tempDir();
   const first = await serve(['--port', '0', '--data-dir', dataDir]);
   const discovery = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
-  assert.deepEqual(discovery, { url: first.url, pid: first.child.pid, instanceId: discovery.instanceId, adminKey: first.adminKey });
+  assert.deepEqual(discovery, {
+    url: first.url,
+    pid: first.child.pid,
+    instanceId: discovery.instanceId,
+    adminKey: first.adminKey,
+  });
   // One id for this run in the discovery file, the lock and the health route: what a second process checks.
   assert.match(discovery.instanceId, /^ins_\w+$/);
   assert.equal(JSON.parse(readFileSync(join(dataDir, 'sandbay.lock'), 'utf8')).instanceId, discovery.instanceId);
   const health = await call(first.url, '/api/v1/health');
-  assert.deepEqual(health.body, { ok: true, instanceId: discovery.instanceId, version: JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version, database: 'ok' });
+  assert.deepEqual(health.body, {
+    ok: true,
+    instanceId: discovery.instanceId,
+    version: JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version,
+    database: 'ok',
+  });
   assert.equal(statSync(join(dataDir, 'server.json')).mode & 0o777, 0o600, 'the admin key is for this user only');
   assert.ok(existsSync(join(dataDir, 'sandbay.lock')));
 
@@ -132,7 +142,10 @@ test('a holder killed with -9 and never reaped (a zombie) is taken over at once'
 });
 
 test('bad flags exit non-zero with a one-line reason', async () => {
-  for (const args of [['--port', 'abc'], ['--port', '70000']]) {
+  for (const args of [
+    ['--port', 'abc'],
+    ['--port', '70000'],
+  ]) {
     const proc = runCli(['serve', '--memory', ...args]);
     running.push(proc);
     const { code } = await proc.exited;

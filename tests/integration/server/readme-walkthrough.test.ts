@@ -41,15 +41,26 @@ async function runBlocks(...sections: Section[]): Promise<{ output: string; sand
   const blocks = sections.map(shellBlockAfter);
   // As a reader copies them: errors are shown and stop the script, and every answer ends its line.
   // A command continued over lines (a trailing backslash) is checked whole.
-  for (const command of blocks.join('\n').replace(/\\\n\s*/g, ' ').match(/\bcurl [^\n]*/g) ?? []) {
+  for (const command of blocks
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ')
+    .match(/\bcurl [^\n]*/g) ?? []) {
     assert.match(command, /^curl -sS --fail-with-body /, command);
     if (!/> \S+\.json/.test(command)) assert.match(command, /-w '\\n'/, command);
   }
   const script = ['set -euo pipefail', ...blocks].join('\n').replaceAll('http://127.0.0.1:4400', engine.url);
   // Asynchronous: the engine answering curl runs on this very event loop.
   requireTool(tools.curl);
-  const { stdout: output } = await promisify(execFile)(requireTool(tools.bash), ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-  for (const line of output.trimEnd().split('\n').filter((l) => l.startsWith('{'))) assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 80));
+  const { stdout: output } = await promisify(execFile)(requireTool(tools.bash), ['-c', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  for (const line of output
+    .trimEnd()
+    .split('\n')
+    .filter((l) => l.startsWith('{')))
+    assert.doesNotThrow(() => JSON.parse(line), line.slice(0, 80));
   const created = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8'));
   return { output, sandbox: created.sandbox, token: created.credentials.accessToken };
 }
@@ -67,9 +78,15 @@ async function assertDelivered(run: { sandbox: { id: string }; token: string }):
   const catcher = await call(engine.url, '/api/v1/catchers/demo', { token });
   assert.equal(catcher.body.url, `${engine.url}/catch/${run.sandbox.id}/demo`);
   const caught = await call(engine.url, '/api/v1/catchers/demo/requests', { token });
-  assert.ok(caught.body.data.length >= 2 && caught.body.data.every((r: { verification: { verified: boolean } }) => r.verification.verified));
+  assert.ok(
+    caught.body.data.length >= 2 &&
+      caught.body.data.every((r: { verification: { verified: boolean } }) => r.verification.verified),
+  );
   const ids = new Set(succeeded.map((d: { id: string }) => d.id));
-  assert.ok(caught.body.data.every((r: { verification: { deliveryId: string } }) => ids.has(r.verification.deliveryId)), "only this sandbox's deliveries");
+  assert.ok(
+    caught.body.data.every((r: { verification: { deliveryId: string } }) => ids.has(r.verification.deliveryId)),
+    "only this sandbox's deliveries",
+  );
 }
 
 const walkthrough: Section = ['README.md', '## One minute: token → endpoint → delivery → inspector'];
@@ -77,14 +94,28 @@ const tour: Section = ['docs/api.md', '## Commerce tour'];
 
 test('the README walkthrough and the commerce tour of docs/api.md run as written and do what they say', async () => {
   const run = await runBlocks(walkthrough, tour);
-  assert.match(run.output, /^\{"access_token":"sat_[^\n]*\}$/m, 'the OAuth simulator issued a token, on a line of its own');
-  assert.ok(run.output.includes(`${engine.url}/sandboxes/${run.sandbox.id}/deliveries`), 'the inspector link is printed');
+  assert.match(
+    run.output,
+    /^\{"access_token":"sat_[^\n]*\}$/m,
+    'the OAuth simulator issued a token, on a line of its own',
+  );
+  assert.ok(
+    run.output.includes(`${engine.url}/sandboxes/${run.sandbox.id}/deliveries`),
+    'the inspector link is printed',
+  );
   await assertDelivered(run);
 
   // The tour's calls each emit the topic its comment names.
   const events = await call(engine.url, '/api/v1/events?limit=100', { token: run.token });
   const emitted = new Set(events.body.data.map((e: { topic: string }) => e.topic));
-  for (const topic of ['product.created', 'approval.request.created', 'quote.converted', 'vendor.approved', 'payout.paid', 'impersonation.started']) {
+  for (const topic of [
+    'product.created',
+    'approval.request.created',
+    'quote.converted',
+    'vendor.approved',
+    'payout.paid',
+    'impersonation.started',
+  ]) {
     assert.ok(emitted.has(topic), `${topic} among ${[...emitted].join(', ')}`);
   }
 });

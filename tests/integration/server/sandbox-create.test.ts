@@ -16,10 +16,30 @@ test('POST /api/v1/sandboxes needs no token and returns the SPEC §3 shape with 
   assert.equal(sandbox.counts.customers, 50);
   assert.equal(sandbox.counts.orders, 200);
   assert.equal(sandbox.counts.vendors, 3);
-  assert.deepEqual(Object.keys(credentials).sort(), ['accessToken', 'clientId', 'clientSecret', 'expiresIn', 'refreshToken', 'scope', 'tokenType']);
+  assert.deepEqual(Object.keys(credentials).sort(), [
+    'accessToken',
+    'clientId',
+    'clientSecret',
+    'expiresIn',
+    'refreshToken',
+    'scope',
+    'tokenType',
+  ]);
   assert.equal(credentials.tokenType, 'Bearer');
   assert.equal(credentials.expiresIn, 3600);
-  for (const area of ['orders', 'payments', 'catalog', 'customers', 'b2b', 'vendors', 'payouts', 'reports', 'security', 'webhooks', 'sandbox']) {
+  for (const area of [
+    'orders',
+    'payments',
+    'catalog',
+    'customers',
+    'b2b',
+    'vendors',
+    'payouts',
+    'reports',
+    'security',
+    'webhooks',
+    'sandbox',
+  ]) {
     assert.ok(credentials.scope.split(' ').includes(`${area}:write`), `sandbox credentials carry ${area}:write`);
   }
   assert.match(webhookTestSecret, /^whsec_/);
@@ -38,8 +58,15 @@ test('a POST without a body (curl -X POST) is read as {}: a default name', async
 
 test('sandbox creation validates its body like every route', async () => {
   problem(await call(engine.url, '/api/v1/sandboxes', { body: { name: 'x', plan: 'pro' } }), 400, 'unknown_field');
-  const long = problem(await call(engine.url, '/api/v1/sandboxes', { body: { name: 'x'.repeat(101) } }), 422, 'validation_failed');
-  assert.deepEqual(long.errors.map((e: any) => e.path), ['/name']);
+  const long = problem(
+    await call(engine.url, '/api/v1/sandboxes', { body: { name: 'x'.repeat(101) } }),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual(
+    long.errors.map((e: any) => e.path),
+    ['/name'],
+  );
   problem(await call(engine.url, '/api/v1/sandboxes', { body: { name: 5 } }), 422, 'validation_failed');
 });
 
@@ -58,7 +85,10 @@ test('seed data is deterministic: the same ids and values in every sandbox', asy
   const [pa, pb] = [await a.api('/api/v1/orders?limit=100'), await b.api('/api/v1/orders?limit=100')];
   assert.deepEqual(pa.body.data, pb.body.data);
   const customer = (tenantId: string) =>
-    engine.running.services.db.query(`select to_jsonb(c) - 'tenant_id' as row from customers c where tenant_id = $1 and id = 'cus_0001'`, [tenantId]);
+    engine.running.services.db.query(
+      `select to_jsonb(c) - 'tenant_id' as row from customers c where tenant_id = $1 and id = 'cus_0001'`,
+      [tenantId],
+    );
   const [ca, cb] = [await customer(a.id), await customer(b.id)];
   assert.equal(ca[0].row.name, 'Ayşe Yılmaz');
   assert.deepEqual(ca, cb);

@@ -11,19 +11,33 @@ const engine = useEngine({ publicUrl: 'https://sandbay.example.com', adminKey: o
 const redirectUri = 'http://127.0.0.1:53682/callback';
 
 const authorizeParams = (sb: TestSandbox, challenge: string, scope = 'orders:read') => ({
-  response_type: 'code', client_id: sb.clientId, redirect_uri: redirectUri, scope, state: 's1', code_challenge: challenge, code_challenge_method: 'S256',
+  response_type: 'code',
+  client_id: sb.clientId,
+  redirect_uri: redirectUri,
+  scope,
+  state: 's1',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
 });
 
 /** Presses a consent page button as the browser would: a same-origin form post, with the session cookie if any. */
 function decide(params: Record<string, string>, decision: 'approve' | 'deny', cookie?: string) {
   return rawRequest(engine.url, '/oauth/authorize', {
-    method: 'POST', body: new URLSearchParams({ ...params, decision }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(engine.url).origin, ...(cookie ? { cookie } : {}) },
+    method: 'POST',
+    body: new URLSearchParams({ ...params, decision }).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(engine.url).origin,
+      ...(cookie ? { cookie } : {}),
+    },
   });
 }
 
 async function codesOf(sb: TestSandbox): Promise<number> {
-  const [row] = await engine.running.services.db.query<{ n: number }>('select count(*)::int as n from oauth_codes where client_id = $1', [sb.clientId]);
+  const [row] = await engine.running.services.db.query<{ n: number }>(
+    'select count(*)::int as n from oauth_codes where client_id = $1',
+    [sb.clientId],
+  );
   return row.n;
 }
 
@@ -32,7 +46,10 @@ test("approving with only the victim's client id, signed in to nothing or to ano
   const attacker = await createSandbox(engine.url, 'attacker', operatorKey);
   const { challenge } = pkcePair();
   const params = authorizeParams(victim, challenge);
-  const { cookie: attackersSession } = await signIn(engine.url, { clientId: attacker.clientId, clientSecret: attacker.clientSecret });
+  const { cookie: attackersSession } = await signIn(engine.url, {
+    clientId: attacker.clientId,
+    clientSecret: attacker.clientSecret,
+  });
   for (const cookie of [undefined, attackersSession]) {
     const res = await decide(params, 'approve', cookie);
     assert.equal(res.status, 403);
@@ -57,11 +74,22 @@ test('signed in to the sandbox, its user approves, for scopes the session has; t
   assert.equal(approved.status, 302, approved.body);
   const code = new URL(approved.headers.location!).searchParams.get('code')!;
   assert.match(code, /^sac_/);
-  const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: sb.clientId };
+  const exchange = {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: sb.clientId,
+  };
   oauthError(await tokenRequest(engine.url, exchange), 401, 'invalid_client');
   assert.equal((await tokenRequest(engine.url, { ...exchange, client_secret: sb.clientSecret })).status, 200);
 
-  const readOnly = await tokenRequest(engine.url, { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret, scope: 'orders:read' });
+  const readOnly = await tokenRequest(engine.url, {
+    grant_type: 'client_credentials',
+    client_id: sb.clientId,
+    client_secret: sb.clientSecret,
+    scope: 'orders:read',
+  });
   const { cookie: narrow } = await signIn(engine.url, { accessToken: readOnly.body.access_token });
   const wider = await decide(authorizeParams(sb, pkcePair().challenge, 'orders:write'), 'approve', narrow);
   assert.equal(wider.status, 403);

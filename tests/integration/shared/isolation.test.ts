@@ -32,7 +32,11 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
   };
   for (const auth of [{}, { authorization: `Bearer ${bob.token}` }] as Record<string, string>[]) {
     // Naming alice's sandbox is refused outright; without naming it, bob sees only his own.
-    for (const path of [`/api/v1/webhooks/deliveries?sandbox=${alice.id}`, `/api/v1/events?sandbox=${alice.id}`, `/api/v1/webhooks/deliveries/${secret.id}`]) {
+    for (const path of [
+      `/api/v1/webhooks/deliveries?sandbox=${alice.id}`,
+      `/api/v1/events?sandbox=${alice.id}`,
+      `/api/v1/webhooks/deliveries/${secret.id}`,
+    ]) {
       const res = await asBob(path, auth);
       assert.equal(res.status, 403, path);
       assert.equal(res.body.code, 'sandbox_mismatch');
@@ -47,7 +51,8 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
   // The inspector's deep link to alice's delivery is the bare app shell: no data of hers, no key.
   const page = await asBob(`/sandboxes/${alice.id}/deliveries/${secret.id}`);
   assert.equal(page.status, 200);
-  for (const leak of [secret.id, secret.eventId, operatorKey, alice.token]) assert.ok(!String(page.body).includes(leak), `the page holds no ${leak.slice(0, 4)}…`);
+  for (const leak of [secret.id, secret.eventId, operatorKey, alice.token])
+    assert.ok(!String(page.body).includes(leak), `the page holds no ${leak.slice(0, 4)}…`);
 
   // The stream naming alice's sandbox is refused; bob's own carries his deliveries only.
   assert.equal((await asBob(`/api/v1/events/stream?sandbox=${alice.id}`)).status, 403);
@@ -60,7 +65,10 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
     await sse.waitFor((m) => m.event === 'delivery.updated' && m.data.status === 'succeeded');
     const mine = (await bob.api('/api/v1/webhooks/deliveries')).body.data.map((d: any) => d.id);
     assert.ok(mine.includes(bobs.data.id));
-    assert.ok(sse.messages.every((m) => mine.includes(m.data.id)), 'nothing about alice');
+    assert.ok(
+      sse.messages.every((m) => mine.includes(m.data.id)),
+      'nothing about alice',
+    );
   } finally {
     sse.close();
   }
@@ -68,7 +76,10 @@ test("a sandbox's credentials cannot read another sandbox's deliveries, events, 
 
 test('the public URL is what the OpenAPI servers entry, catcher URLs and the Host guard go by', async () => {
   const doc = await call(engine.url, '/api/v1/openapi.json');
-  assert.deepEqual(doc.body.servers.map((s: { url: string }) => s.url), [publicUrl]);
+  assert.deepEqual(
+    doc.body.servers.map((s: { url: string }) => s.url),
+    [publicUrl],
+  );
   const sb = await createSandbox(engine.url, undefined, operatorKey);
   const catcher = await sb.api('/api/v1/catchers/shared-demo', { method: 'PUT' });
   assert.equal(catcher.body.url, `${publicUrl}/catch/${sb.id}/shared-demo`);

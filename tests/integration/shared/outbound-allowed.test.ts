@@ -15,7 +15,10 @@ import { waitForDelivery } from '../../helpers/webhooks.ts';
 // loopback in --allow-receivers. All of them are loopback listeners of this test.
 const laptop = useEngine({ outboundLookup: testResolver(loopbackNames), attemptTimeoutMs: 3000 });
 const listed = useEngine({
-  publicUrl: 'http://sandbay.test:8080', adminKey: operatorKey, outboundLookup: testResolver(loopbackNames), attemptTimeoutMs: 3000,
+  publicUrl: 'http://sandbay.test:8080',
+  adminKey: operatorKey,
+  outboundLookup: testResolver(loopbackNames),
+  attemptTimeoutMs: 3000,
   allowReceivers: ['127.0.0.0/8', '::1/128', '0.0.0.0/32'],
 });
 const v4 = new Receiver();
@@ -32,7 +35,9 @@ after(async () => {
 async function deliversEverySpelling(engine: typeof laptop, adminKey?: string): Promise<void> {
   const sb = await createSandbox(engine.url, undefined, adminKey);
   const spellings = loopbackSpellings({
-    v4: v4.port, v6: v6.port, engine: engine.running.port,
+    v4: v4.port,
+    v6: v6.port,
+    engine: engine.running.port,
     database: engine.databaseUrl ? Number(new URL(engine.databaseUrl).port) : undefined,
   });
   for (const { label, url } of spellings) {
@@ -42,11 +47,15 @@ async function deliversEverySpelling(engine: typeof laptop, adminKey?: string): 
     const [attempt] = done.attempts;
     assert.doesNotMatch(String(attempt.error), /blocked_by_policy/, label);
     if (label === "the server's own port") assert.equal(typeof attempt.responseStatus, 'number', 'the engine answered');
-    else if (label === 'the database port') assert.notEqual(attempt.error, null, 'reached PostgreSQL, which speaks no HTTP');
+    else if (label === 'the database port')
+      assert.notEqual(attempt.error, null, 'reached PostgreSQL, which speaks no HTTP');
     else {
       assert.equal(attempt.responseStatus, 200, `${label}: ${attempt.error}`);
       const receiver = label === '[::1]' ? v6 : v4;
-      assert.ok(receiver.received.some((r) => r.headers['x-service-delivery-id'] === sent.body.deliveryId), `${label} reached the receiver`);
+      assert.ok(
+        receiver.received.some((r) => r.headers['x-service-delivery-id'] === sent.body.deliveryId),
+        `${label} reached the receiver`,
+      );
     }
   }
 }
@@ -71,25 +80,46 @@ test('what is listed is all that is opened: other blocks stay refused', async ()
 test('https through the policy: the name stays for TLS, and the certificate is still checked', async () => {
   const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
   const received: string[] = [];
-  const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-    received.push(`${req.url} ${(req.socket as any).servername ?? ''}`);
-    res.end('ok');
-  });
+  const server = createHttpsServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+    (req, res) => {
+      received.push(`${req.url} ${(req.socket as any).servername ?? ''}`);
+      res.end('ok');
+    },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const base = `https://localhost:${(server.address() as AddressInfo).port}/tls`;
   try {
     const sb = await createSandbox(listed.url, undefined, operatorKey);
-    const insecure = await sb.api('/api/v1/webhooks/endpoints', { body: { url: `${base}?insecure`, topics: ['order.placed'], allowInsecureTls: true } });
-    const strict = await sb.api('/api/v1/webhooks/endpoints', { body: { url: `${base}?strict`, topics: ['order.placed'] } });
+    const insecure = await sb.api('/api/v1/webhooks/endpoints', {
+      body: { url: `${base}?insecure`, topics: ['order.placed'], allowInsecureTls: true },
+    });
+    const strict = await sb.api('/api/v1/webhooks/endpoints', {
+      body: { url: `${base}?strict`, topics: ['order.placed'] },
+    });
     assert.equal(insecure.status, 201);
     assert.equal(strict.status, 201);
-    await sb.api('/api/v1/orders', { body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } } });
+    await sb.api('/api/v1/orders', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'İzmir', district: 'Konak' },
+      },
+    });
     const list = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
     const results = await Promise.all(list.map((d: any) => waitForDelivery(sb, d.id, (x) => x.attemptCount === 1)));
     const byUrl = Object.fromEntries(results.map((d: any) => [d.url.split('?')[1], d]));
     assert.equal(byUrl.insecure.status, 'succeeded', byUrl.insecure.attempts[0].error);
-    assert.match(byUrl.strict.attempts[0].error, /TLS certificate rejected/, 'a self-signed certificate is still refused');
-    assert.deepEqual(received, ['/tls?insecure localhost'], 'SNI carried the name, though the socket went to the address judged');
+    assert.match(
+      byUrl.strict.attempts[0].error,
+      /TLS certificate rejected/,
+      'a self-signed certificate is still refused',
+    );
+    assert.deepEqual(
+      received,
+      ['/tls?insecure localhost'],
+      'SNI carried the name, though the socket went to the address judged',
+    );
   } finally {
     server.closeAllConnections();
     server.close();

@@ -46,13 +46,28 @@ test('an access token signs in too; bad credentials and bad bodies are clear err
   assert.equal(res.status, 200);
   assert.equal(cookie, `${cookieName}=${sb.token}`);
 
-  problem(toApi((await signIn(engine.url, { clientId: sb.clientId, clientSecret: 'cs_wrong' })).res), 401, 'invalid_client');
-  problem(toApi((await signIn(engine.url, { clientId: 'cli_nobody', clientSecret: sb.clientSecret })).res), 401, 'invalid_client');
+  problem(
+    toApi((await signIn(engine.url, { clientId: sb.clientId, clientSecret: 'cs_wrong' })).res),
+    401,
+    'invalid_client',
+  );
+  problem(
+    toApi((await signIn(engine.url, { clientId: 'cli_nobody', clientSecret: sb.clientSecret })).res),
+    401,
+    'invalid_client',
+  );
   const bogus = (await signIn(engine.url, { accessToken: 'sat_bogus' })).res;
   problem(toApi(bogus), 401, 'invalid_token');
   assert.equal(bogus.headers['set-cookie'], undefined);
-  const both = problem(toApi((await signIn(engine.url, { accessToken: sb.token, clientId: sb.clientId })).res), 422, 'validation_failed');
-  assert.deepEqual(both.errors.map((e: any) => e.path), ['/accessToken']);
+  const both = problem(
+    toApi((await signIn(engine.url, { accessToken: sb.token, clientId: sb.clientId })).res),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual(
+    both.errors.map((e: any) => e.path),
+    ['/accessToken'],
+  );
   const none = problem(toApi((await signIn(engine.url, {})).res), 422, 'validation_failed');
   assert.deepEqual(none.errors.map((e: any) => e.path).sort(), ['/clientId', '/clientSecret']);
   problem(toApi((await signIn(engine.url, { accessToken: sb.token, password: 'x' })).res), 400, 'unknown_field');
@@ -62,12 +77,16 @@ test('a session reaches its own sandbox only: Sandbay-Sandbox or ?sandbox= namin
   const mine = await createSandbox(engine.url, undefined, operatorKey);
   const other = await createSandbox(engine.url, undefined, operatorKey);
   const { cookie } = await signIn(engine.url, { clientId: mine.clientId, clientSecret: mine.clientSecret });
-  const viaHeader = await rawRequest(engine.url, '/api/v1/sandbox', { headers: { cookie, 'sandbay-sandbox': other.id } });
+  const viaHeader = await rawRequest(engine.url, '/api/v1/sandbox', {
+    headers: { cookie, 'sandbay-sandbox': other.id },
+  });
   assert.equal(viaHeader.status, 403);
   assert.equal(jsonOf(viaHeader).code, 'sandbox_mismatch');
   const viaQuery = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${other.id}`, { headers: { cookie } });
   assert.equal(jsonOf(viaQuery).code, 'sandbox_mismatch');
-  const own = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${mine.id}`, { headers: { cookie, 'sandbay-sandbox': mine.id } });
+  const own = await rawRequest(engine.url, `/api/v1/sandbox?sandbox=${mine.id}`, {
+    headers: { cookie, 'sandbay-sandbox': mine.id },
+  });
   assert.equal(jsonOf(own).id, mine.id);
   const list = await rawRequest(engine.url, '/api/v1/sandboxes', { headers: { cookie } });
   assert.equal(list.status, 403);
@@ -85,13 +104,17 @@ test('the session cookie is a dashboard credential: other origins (even same-sit
     assert.equal(login.res.status, 403, `signing in from ${origin}`);
     assert.equal(login.cookie, '');
   }
-  const sameSite = await rawRequest(engine.url, '/api/v1/webhooks/deliveries', { headers: { cookie, 'sec-fetch-site': 'same-site' } });
+  const sameSite = await rawRequest(engine.url, '/api/v1/webhooks/deliveries', {
+    headers: { cookie, 'sec-fetch-site': 'same-site' },
+  });
   assert.equal(sameSite.status, 403, 'a same-site <img> or form carries no Origin, but Sec-Fetch-Site gives it away');
-  const bearer = await rawRequest(engine.url, '/api/v1/webhooks/deliveries', { headers: { cookie, origin: 'http://localhost:3000', authorization: `Bearer ${sb.token}` } });
+  const bearer = await rawRequest(engine.url, '/api/v1/webhooks/deliveries', {
+    headers: { cookie, origin: 'http://localhost:3000', authorization: `Bearer ${sb.token}` },
+  });
   assert.equal(bearer.status, 200, 'a loopback app calling with its own bearer token is still fine (SPEC §7)');
 });
 
-test('through the public URL: its Host and Origin are the app\'s own, and the cookie is Secure', async () => {
+test("through the public URL: its Host and Origin are the app's own, and the cookie is Secure", async () => {
   const sb = await createSandbox(engine.url, undefined, operatorKey);
   const headers = { host: 'sandbay.example.com', origin: publicUrl };
   const { res, setCookie } = await signIn(engine.url, { accessToken: sb.token }, headers);
@@ -104,7 +127,10 @@ test('through the public URL: its Host and Origin are the app\'s own, and the co
 test('sign out clears the cookie', async () => {
   const sb = await createSandbox(engine.url, undefined, operatorKey);
   const { cookie } = await signIn(engine.url, { accessToken: sb.token });
-  const out = await rawRequest(engine.url, '/api/v1/session', { method: 'DELETE', headers: { cookie, origin: new URL(engine.url).origin } });
+  const out = await rawRequest(engine.url, '/api/v1/session', {
+    method: 'DELETE',
+    headers: { cookie, origin: new URL(engine.url).origin },
+  });
   assert.equal(out.status, 204);
   const [cleared] = out.headers['set-cookie'] ?? [];
   assert.match(cleared, new RegExp(`^${cookieName}=;`));
@@ -117,7 +143,10 @@ test('an expired session is 401 token_expired on the API and signed out in GET /
     body: { grant_type: 'client_credentials', client_id: sb.clientId, client_secret: sb.clientSecret, expires_in: '1' },
   });
   const { cookie, setCookie } = await signIn(engine.url, { accessToken: short.body.access_token });
-  assert.ok(Date.parse(/expires=([^;]+)/i.exec(setCookie)![1]) <= Date.now() + 2000, 'the cookie expires with its token');
+  assert.ok(
+    Date.parse(/expires=([^;]+)/i.exec(setCookie)![1]) <= Date.now() + 2000,
+    'the cookie expires with its token',
+  );
   await new Promise((r) => setTimeout(r, 1100));
   const res = await rawRequest(engine.url, '/api/v1/sandbox', { headers: { cookie } });
   assert.equal(res.status, 401);

@@ -21,9 +21,18 @@ test('binding beyond loopback without an explicit admin key is refused, and leav
       return true;
     });
     assert.equal(existsSync(join(dataDir, 'sandbay.lock')), false, 'refused before taking the data dir');
-    await assert.rejects(startSandbox({ ...quiet, memory: true, publicUrl: 'https://sandbay.example.com' }), /published at https:\/\/sandbay\.example\.com/);
-    await assert.rejects(startSandbox({ ...quiet, memory: true, host: '0.0.0.0', adminKey: 'too-short' }), /at least 32 characters/);
-    await assert.rejects(startSandbox({ ...quiet, memory: true, publicUrl: 'https://sandbay.example.com/app', adminKey: operatorKey }), /no path, query or fragment/);
+    await assert.rejects(
+      startSandbox({ ...quiet, memory: true, publicUrl: 'https://sandbay.example.com' }),
+      /published at https:\/\/sandbay\.example\.com/,
+    );
+    await assert.rejects(
+      startSandbox({ ...quiet, memory: true, host: '0.0.0.0', adminKey: 'too-short' }),
+      /at least 32 characters/,
+    );
+    await assert.rejects(
+      startSandbox({ ...quiet, memory: true, publicUrl: 'https://sandbay.example.com/app', adminKey: operatorKey }),
+      /no path, query or fragment/,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -31,7 +40,13 @@ test('binding beyond loopback without an explicit admin key is refused, and leav
 
 test('on a shared server the ready URL, the page and its cookies never carry the admin key; the discovery file adds the public URL', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sandbay-shared-'));
-  const running = await startSandbox({ ...quiet, host: '0.0.0.0', dataDir, adminKey: operatorKey, publicUrl: 'https://sandbay.example.com' });
+  const running = await startSandbox({
+    ...quiet,
+    host: '0.0.0.0',
+    dataDir,
+    adminKey: operatorKey,
+    publicUrl: 'https://sandbay.example.com',
+  });
   try {
     assert.equal(running.shared, true);
     assert.equal(running.readyUrl, 'https://sandbay.example.com/');
@@ -39,7 +54,11 @@ test('on a shared server the ready URL, the page and its cookies never carry the
     assert.equal(running.adminKey, operatorKey, 'the explicit key replaces the generated one');
     const discovery = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8'));
     assert.equal(discovery.publicUrl, 'https://sandbay.example.com');
-    assert.equal(discovery.url, running.url, 'the engine\'s own address, for the CLI here and the lock\'s liveness probe');
+    assert.equal(
+      discovery.url,
+      running.url,
+      "the engine's own address, for the CLI here and the lock's liveness probe",
+    );
 
     const page = await rawRequest(running.url, `/?key=${operatorKey}`);
     assert.equal(page.status, 200);
@@ -47,12 +66,17 @@ test('on a shared server the ready URL, the page and its cookies never carry the
     assert.ok(!page.body.includes(operatorKey));
 
     const sb = await createSandbox(running.url, undefined, operatorKey);
-    const viaCookie = await rawRequest(running.url, `/api/v1/sandbox?sandbox=${sb.id}`, { headers: { cookie: `sandbay_admin_443=${operatorKey}` } });
+    const viaCookie = await rawRequest(running.url, `/api/v1/sandbox?sandbox=${sb.id}`, {
+      headers: { cookie: `sandbay_admin_443=${operatorKey}` },
+    });
     assert.equal(viaCookie.status, 401, 'an admin cookie is not honoured either');
     const viaHeader = await call(running.url, '/api/v1/sandboxes', { token: operatorKey });
     assert.equal(viaHeader.status, 200, 'the operator uses the key in the Authorization header');
     assert.ok(viaHeader.body.data.some((s: any) => s.id === sb.id));
-    const acting = await call(running.url, '/api/v1/sandbox', { token: operatorKey, headers: { 'sandbay-sandbox': sb.id } });
+    const acting = await call(running.url, '/api/v1/sandbox', {
+      token: operatorKey,
+      headers: { 'sandbay-sandbox': sb.id },
+    });
     assert.equal(acting.body.id, sb.id, 'with Sandbay-Sandbox, on any sandbox');
   } finally {
     await running.close();
@@ -61,7 +85,12 @@ test('on a shared server the ready URL, the page and its cookies never carry the
 });
 
 test('on loopback nothing changes: an explicit key is used, carried in the ready URL and set as the admin cookie', async () => {
-  const running = await startSandbox({ ...quiet, memory: true, adminKey: operatorKey, publicUrl: 'http://localhost:8080' });
+  const running = await startSandbox({
+    ...quiet,
+    memory: true,
+    adminKey: operatorKey,
+    publicUrl: 'http://localhost:8080',
+  });
   try {
     assert.equal(running.shared, false);
     assert.equal(running.readyUrl, `http://localhost:8080/?key=${operatorKey}`);

@@ -9,7 +9,12 @@ import { waitForCheck } from '../check/helpers.ts';
 
 // Each sandbox's share of a shared server: ten checks at once, twenty requests in flight. The
 // receivers are this test's, on loopback, which the operator lists.
-const engine = useEngine({ publicUrl: 'https://sandbay.example.com', adminKey: operatorKey, allowReceivers: ['127.0.0.1/32'], attemptTimeoutMs: 3000 });
+const engine = useEngine({
+  publicUrl: 'https://sandbay.example.com',
+  adminKey: operatorKey,
+  allowReceivers: ['127.0.0.1/32'],
+  attemptTimeoutMs: 3000,
+});
 const hanging = new Receiver();
 const answering = new Receiver();
 before(async () => {
@@ -27,7 +32,9 @@ test("a sandbox's eleventh check at once is 429 too_many_checks with Retry-After
   const sb = await createSandbox(engine.url, 'checker', operatorKey);
   const ids: string[] = [];
   for (let i = 0; i < checksPerSandbox; i++) {
-    const started = await sb.api('/api/v1/webhooks/checks', { body: { url: `${hanging.url}?check=${i}`, secret: 'whsec_share' } });
+    const started = await sb.api('/api/v1/webhooks/checks', {
+      body: { url: `${hanging.url}?check=${i}`, secret: 'whsec_share' },
+    });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     ids.push(started.body.id);
   }
@@ -54,7 +61,9 @@ test("a sandbox's requests in flight are capped at twenty; the rest wait their t
   const ids: string[] = [];
   // Distinct URLs: each its own target, so only the sandbox's share holds them back.
   for (let i = 0; i < burst; i++) {
-    const sent = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: `${hanging.url}?burst=${i}` } });
+    const sent = await sb.api('/api/v1/webhooks/test', {
+      body: { topic: 'order.placed', endpoint: `${hanging.url}?burst=${i}` },
+    });
     assert.equal(sent.status, 202);
     ids.push(sent.body.deliveryId);
   }

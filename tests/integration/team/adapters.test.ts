@@ -27,7 +27,13 @@ const drivers: Record<string, () => Promise<{ db: Db; done: () => Promise<void> 
   PostgreSQL: async () => {
     const database: TestDatabase = await createTestDatabase();
     const db = openPostgres({ connectionString: database.url, log: () => undefined });
-    return { db, done: async () => { await db.close(); await database.drop(); } };
+    return {
+      db,
+      done: async () => {
+        await db.close();
+        await database.drop();
+      },
+    };
   },
 };
 
@@ -44,26 +50,45 @@ for (const [name, open] of Object.entries(drivers)) {
                 '2024-03-01T10:00:00Z'::timestamptz as at, '2024-03-01 10:00:00'::timestamp as naive, 12.50::numeric as amount`,
       );
       assert.deepEqual(row, {
-        big: 9007199254740991, bigs: [1, 2], n: 1, day: '2024-03-01',
-        at: new Date('2024-03-01T10:00:00Z'), naive: new Date('2024-03-01T10:00:00Z'), amount: '12.50',
+        big: 9007199254740991,
+        bigs: [1, 2],
+        n: 1,
+        day: '2024-03-01',
+        at: new Date('2024-03-01T10:00:00Z'),
+        naive: new Date('2024-03-01T10:00:00Z'),
+        amount: '12.50',
       });
     });
 
     test('a prepared read returns what a plain query returns, and is prepared again when its table changes shape', async () => {
-      await db.exec('create table if not exists prepared_t (id text primary key, n int8, at timestamptz, tags text[]); truncate prepared_t');
-      await db.query('insert into prepared_t values ($1, $2, $3, $4)', ['a', 42, new Date('2024-03-01T10:00:00Z'), ['x', 'y']]);
+      await db.exec(
+        'create table if not exists prepared_t (id text primary key, n int8, at timestamptz, tags text[]); truncate prepared_t',
+      );
+      await db.query('insert into prepared_t values ($1, $2, $3, $4)', [
+        'a',
+        42,
+        new Date('2024-03-01T10:00:00Z'),
+        ['x', 'y'],
+      ]);
       const sql = 'select * from prepared_t where id = $1 and tags && $2';
-      for (let i = 0; i < 3; i++) assert.deepEqual(await db.query(sql, ['a', ['y']], { prepare: true }), await db.query(sql, ['a', ['y']]));
-      await db.exec('alter table prepared_t add column extra text default \'e\'');
-      for (let i = 0; i < 2; i++) assert.equal((await db.query<{ extra: string }>(sql, ['a', ['x']], { prepare: true }))[0].extra, 'e');
-      await assert.rejects(db.query('select * from prepared_t where n = $1', ['nan'], { prepare: true }), (err: { code?: string }) => err.code === '22P02');
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(await db.query(sql, ['a', ['y']], { prepare: true }), await db.query(sql, ['a', ['y']]));
+      await db.exec("alter table prepared_t add column extra text default 'e'");
+      for (let i = 0; i < 2; i++)
+        assert.equal((await db.query<{ extra: string }>(sql, ['a', ['x']], { prepare: true }))[0].extra, 'e');
+      await assert.rejects(
+        db.query('select * from prepared_t where n = $1', ['nan'], { prepare: true }),
+        (err: { code?: string }) => err.code === '22P02',
+      );
     });
 
     test('exec runs several statements; a transaction runs on one connection', async () => {
       await db.exec('create table if not exists contract_t (id int primary key, v text); truncate contract_t');
       const pids = await db.transaction(async (tx) => {
         await tx.exec(`set local application_name = 'contract'`);
-        const [a] = await tx.query<{ pid: number; app: string }>(`select pg_backend_pid() as pid, current_setting('application_name') as app`);
+        const [a] = await tx.query<{ pid: number; app: string }>(
+          `select pg_backend_pid() as pid, current_setting('application_name') as app`,
+        );
         await tx.query('insert into contract_t values (1, $1)', ['one']);
         const [b] = await tx.query<{ pid: number }>('select pg_backend_pid() as pid');
         return { a, b };
@@ -99,7 +124,11 @@ for (const [name, open] of Object.entries(drivers)) {
       await settle();
       assert.deepEqual(heard, ['from-tx', 'direct']);
       assert.deepEqual(calls, ['committed']);
-      assert.deepEqual(await db.query('select id from contract_t order by id'), [{ id: 1 }], 'the rolled-back insert is gone');
+      assert.deepEqual(
+        await db.query('select id from contract_t order by id'),
+        [{ id: 1 }],
+        'the rolled-back insert is gone',
+      );
       await stop();
       await db.notify('contract_channel', 'after unlisten');
       await settle();
@@ -126,19 +155,25 @@ for (const [name, open] of Object.entries(drivers)) {
       await db.exec('create table ambient_t (v text)');
       const heard: string[] = [];
       const stop = await ambient.listen('ambient_channel', (p) => heard.push(p));
-      await ambient.ambient(async () => {
-        await ambient.query(`insert into ambient_t values ('work')`);
-        await ambient.notify('ambient_channel', 'from-work');
-        await assert.rejects(ambient.transaction(async (tx) => {
-          await tx.notify('ambient_channel', 'from-rolled-back-savepoint');
-          throw new Error('savepoint fails');
-        }), /savepoint fails/);
-        await ambient.transaction((tx) => tx.notify('ambient_channel', 'from-savepoint'));
-        await settle();
-        assert.deepEqual(heard, [], 'nothing before COMMIT');
-      }, async (tx) => {
-        await tx.query(`insert into ambient_t values ('finish')`);
-      });
+      await ambient.ambient(
+        async () => {
+          await ambient.query(`insert into ambient_t values ('work')`);
+          await ambient.notify('ambient_channel', 'from-work');
+          await assert.rejects(
+            ambient.transaction(async (tx) => {
+              await tx.notify('ambient_channel', 'from-rolled-back-savepoint');
+              throw new Error('savepoint fails');
+            }),
+            /savepoint fails/,
+          );
+          await ambient.transaction((tx) => tx.notify('ambient_channel', 'from-savepoint'));
+          await settle();
+          assert.deepEqual(heard, [], 'nothing before COMMIT');
+        },
+        async (tx) => {
+          await tx.query(`insert into ambient_t values ('finish')`);
+        },
+      );
       await until(() => heard.length >= 2, 'the notifications after COMMIT');
       await settle();
       assert.deepEqual(heard.sort(), ['from-savepoint', 'from-work']);
@@ -155,8 +190,14 @@ for (const [name, open] of Object.entries(drivers)) {
           trace.push(`${id} out`);
         });
       await Promise.all([hold('a'), hold('b'), hold('c')]);
-      for (let i = 0; i < trace.length; i += 2) assert.equal(trace[i].split(' ')[0], trace[i + 1].split(' ')[0], trace.join(', '));
-      await assert.rejects(db.withAdvisoryLock('contract-lock', async () => { throw new Error('inside'); }), /inside/);
+      for (let i = 0; i < trace.length; i += 2)
+        assert.equal(trace[i].split(' ')[0], trace[i + 1].split(' ')[0], trace.join(', '));
+      await assert.rejects(
+        db.withAdvisoryLock('contract-lock', async () => {
+          throw new Error('inside');
+        }),
+        /inside/,
+      );
       assert.equal(await db.withAdvisoryLock('contract-lock', async () => 'free again'), 'free again');
     });
   });

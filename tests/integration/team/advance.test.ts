@@ -13,7 +13,10 @@ after(async () => {
 test('an advance on A waits for an attempt in flight on B, then runs the retries it scheduled', async () => {
   const receiver = await new LedgerReceiver(() => 500).start();
   closing.push(() => receiver.close());
-  const { engines: [a, b], close } = await team(2);
+  const {
+    engines: [a, b],
+    close,
+  } = await team(2);
   closing.push(close);
   const [onA, onB] = await sandboxOnAll([a, b]);
   await registerEndpoint(onA, receiver.url, ['order.placed']);
@@ -28,7 +31,16 @@ test('an advance on A waits for an attempt in flight on B, then runs the retries
   const [summary] = (await onA.api('/api/v1/webhooks/deliveries')).body.data;
   const done = (await onA.api(`/api/v1/webhooks/deliveries/${summary.id}`)).body;
   assert.equal(done.status, 'dead');
-  assert.deepEqual(done.attempts.map((x: any) => [x.number, x.trigger]), [[1, 'initial'], [2, 'retry'], [3, 'retry'], [4, 'retry'], [5, 'retry']]);
+  assert.deepEqual(
+    done.attempts.map((x: any) => [x.number, x.trigger]),
+    [
+      [1, 'initial'],
+      [2, 'retry'],
+      [3, 'retry'],
+      [4, 'retry'],
+      [5, 'retry'],
+    ],
+  );
   assert.equal(receiver.seen.get(summary.id), 5, 'each slot sent once');
   assert.equal(advanced.body.jobsRun, 4);
 });

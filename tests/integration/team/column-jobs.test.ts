@@ -25,7 +25,10 @@ async function sandboxWithEndpoint(engine: RunningSandbox) {
 /** Creates an hourly report on `engine`, first due `inMs` from the sandbox's now. */
 async function reportDueSoon(engine: RunningSandbox, sandbox: TestSandbox, inMs: number) {
   const firstRunAt = new Date(Date.now() + inMs).toISOString();
-  const res = await call(engine.url, '/api/v1/reports', { token: sandbox.token, body: { name: 'soon', kind: 'sales_summary', schedule: 'hourly', firstRunAt } });
+  const res = await call(engine.url, '/api/v1/reports', {
+    token: sandbox.token,
+    body: { name: 'soon', kind: 'sales_summary', schedule: 'hourly', firstRunAt },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.id as string;
 }
@@ -73,7 +76,10 @@ test('a due job whose row another transaction holds is skipped without waiting, 
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1100);
   await withOpenTransaction(team.databaseUrl, async (holder) => {
-    await holder.query('select 1 from saved_reports where tenant_id = $1 and id = $2 for update', [sandbox.id, reportId]);
+    await holder.query('select 1 from saved_reports where tenant_id = $1 and id = $2 for update', [
+      sandbox.id,
+      reportId,
+    ]);
     await sleep(1500); // due, and both engines' timers have fired and a few polls have passed
     const waiting = await holder.query(
       `select count(*)::int as n from pg_locks l join pg_stat_activity s on s.pid = l.pid where not l.granted and s.datname = current_database()`,
@@ -93,7 +99,8 @@ test('while another engine advances a sandbox, its due jobs are left to that adv
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1500);
   // The mark an advance on a third engine holds (SandboxClock.whileAdvancing), over the job falling due.
-  const mark = (sql: string) => a.services.db.query(`update tenants set advancing_until = ${sql} where id = $1`, [sandbox.id]);
+  const mark = (sql: string) =>
+    a.services.db.query(`update tenants set advancing_until = ${sql} where id = $1`, [sandbox.id]);
   await mark(`now() + interval '60 s'`);
   await sleep(2200); // due, both engines' timers fired, several polls
   assert.equal((await runsOf(b, sandbox, reportId)).length, 0, 'not run in real time');

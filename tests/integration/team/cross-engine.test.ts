@@ -14,7 +14,8 @@ let database: TestDatabase;
 let a: RunningSandbox;
 let b: RunningSandbox;
 const quiet = { info() {}, warn() {}, error() {} };
-const start = () => startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
+const start = () =>
+  startSandbox({ databaseUrl: database.url, memory: true, port: 0, logRequests: false, logger: quiet });
 
 before(async () => {
   database = await createTestDatabase();
@@ -37,10 +38,13 @@ async function soon<T>(read: () => Promise<T>, done: (value: T) => boolean): Pro
   }
 }
 
-const statusOn = (engine: RunningSandbox, token: string) => async () => (await call(engine.url, '/api/v1/sandbox', { token })).status;
+const statusOn = (engine: RunningSandbox, token: string) => async () =>
+  (await call(engine.url, '/api/v1/sandbox', { token })).status;
 
 async function revoke(engine: RunningSandbox, sandbox: TestSandbox, token: string) {
-  return call(engine.url, '/oauth/revoke', { body: { token, client_id: sandbox.clientId, client_secret: sandbox.clientSecret } });
+  return call(engine.url, '/oauth/revoke', {
+    body: { token, client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
+  });
 }
 
 test('a token revoked on A (RFC 7009) is refused on B, which had it cached', async () => {
@@ -53,13 +57,23 @@ test('a token revoked on A (RFC 7009) is refused on B, which had it cached', asy
   // The same answer for a token that is unknown or already revoked: the endpoint tells nothing.
   assert.equal((await revoke(b, sandbox, sandbox.token)).status, 200);
   assert.equal((await revoke(b, sandbox, 'sat_nothing')).status, 200);
-  assert.equal((await call(a.url, '/oauth/revoke', { body: { token: 'x', client_id: sandbox.clientId, client_secret: 'wrong' } })).status, 401);
-  assert.equal((await call(a.url, '/oauth/revoke', { body: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret } })).status, 400);
+  assert.equal(
+    (await call(a.url, '/oauth/revoke', { body: { token: 'x', client_id: sandbox.clientId, client_secret: 'wrong' } }))
+      .status,
+    401,
+  );
+  assert.equal(
+    (await call(a.url, '/oauth/revoke', { body: { client_id: sandbox.clientId, client_secret: sandbox.clientSecret } }))
+      .status,
+    400,
+  );
 });
 
 test('revoking a refresh token on A revokes the access tokens of its grant on B; another grant keeps working', async () => {
   const sandbox = await createSandbox(a.url);
-  const other = await call(b.url, '/oauth/token', { body: { grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret } });
+  const other = await call(b.url, '/oauth/token', {
+    body: { grant_type: 'client_credentials', client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
+  });
   assert.equal(await statusOn(b, sandbox.token)(), 200);
   assert.equal((await revoke(a, sandbox, sandbox.refreshToken)).status, 200);
   assert.equal(await soon(statusOn(b, sandbox.token), (s) => s === 401), 401, 'the access token of the revoked grant');
@@ -68,7 +82,8 @@ test('revoking a refresh token on A revokes the access tokens of its grant on B;
 
 test("a clock advance on A is B's time too; a reset on A sets B's clock back and revokes on B with --all", async () => {
   const sandbox = await createSandbox(a.url);
-  const offsetOn = (engine: RunningSandbox) => async () => (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
+  const offsetOn = (engine: RunningSandbox) => async () =>
+    (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
   assert.equal(await offsetOn(b)(), 0);
   await call(a.url, '/api/v1/sandbox/clock/advance', { token: sandbox.token, body: { seconds: 7200 } });
   assert.equal(await soon(offsetOn(b), (o) => o === 7200), 7200);
@@ -85,23 +100,41 @@ test('an endpoint changed on A is what B sends to: a rotated secret, then a new 
   const second = await new Receiver().start();
   try {
     const sandbox = await createSandbox(a.url);
-    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: first.url, topics: ['order.placed'] } });
-    const test = () => call(b.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } });
-    const signatures = (r: Receiver, i: number) => String(r.received[i].headers['x-service-signature']).match(/v1=/g)?.length;
+    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', {
+      token: sandbox.token,
+      body: { url: first.url, topics: ['order.placed'] },
+    });
+    const test = () =>
+      call(b.url, '/api/v1/webhooks/test', {
+        token: sandbox.token,
+        body: { topic: 'order.placed', endpoint: endpoint.body.id },
+      });
+    const signatures = (r: Receiver, i: number) =>
+      String(r.received[i].headers['x-service-signature']).match(/v1=/g)?.length;
     assert.equal((await test()).status, 202);
     await first.waitFor(1);
     assert.equal(signatures(first, 0), 1, 'B has the endpoint and its one secret cached');
     // The rotation alone: nothing else about the endpoint changes.
-    const rotated = await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}/rotate-secret`, { token: sandbox.token, body: {} });
+    const rotated = await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}/rotate-secret`, {
+      token: sandbox.token,
+      body: {},
+    });
     assert.ok(rotated.body.secret.startsWith('whsec_'));
-    await soon(async () => {
-      assert.equal((await test()).status, 202);
-      await first.waitFor(first.received.length + 1);
-      return signatures(first, first.received.length - 1);
-    }, (n) => n === 2);
+    await soon(
+      async () => {
+        assert.equal((await test()).status, 202);
+        await first.waitFor(first.received.length + 1);
+        return signatures(first, first.received.length - 1);
+      },
+      (n) => n === 2,
+    );
     assert.equal(signatures(first, first.received.length - 1), 2, `B signs with the new secret and the old one`);
     const sentFirst = first.received.length;
-    await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}`, { method: 'PATCH', token: sandbox.token, body: { url: second.url } });
+    await call(a.url, `/api/v1/webhooks/endpoints/${endpoint.body.id}`, {
+      method: 'PATCH',
+      token: sandbox.token,
+      body: { url: second.url },
+    });
     await new Promise((r) => setTimeout(r, 50));
     assert.equal((await test()).status, 202);
     await second.waitFor(1);
@@ -120,18 +153,42 @@ test('a change made outside Sandbay (a psql session) reaches both engines: a rev
   await psql.connect();
   try {
     const sandbox = await createSandbox(a.url);
-    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    const endpoint = await call(a.url, '/api/v1/webhooks/endpoints', {
+      token: sandbox.token,
+      body: { url: receiver.url, topics: ['order.placed'] },
+    });
     for (const engine of [a, b]) {
       assert.equal(await statusOn(engine, sandbox.token)(), 200);
-      assert.equal((await call(engine.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } })).status, 202);
+      assert.equal(
+        (
+          await call(engine.url, '/api/v1/webhooks/test', {
+            token: sandbox.token,
+            body: { topic: 'order.placed', endpoint: endpoint.body.id },
+          })
+        ).status,
+        202,
+      );
     }
     await receiver.waitFor(2);
-    const clockOn = (engine: RunningSandbox) => async () => (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
+    const clockOn = (engine: RunningSandbox) => async () =>
+      (await call(engine.url, '/api/v1/sandbox/clock', { token: sandbox.token })).body.offsetSeconds;
     await psql.query('update tenants set clock_offset_ms = 3600000 where id = $1', [sandbox.id]);
-    await psql.query('update webhook_endpoints set url = $3 where tenant_id = $1 and id = $2', [sandbox.id, endpoint.body.id, elsewhere.url]);
+    await psql.query('update webhook_endpoints set url = $3 where tenant_id = $1 and id = $2', [
+      sandbox.id,
+      endpoint.body.id,
+      elsewhere.url,
+    ]);
     for (const engine of [a, b]) {
       assert.equal(await soon(clockOn(engine), (o) => o === 3600), 3600);
-      assert.equal((await call(engine.url, '/api/v1/webhooks/test', { token: sandbox.token, body: { topic: 'order.placed', endpoint: endpoint.body.id } })).status, 202);
+      assert.equal(
+        (
+          await call(engine.url, '/api/v1/webhooks/test', {
+            token: sandbox.token,
+            body: { topic: 'order.placed', endpoint: endpoint.body.id },
+          })
+        ).status,
+        202,
+      );
     }
     await elsewhere.waitFor(2);
     assert.equal(receiver.received.length, 2, 'both engines send to the new URL');
@@ -155,10 +212,17 @@ test("a delivery made on A reaches B's live stream; Last-Event-ID from B resumes
   const receiver = await new Receiver().start();
   const sandbox = await createSandbox(a.url);
   const auth = { authorization: `Bearer ${sandbox.token}` };
-  const order = { customerId: 'cus_0002', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' } };
+  const order = {
+    customerId: 'cus_0002',
+    items: [{ variantId: 'var_0001', quantity: 1 }],
+    shippingAddress: { city: 'Bursa', district: 'Nilüfer' },
+  };
   const placeOn = (engine: RunningSandbox) => call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order });
   try {
-    await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    await call(a.url, '/api/v1/webhooks/endpoints', {
+      token: sandbox.token,
+      body: { url: receiver.url, topics: ['order.placed'] },
+    });
     const onB = new SseClient(`${b.url}/api/v1/events/stream`, auth);
     await onB.open();
     await placeOn(a);
@@ -175,7 +239,10 @@ test("a delivery made on A reaches B's live stream; Last-Event-ID from B resumes
       const missed = await onA.waitFor((m) => m.event === 'delivery.created');
       const latest = (await call(a.url, '/api/v1/webhooks/deliveries', { token: sandbox.token })).body.data[0];
       assert.equal(missed.data.id, latest.id, 'the delivery made on B while the client was away, replayed by A');
-      assert.ok(onA.messages.every((m) => m.event !== 'reset'), 'resumed, not reset');
+      assert.ok(
+        onA.messages.every((m) => m.event !== 'reset'),
+        'resumed, not reset',
+      );
     } finally {
       onA.close();
     }
@@ -186,32 +253,60 @@ test("a delivery made on A reaches B's live stream; Last-Event-ID from B resumes
 
 test("a catcher hit on A is in B's log; one Idempotency-Key sent to A and B at once runs once", async () => {
   const sandbox = await createSandbox(a.url);
-  const made = await call(a.url, '/api/v1/catchers/shared', { method: 'PUT', token: sandbox.token, body: { status: 200 } });
+  const made = await call(a.url, '/api/v1/catchers/shared', {
+    method: 'PUT',
+    token: sandbox.token,
+    body: { status: 200 },
+  });
   assert.equal(made.status, 201);
-  const hit = await fetch(`${a.url}/catch/${sandbox.id}/shared`, { method: 'POST', body: '{"hello":"B"}', headers: { 'content-type': 'application/json' } });
+  const hit = await fetch(`${a.url}/catch/${sandbox.id}/shared`, {
+    method: 'POST',
+    body: '{"hello":"B"}',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(hit.status, 200);
   // Written once the answer is out (the catcher answers first): soon on every engine.
-  const log = await soon(() => call(b.url, '/api/v1/catchers/shared/requests', { token: sandbox.token }), (res) => res.body.data.length > 0);
+  const log = await soon(
+    () => call(b.url, '/api/v1/catchers/shared/requests', { token: sandbox.token }),
+    (res) => res.body.data.length > 0,
+  );
   assert.equal(log.body.data.length, 1);
   assert.equal(log.body.data[0].body, '{"hello":"B"}');
 
-  const order = { customerId: 'cus_0002', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' } };
+  const order = {
+    customerId: 'cus_0002',
+    items: [{ variantId: 'var_0001', quantity: 1 }],
+    shippingAddress: { city: 'Bursa', district: 'Nilüfer' },
+  };
   const headers = { 'idempotency-key': `both-${Date.now()}` };
-  const [onA, onB] = await Promise.all([a, b].map((engine) => call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order, headers })));
+  const [onA, onB] = await Promise.all(
+    [a, b].map((engine) => call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order, headers })),
+  );
   assert.equal(onA.status, 201);
   assert.equal(onB.status, 201);
   assert.equal(onA.body.id, onB.body.id, 'the same order, created once');
   assert.equal((await call(b.url, `/api/v1/orders/${onA.body.id}`, { token: sandbox.token })).status, 200);
   const events = await call(a.url, '/api/v1/events?topic=order.placed', { token: sandbox.token });
-  assert.equal(events.body.data.filter((e: unknown) => JSON.stringify(e).includes(onA.body.id)).length, 1, 'one order.placed');
+  assert.equal(
+    events.body.data.filter((e: unknown) => JSON.stringify(e).includes(onA.body.id)).length,
+    1,
+    'one order.placed',
+  );
 });
 
-test('a client streaming on B before engine C started sees C\'s first delivery; so does one that joins later', async () => {
+test("a client streaming on B before engine C started sees C's first delivery; so does one that joins later", async () => {
   const receiver = await new Receiver().start();
   const sandbox = await createSandbox(a.url);
   const auth = { authorization: `Bearer ${sandbox.token}` };
-  const order = { customerId: 'cus_0003', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' } };
-  await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+  const order = {
+    customerId: 'cus_0003',
+    items: [{ variantId: 'var_0001', quantity: 1 }],
+    shippingAddress: { city: 'Ankara', district: 'Çankaya' },
+  };
+  await call(a.url, '/api/v1/webhooks/endpoints', {
+    token: sandbox.token,
+    body: { url: receiver.url, topics: ['order.placed'] },
+  });
   const early = new SseClient(`${b.url}/api/v1/events/stream`, auth);
   await early.open();
   // Only sandboxes someone streams are written to the shared stream: C must know of the watch B made.
@@ -224,7 +319,10 @@ test('a client streaming on B before engine C started sees C\'s first delivery; 
 
     // A sandbox nobody streamed yet: C learns of the new watch before its next write, with no pause.
     const other = await createSandbox(c.url);
-    await call(c.url, '/api/v1/webhooks/endpoints', { token: other.token, body: { url: receiver.url, topics: ['order.placed'] } });
+    await call(c.url, '/api/v1/webhooks/endpoints', {
+      token: other.token,
+      body: { url: receiver.url, topics: ['order.placed'] },
+    });
     const late = new SseClient(`${b.url}/api/v1/events/stream`, { authorization: `Bearer ${other.token}` });
     await late.open();
     try {

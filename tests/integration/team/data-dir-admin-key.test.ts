@@ -29,7 +29,11 @@ test('PGlite, --postgres and --postgres --workers 2 on one data dir: one admin k
   assert.match(pglite, /^sbk_\w{32}$/);
   assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), pglite);
   assert.equal(statSync(adminKeyFile(dataDir)).mode & 0o777, 0o600);
-  assert.equal(await keyOf(['--data-dir', dataDir, '--postgres']), pglite, '--postgres: its own database, the same key');
+  assert.equal(
+    await keyOf(['--data-dir', dataDir, '--postgres']),
+    pglite,
+    '--postgres: its own database, the same key',
+  );
   assert.equal(await keyOf(['--data-dir', dataDir, '--postgres', '--workers', '2']), pglite, 'every worker too');
   assert.equal(await keyOf(['--data-dir', dataDir]), pglite, 'and back on PGlite');
 });
@@ -41,7 +45,7 @@ test('a data dir without the key file adopts the key its database already has', 
   assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), before);
 });
 
-test('on --database-url the key is the database\'s own, whatever data dir an engine uses; --admin-key overrides both', async () => {
+test("on --database-url the key is the database's own, whatever data dir an engine uses; --admin-key overrides both", async () => {
   const database = await createTestDatabase();
   databases.push(database);
   const shared = await keyOf(['--memory', '--database-url', database.url]);

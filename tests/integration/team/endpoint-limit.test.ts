@@ -23,7 +23,10 @@ test('two engines never have more than ten attempts open on one endpoint', async
   const db = openPostgres({ connectionString: database.url });
   closing.push(() => db.close());
   await eventually('every delivery succeeded', 60_000, async () =>
-    ((await db.query<{ n: number }>(`select count(*) as n from deliveries where status <> 'succeeded'`))[0].n === 0 ? true : undefined));
+    (await db.query<{ n: number }>(`select count(*) as n from deliveries where status <> 'succeeded'`))[0].n === 0
+      ? true
+      : undefined,
+  );
   assert.equal(receiver.total, 80);
   assert.ok(receiver.maxOpen <= 10, `${receiver.maxOpen} requests open at once`);
   assert.ok(receiver.maxOpen >= 2, 'attempts did run side by side');

@@ -34,8 +34,13 @@ test('two engines enabling one disabled endpoint at once: exactly one of them se
   const endpoint = await registerEndpoint(sandbox, 'http://127.0.0.1:9/hook', ['order.placed'], { enabled: false });
   // A third connection holds the row, so both updates have started before either may write.
   await withOpenTransaction(team.databaseUrl, async (holder) => {
-    await holder.query('select 1 from webhook_endpoints where tenant_id = $1 and id = $2 for update', [sandbox.id, endpoint.id]);
-    const updates = Promise.all([a, b].map((engine) => engine.services.webhooks.endpoints.update(sandbox.id, endpoint.id, { enabled: true })));
+    await holder.query('select 1 from webhook_endpoints where tenant_id = $1 and id = $2 for update', [
+      sandbox.id,
+      endpoint.id,
+    ]);
+    const updates = Promise.all(
+      [a, b].map((engine) => engine.services.webhooks.endpoints.update(sandbox.id, endpoint.id, { enabled: true })),
+    );
     await new Promise((r) => setTimeout(r, 300));
     await holder.query('commit');
     const results = await updates;

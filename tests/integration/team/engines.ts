@@ -8,29 +8,39 @@ import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { spawnCollecting, waitForReady, type ServeProcess } from '../../helpers/process.ts';
 
-const order = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } };
+const order = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Konak' },
+};
 
 export type Engine = ServeProcess & { url: string; adminKey: string };
 
 /** Starts `count` engines (`sandbay serve --database-url`) on one database; `env` tunes their leases and poll. */
 export async function startEngines(url: string, count: number, env: Record<string, string> = {}): Promise<Engine[]> {
-  const started = Array.from({ length: count }, () => spawnCollecting(
-    process.execPath,
-    [join(packageRoot(), 'bin', 'sandbay.mjs'), 'serve', '--quiet', '--memory', '--port', '0', '--database-url', url],
-    { env: { ...process.env, NO_COLOR: '1', SANDBAY_DATABASE_URL: undefined, ...env } },
-  ));
+  const started = Array.from({ length: count }, () =>
+    spawnCollecting(
+      process.execPath,
+      [join(packageRoot(), 'bin', 'sandbay.mjs'), 'serve', '--quiet', '--memory', '--port', '0', '--database-url', url],
+      { env: { ...process.env, NO_COLOR: '1', SANDBAY_DATABASE_URL: undefined, ...env } },
+    ),
+  );
   return Promise.all(started.map(async (proc) => Object.assign(proc, await waitForReady(proc, 120_000))));
 }
 
 /** A database and the engines on it, stopped and dropped by `close()`. */
-export async function team(count: number, env: Record<string, string> = {}): Promise<{ engines: Engine[]; database: TestDatabase; close(): Promise<void> }> {
+export async function team(
+  count: number,
+  env: Record<string, string> = {},
+): Promise<{ engines: Engine[]; database: TestDatabase; close(): Promise<void> }> {
   const database = await createTestDatabase();
   const engines = await startEngines(database.url, count, env).catch(async (err) => {
     await database.drop();
     throw err;
   });
   return {
-    engines, database,
+    engines,
+    database,
     async close() {
       for (const e of engines) if (e.child.exitCode === null && e.child.signalCode === null) e.child.kill('SIGKILL');
       await Promise.all(engines.map((e) => e.exited));
@@ -45,7 +55,10 @@ export async function team(count: number, env: Record<string, string> = {}): Pro
  */
 export async function sandboxOnAll(engines: Engine[]): Promise<TestSandbox[]> {
   const sb = await createSandbox(engines[0].url);
-  const restocked = await sb.api(`/api/v1/variants/${order.items[0].variantId}`, { method: 'PATCH', body: { stock: 1_000_000 } });
+  const restocked = await sb.api(`/api/v1/variants/${order.items[0].variantId}`, {
+    method: 'PATCH',
+    body: { stock: 1_000_000 },
+  });
   if (restocked.status !== 200) throw new Error(`restock failed: ${JSON.stringify(restocked.body)}`);
   return engines.map((e) => ({ ...sb, api: (path, init = {}) => call(e.url, path, { ...init, token: sb.token }) }));
 }
@@ -53,13 +66,17 @@ export async function sandboxOnAll(engines: Engine[]): Promise<TestSandbox[]> {
 /** Places `count` orders spread over the given views of one sandbox, a few at a time on each. */
 export async function placeOrders(views: TestSandbox[], count: number, perEngine = 4): Promise<void> {
   let next = 0;
-  await Promise.all(views.flatMap((view) => Array.from({ length: perEngine }, async () => {
-    while (next < count) {
-      next++;
-      const res = await view.api('/api/v1/orders', { body: order });
-      if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
-    }
-  })));
+  await Promise.all(
+    views.flatMap((view) =>
+      Array.from({ length: perEngine }, async () => {
+        while (next < count) {
+          next++;
+          const res = await view.api('/api/v1/orders', { body: order });
+          if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }),
+    ),
+  );
 }
 
 /** Answers each request as `answer(deliveryId, nth request for it)` says, after `holdMs`. */

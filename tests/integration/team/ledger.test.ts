@@ -22,7 +22,9 @@ after(async () => {
 });
 
 test(`two engines, ${orders * 2} deliveries made through both: each ends succeeded or dead, each attempt slot is sent once`, async () => {
-  const receiver = await new LedgerReceiver((id, nth) => (alwaysFails(id) || (nth === 1 && failsFirst(id)) ? 500 : 200)).start();
+  const receiver = await new LedgerReceiver((id, nth) =>
+    alwaysFails(id) || (nth === 1 && failsFirst(id)) ? 500 : 200,
+  ).start();
   closing.push(() => receiver.close());
   const { engines, database, close } = await team(2);
   closing.push(close);
@@ -35,14 +37,20 @@ test(`two engines, ${orders * 2} deliveries made through both: each ends succeed
   const db = openPostgres({ connectionString: database.url });
   closing.push(() => db.close());
   const count = async (where: string) =>
-    (await db.query<{ n: number }>(`select count(*) as n from deliveries where tenant_id = $1 and ${where}`, [onA.id]))[0].n;
+    (
+      await db.query<{ n: number }>(`select count(*) as n from deliveries where tenant_id = $1 and ${where}`, [onA.id])
+    )[0].n;
   assert.equal(await count('true'), orders * 2);
-  await eventually('every first attempt recorded', 60_000, async () => ((await count('attempt_count = 0')) === 0 ? true : undefined));
+  await eventually('every first attempt recorded', 60_000, async () =>
+    (await count('attempt_count = 0')) === 0 ? true : undefined,
+  );
 
   // Retries through the clock, from both engines: 10 min on A (attempts 2 and 3), then the rest on B.
   await advance(onA, 600);
   await advance(onB, 7200);
-  await eventually('no delivery pending', 60_000, async () => ((await count(`status = 'pending'`)) === 0 ? true : undefined));
+  await eventually('no delivery pending', 60_000, async () =>
+    (await count(`status = 'pending'`)) === 0 ? true : undefined,
+  );
   assert.deepEqual((await onB.api('/api/v1/sandbox/clock')).body.offsetSeconds, 7800);
   assert.deepEqual((await onA.api('/api/v1/sandbox/clock')).body.offsetSeconds, 7800, 'A follows the clock B moved');
 
@@ -52,7 +60,14 @@ test(`two engines, ${orders * 2} deliveries made through both: each ends succeed
     [onA.id],
   );
   const dead = rows.filter((r) => r.status === 'dead');
-  assert.deepEqual(dead.map((r) => r.id).sort(), rows.filter((r) => alwaysFails(r.id)).map((r) => r.id).sort(), 'dead = the always-failing ones');
+  assert.deepEqual(
+    dead.map((r) => r.id).sort(),
+    rows
+      .filter((r) => alwaysFails(r.id))
+      .map((r) => r.id)
+      .sort(),
+    'dead = the always-failing ones',
+  );
   assert.ok(rows.every((r) => r.status === 'succeeded' || r.status === 'dead'));
   for (const r of rows) {
     const expected = alwaysFails(r.id) ? 5 : failsFirst(r.id) ? 2 : 1;
@@ -61,7 +76,11 @@ test(`two engines, ${orders * 2} deliveries made through both: each ends succeed
     // Each request the receiver got is one recorded slot: none was sent twice.
     assert.equal(receiver.seen.get(r.id), expected, `delivery ${r.id}: requests received`);
   }
-  assert.equal(receiver.total, rows.reduce((n, r) => n + r.attempt_count, 0), 'sent = recorded');
+  assert.equal(
+    receiver.total,
+    rows.reduce((n, r) => n + r.attempt_count, 0),
+    'sent = recorded',
+  );
   const leased = await db.query(`select count(*) as n from deliveries where lease_owner is not null`);
   assert.deepEqual(leased, [{ n: 0 }], 'every lease was given back');
 });

@@ -28,7 +28,11 @@ async function serve(args: string[]): Promise<ServeProcess & { url: string }> {
 test('--postgres keeps its data across restarts, stops its server with Sandbay, and takes over a server a killed Sandbay left', async () => {
   let engine = await serve(['--postgres', '--data-dir', dataDir, '--port', '0']);
   assert.match(engine.stdout, new RegExp(`data: PostgreSQL in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-  assert.doesNotMatch(engine.stdout + engine.stderr, /postgres:\/\/|sandbay-password/, 'the server password is never printed');
+  assert.doesNotMatch(
+    engine.stdout + engine.stderr,
+    /postgres:\/\/|sandbay-password/,
+    'the server password is never printed',
+  );
   const sandbox = await createSandbox(engine.url, 'kept');
   const server = postmasterPid();
   assert.ok(isAlive(server));

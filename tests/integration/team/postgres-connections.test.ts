@@ -35,13 +35,19 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 
 /** Ends the server side of every connection named so (what a server restart or a network cut does). */
 const terminate = (applicationName: string) =>
-  admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1`, [applicationName]);
+  admin.query(
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1`,
+    [applicationName],
+  );
 
 test('idle pool connections killed by the server are logged (without the URL) and replaced; the process carries on', async () => {
   // Open several pool connections and leave them idle.
   await Promise.all(Array.from({ length: 4 }, () => db.query('select pg_sleep(0.05)')));
   await terminate('sandbay');
-  await until(() => logged.some((m) => m.startsWith('database connection lost')), 'the pool to report the lost connections');
+  await until(
+    () => logged.some((m) => m.startsWith('database connection lost')),
+    'the pool to report the lost connections',
+  );
   assert.deepEqual(await db.query('select 1 as one'), [{ one: 1 }]);
   const password = new URL(database.url).password;
   for (const line of logged) {
@@ -70,10 +76,19 @@ test('a checked-out client whose connection is killed (a session lock held) is l
   const held = new Promise<void>((resolve) => (release = resolve));
   const locked = own.withAdvisoryLock('sandbay:test:held', () => held);
   try {
-    await until(async () => (await admin.query(`select 1 from pg_locks l join pg_database d on d.oid = l.database
-      where l.locktype = 'advisory' and l.granted and d.datname = current_database()`)).rowCount === 1, 'the lock to be held');
+    await until(
+      async () =>
+        (
+          await admin.query(`select 1 from pg_locks l join pg_database d on d.oid = l.database
+      where l.locktype = 'advisory' and l.granted and d.datname = current_database()`)
+        ).rowCount === 1,
+      'the lock to be held',
+    );
     await terminate('sandbay');
-    await until(() => seen.some((m) => m.startsWith('database connection lost')), 'the lost lock connection to be reported');
+    await until(
+      () => seen.some((m) => m.startsWith('database connection lost')),
+      'the lost lock connection to be reported',
+    );
   } finally {
     release();
     await locked; // its unlock fails on the dead connection, which is destroyed rather than pooled
@@ -90,10 +105,16 @@ test('a session lock held elsewhere is given up on after sessionLockWaitMs, nami
     await holder.query(`select pg_advisory_lock(hashtextextended('sandbay:test:stuck', 0))`);
     const [{ pid }] = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
     const started = Date.now();
-    await assert.rejects(impatient.withAdvisoryLock('sandbay:test:stuck', async () => 'ran'),
-      (err: Error) => err.message.includes(`backend pid ${pid}`) && err.message.includes('stuck-engine'));
+    await assert.rejects(
+      impatient.withAdvisoryLock('sandbay:test:stuck', async () => 'ran'),
+      (err: Error) => err.message.includes(`backend pid ${pid}`) && err.message.includes('stuck-engine'),
+    );
     assert.ok(Date.now() - started < 5_000);
-    const [{ n }] = (await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'sandbay' and state = 'active'`)).rows;
+    const [{ n }] = (
+      await admin.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'sandbay' and state = 'active'`,
+      )
+    ).rows;
     assert.equal(n, 0, 'no connection of ours was left waiting on the lock');
   } finally {
     await holder.end();
@@ -107,8 +128,14 @@ test('a server that refuses connections is a DatabaseUnavailableError at once, n
   const refused = openPostgres({ connectionString: url.toString(), log: () => undefined });
   try {
     const started = Date.now();
-    await assert.rejects(refused.query('select 1'), (err) => err instanceof DatabaseUnavailableError && err.code === 'ECONNREFUSED');
-    await assert.rejects(refused.transaction(async (tx) => tx.query('select 1')), DatabaseUnavailableError);
+    await assert.rejects(
+      refused.query('select 1'),
+      (err) => err instanceof DatabaseUnavailableError && err.code === 'ECONNREFUSED',
+    );
+    await assert.rejects(
+      refused.transaction(async (tx) => tx.query('select 1')),
+      DatabaseUnavailableError,
+    );
     assert.ok(Date.now() - started < 2_000);
   } finally {
     await refused.close();
@@ -116,13 +143,21 @@ test('a server that refuses connections is a DatabaseUnavailableError at once, n
 });
 
 test('the engine sessions carry the statement, lock and idle-in-transaction timeouts; a statement past its timeout is a DatabaseUnavailableError', async () => {
-  const short = openPostgres({ connectionString: database.url, log: () => undefined, timeouts: { statementMs: 200, lockMs: 150, idleInTransactionMs: 1_000 } });
+  const short = openPostgres({
+    connectionString: database.url,
+    log: () => undefined,
+    timeouts: { statementMs: 200, lockMs: 150, idleInTransactionMs: 1_000 },
+  });
   try {
     const [settings] = await short.query<Record<string, string>>(
       `select current_setting('statement_timeout') as statement, current_setting('lock_timeout') as lock,
-              current_setting('idle_in_transaction_session_timeout') as idle`);
+              current_setting('idle_in_transaction_session_timeout') as idle`,
+    );
     assert.deepEqual(settings, { statement: '200ms', lock: '150ms', idle: '1s' });
-    await assert.rejects(short.query('select pg_sleep(1)'), (err) => err instanceof DatabaseUnavailableError && err.code === '57014');
+    await assert.rejects(
+      short.query('select pg_sleep(1)'),
+      (err) => err instanceof DatabaseUnavailableError && err.code === '57014',
+    );
     assert.deepEqual(await short.query('select 3 as three'), [{ three: 3 }]);
   } finally {
     await short.close();

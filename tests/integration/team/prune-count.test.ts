@@ -14,24 +14,40 @@ const receiver = new Receiver();
 before(() => receiver.start());
 after(() => receiver.close());
 
-const order = { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'İzmir', district: 'Konak' } };
+const order = {
+  customerId: 'cus_0001',
+  items: [{ variantId: 'var_0001', quantity: 1 }],
+  shippingAddress: { city: 'İzmir', district: 'Konak' },
+};
 
 test("deliveries made on three engines are pruned by the sandbox's one count", async () => {
   const [a] = team.engines;
   const sandbox = await createSandbox(a.url);
-  await call(a.url, '/api/v1/webhooks/endpoints', { token: sandbox.token, body: { url: receiver.url, topics: ['order.placed'] } });
+  await call(a.url, '/api/v1/webhooks/endpoints', {
+    token: sandbox.token,
+    body: { url: receiver.url, topics: ['order.placed'] },
+  });
   const made: string[] = [];
   const total = 15;
   for (let i = 0; i < total; i++) {
     // Five on each engine, fewer than `keep`: only their sum passes it (twice: the first prune at 6 finds nothing to drop).
     const engine = team.engines[Math.floor(i / 5)];
     assert.equal((await call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order })).status, 201);
-    made.push((await call(engine.url, '/api/v1/webhooks/deliveries?limit=1', { token: sandbox.token })).body.data[0].id);
+    made.push(
+      (await call(engine.url, '/api/v1/webhooks/deliveries?limit=1', { token: sandbox.token })).body.data[0].id,
+    );
     await receiver.waitFor(i + 1);
   }
-  const listed = async () => (await call(a.url, '/api/v1/webhooks/deliveries?limit=100', { token: sandbox.token })).body.data.map((d: any) => d.id);
+  const listed = async () =>
+    (await call(a.url, '/api/v1/webhooks/deliveries?limit=100', { token: sandbox.token })).body.data.map(
+      (d: any) => d.id,
+    );
   // Pruned at the 12th (keeping 6), then 3 more: 9; never more than the cap plus one step less one.
-  for (const deadline = Date.now() + 5000; (await listed()).length === total; await new Promise((r) => setTimeout(r, 50))) {
+  for (
+    const deadline = Date.now() + 5000;
+    (await listed()).length === total;
+    await new Promise((r) => setTimeout(r, 50))
+  ) {
     assert.ok(Date.now() < deadline, `never pruned: ${total} deliveries`);
   }
   const kept = await listed();

@@ -25,7 +25,9 @@ async function finishedDeliveries(count: number): Promise<{ sandbox: TestSandbox
   const sandbox = await createSandbox(engine(0).url);
   await registerEndpoint(sandbox, receiver.url, ['order.placed']);
   for (let i = 0; i < count; i++) await placeOrder(sandbox);
-  const ids: string[] = (await sandbox.api('/api/v1/webhooks/deliveries?limit=100')).body.data.map((d: any) => d.id).reverse();
+  const ids: string[] = (await sandbox.api('/api/v1/webhooks/deliveries?limit=100')).body.data
+    .map((d: any) => d.id)
+    .reverse();
   assert.equal(ids.length, count);
   for (const id of ids) await waitForDelivery(sandbox, id, (d) => d.status === 'succeeded');
   return { sandbox, ids };
@@ -45,7 +47,10 @@ test('two engines pruning one sandbox at once: no error, each old delivery prune
   const { sandbox, ids } = await finishedDeliveries(10);
   const pruners = [0, 1].map((i) => new Pruner(engine(i).services.db, keep, failNever));
   const counts = await Promise.all([...pruners, ...pruners].map((p) => p.prune(sandbox.id)));
-  assert.equal(counts.reduce((x, y) => x + y, 0), ids.length - keep);
+  assert.equal(
+    counts.reduce((x, y) => x + y, 0),
+    ids.length - keep,
+  );
   assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
   const listed = (await sandbox.api('/api/v1/webhooks/deliveries')).body.data.map((d: any) => d.id);
   assert.deepEqual(listed, ids.slice(-keep).reverse());
@@ -57,10 +62,15 @@ test('a prune skips a delivery whose attempt another transaction is recording, w
   const pruner = new Pruner(engine(1).services.db, keep, failNever);
   // What the attempt recorder does for a replay of the oldest delivery, held open mid-way.
   await withOpenTransaction(team.databaseUrl, async (recorder) => {
-    await recorder.query(`update deliveries set attempt_count = attempt_count + 1 where tenant_id = $1 and id = $2`, [sandbox.id, oldest]);
+    await recorder.query(`update deliveries set attempt_count = attempt_count + 1 where tenant_id = $1 and id = $2`, [
+      sandbox.id,
+      oldest,
+    ]);
     const pruned = await Promise.race([
       pruner.prune(sandbox.id),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the prune waited on the delivery being recorded')), 5000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the prune waited on the delivery being recorded')), 5000),
+      ),
     ]);
     assert.equal(pruned, ids.length - keep - 1, 'every old delivery but the one being recorded');
     await recorder.query(
@@ -71,7 +81,11 @@ test('a prune skips a delivery whose attempt another transaction is recording, w
     await recorder.query('commit');
   });
   const replayed = (await sandbox.api(`/api/v1/webhooks/deliveries/${oldest}`)).body;
-  assert.deepEqual(replayed.attempts.map((t: any) => t.number), [1, 2], 'the delivery and both its attempts are intact');
+  assert.deepEqual(
+    replayed.attempts.map((t: any) => t.number),
+    [1, 2],
+    'the delivery and both its attempts are intact',
+  );
   assert.equal(await pruner.prune(sandbox.id), 1);
   assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
 });
@@ -80,13 +94,17 @@ test('a delivery leased for an attempt in flight (a replay on any engine) is not
   const { sandbox, ids } = await finishedDeliveries(5);
   const [oldest] = ids;
   const db = engine(0).services.db;
-  await db.query(`update deliveries set lease_owner = 'ins_elsewhere', lease_until = now() + interval '30 seconds', lease_slot = 2 where tenant_id = $1 and id = $2`, [
-    sandbox.id, oldest,
-  ]);
+  await db.query(
+    `update deliveries set lease_owner = 'ins_elsewhere', lease_until = now() + interval '30 seconds', lease_slot = 2 where tenant_id = $1 and id = $2`,
+    [sandbox.id, oldest],
+  );
   const pruner = new Pruner(engine(1).services.db, keep, failNever);
   assert.equal(await pruner.prune(sandbox.id), ids.length - keep - 1);
   assert.equal((await sandbox.api(`/api/v1/webhooks/deliveries/${oldest}`)).status, 200);
-  await db.query(`update deliveries set lease_until = now() - interval '1 second' where tenant_id = $1 and id = $2`, [sandbox.id, oldest]);
+  await db.query(`update deliveries set lease_until = now() - interval '1 second' where tenant_id = $1 and id = $2`, [
+    sandbox.id,
+    oldest,
+  ]);
   assert.equal(await pruner.prune(sandbox.id), 1, 'a lease that ran out (its engine crashed) holds nothing');
   assert.deepEqual(await left(sandbox), { deliveries: keep, orphans: 0 });
 });

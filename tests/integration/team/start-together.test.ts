@@ -29,7 +29,9 @@ test('three engine processes started at the same moment on an empty database all
   const { url } = await freshDatabase();
   const started = [1, 2, 3].map(() => runCli(['serve', '--quiet', '--memory', '--port', '0', '--database-url', url]));
   processes.push(...started);
-  const engines = await Promise.all(started.map(async (proc) => Object.assign(proc, await waitForReady(proc, 120_000))));
+  const engines = await Promise.all(
+    started.map(async (proc) => Object.assign(proc, await waitForReady(proc, 120_000))),
+  );
   assert.equal(new Set(engines.map((e) => e.adminKey)).size, 1, 'the per-install admin key was installed once');
   // A sandbox made on one engine is visible through another: they share the one database.
   const sandbox = await createSandbox(engines[0].url);
@@ -40,7 +42,9 @@ test('three engine processes started at the same moment on an empty database all
   }
   const db = openPostgres({ connectionString: url });
   try {
-    const rows = await db.query<{ version: number; n: number }>('select version, count(*) as n from schema_migrations group by version');
+    const rows = await db.query<{ version: number; n: number }>(
+      'select version, count(*) as n from schema_migrations group by version',
+    );
     assert.equal(rows.length, loadMigrations(migrationsDir()).length);
     assert.ok(rows.every((r) => r.n === 1));
     assert.deepEqual(await db.query(`select count(*) as n from tenants where is_template`), [{ n: 1 }]);
@@ -61,12 +65,19 @@ test('an engine that does not know the newest migration refuses the database, na
     await prepareDatabase(db, all);
     await assert.rejects(prepareDatabase(db, older), (err: Error) => {
       assert.equal(err.name, 'SchemaTooNewError');
-      assert.match(err.message, new RegExp(`schema is at version ${newest.version} \\(written by Sandbay ${packageVersion().replace(/\./g, '\\.')}\\)`));
+      assert.match(
+        err.message,
+        new RegExp(
+          `schema is at version ${newest.version} \\(written by Sandbay ${packageVersion().replace(/\./g, '\\.')}\\)`,
+        ),
+      );
       assert.match(err.message, new RegExp(`schema version ${older[older.length - 1].version} this Sandbay`));
       return true;
     });
     // What the user sees: a database written by a newer Sandbay (a migration this one has never heard of).
-    await db.query(`insert into schema_migrations (version, name, app_version) values (999, 'from-the-future', '9.9.9')`);
+    await db.query(
+      `insert into schema_migrations (version, name, app_version) values (999, 'from-the-future', '9.9.9')`,
+    );
   } finally {
     await db.close();
   }
@@ -74,6 +85,9 @@ test('an engine that does not know the newest migration refuses the database, na
   processes.push(refused);
   const { code } = await refused.exited;
   assert.equal(code, 1);
-  assert.match(refused.stderr, /sandbay: this database's schema is at version 999 \(written by Sandbay 9\.9\.9\), newer than the schema version \d+ this Sandbay \S+ knows; upgrade Sandbay/);
+  assert.match(
+    refused.stderr,
+    /sandbay: this database's schema is at version 999 \(written by Sandbay 9\.9\.9\), newer than the schema version \d+ this Sandbay \S+ knows; upgrade Sandbay/,
+  );
   assert.doesNotMatch(refused.stderr, /\n\s+at /, 'no stack trace');
 });

@@ -14,7 +14,11 @@ const { dataDir, start: serveProcess } = useServeDataDir('sandbay-workers-');
 
 /** The worker processes of a primary (Linux: its children that are not the PostgreSQL server). */
 function workersOf(primaryPid: number): number[] {
-  const children = readFileSync(`/proc/${primaryPid}/task/${primaryPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = readFileSync(`/proc/${primaryPid}/task/${primaryPid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return children.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbay.mjs'));
 }
 
@@ -47,20 +51,34 @@ test('--postgres --workers 2: one port, one lock and discovery file, a killed wo
   // The primary holds the data dir; every worker answers as that one instance, so the lock's probe recognises it.
   const lock = readLock(lockFile(dataDir))!;
   assert.equal(lock.pid, pid);
-  assert.deepEqual(readDiscovery(dataDir), { url: engine.url, pid, instanceId: lock.instanceId, adminKey: engine.adminKey });
+  assert.deepEqual(readDiscovery(dataDir), {
+    url: engine.url,
+    pid,
+    instanceId: lock.instanceId,
+    adminKey: engine.adminKey,
+  });
   for (let i = 0; i < 4; i++) assert.equal((await call(engine.url, '/api/v1/health')).body.instanceId, lock.instanceId);
   const second = serveProcess(['--data-dir', dataDir, '--port', '0']);
   assert.equal((await second.exited).code, 1);
-  assert.match(second.stderr, new RegExp(`Another Sandbay \\(pid ${pid}\\) is already using this data dir at ${engine.url}`));
+  assert.match(
+    second.stderr,
+    new RegExp(`Another Sandbay \\(pid ${pid}\\) is already using this data dir at ${engine.url}`),
+  );
 
   // Each worker serves the whole API from the shared database: with one killed, the other answers alone.
   const sandbox = await createSandbox(engine.url, 'shared');
   for (const [round, victim] of workers.entries()) {
     process.kill(victim, 'SIGKILL');
     // Once the primary knows (its connections then go to the live worker; a client's kept-alive one died with it).
-    await until(() => engine.stderr.match(/exited \(SIGKILL\)/g)?.length ?? 0, (n) => n > round);
+    await until(
+      () => engine.stderr.match(/exited \(SIGKILL\)/g)?.length ?? 0,
+      (n) => n > round,
+    );
     for (let i = 0; i < 6; i++) assert.equal(await freshGet(`${engine.url}/api/v1/sandbox`, sandbox.token), 200);
-    await until(() => engine.stderr.match(/serves in place of worker/g)?.length ?? 0, (n) => n > round);
+    await until(
+      () => engine.stderr.match(/serves in place of worker/g)?.length ?? 0,
+      (n) => n > round,
+    );
     const now = workersOf(pid);
     assert.ok(now.length === 2 && !now.includes(victim), `a new worker replaced ${victim}: ${now}`);
   }
@@ -73,7 +91,10 @@ test('--postgres --workers 2: one port, one lock and discovery file, a killed wo
   assert.equal(engine.stdout.match(/shutting down/g)?.length, 1, 'one shutdown line, from the primary');
   for (const worker of last) assert.ok(!processAlive(worker), `worker ${worker} stopped`);
   assert.ok(!processAlive(postmaster), 'the managed PostgreSQL stopped after its workers');
-  assert.ok(!existsSync(lockFile(dataDir)) && readDiscovery(dataDir) === undefined, 'the lock and discovery file are gone');
+  assert.ok(
+    !existsSync(lockFile(dataDir)) && readDiscovery(dataDir) === undefined,
+    'the lock and discovery file are gone',
+  );
 });
 
 test('--workers without PostgreSQL is refused with what to pass', async () => {

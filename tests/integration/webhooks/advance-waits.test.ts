@@ -37,7 +37,11 @@ test('an advance issued while a manual retry is in flight returns only after tha
     const advanced = await advance(sb, 3600);
 
     const d = await delivery(sb, id);
-    assert.deepEqual(d.attempts.map((a: any) => a.trigger), ['initial', 'manual', 'retry', 'retry'], 'the manual attempt was recorded before the advance returned');
+    assert.deepEqual(
+      d.attempts.map((a: any) => a.trigger),
+      ['initial', 'manual', 'retry', 'retry'],
+      'the manual attempt was recorded before the advance returned',
+    );
     const [, manual, third, fourth] = d.attempts;
     assert.match(manual.error, /timeout|timed out/i);
     // The manual attempt took slot 2; slots 3 and 4 follow 2 min and 10 min after each failure, run as of their due time.

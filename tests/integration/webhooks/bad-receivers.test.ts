@@ -7,7 +7,9 @@ import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/web
 // A short attempt timeout so the hanging receiver fails in 500 ms instead of SPEC's 10 s.
 const engine = useEngine({ attemptTimeoutMs: 500 });
 
-async function firstAttemptAgainst(behaviour: Behaviour): Promise<{ sb: TestSandbox; rx: Receiver; attempt: any; d: any }> {
+async function firstAttemptAgainst(
+  behaviour: Behaviour,
+): Promise<{ sb: TestSandbox; rx: Receiver; attempt: any; d: any }> {
   const sb = await createSandbox(engine.url);
   const rx = await new Receiver().start();
   rx.behaviour = behaviour;
@@ -64,7 +66,10 @@ test('a huge streamed response is read up to 4 KiB, then the connection is dropp
     assert.equal(d.status, 'succeeded', 'a 200 is a success whatever follows');
     assert.equal(attempt.responseStatus, 200);
     assert.equal(Buffer.byteLength(attempt.responseBody), 4096);
-    assert.ok(rx.floodBytesSent < 64 * 1024 * 1024, `the receiver could only push ${rx.floodBytesSent} bytes before we hung up`);
+    assert.ok(
+      rx.floodBytesSent < 64 * 1024 * 1024,
+      `the receiver could only push ${rx.floodBytesSent} bytes before we hung up`,
+    );
   } finally {
     await rx.close();
   }

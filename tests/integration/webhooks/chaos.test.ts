@@ -28,9 +28,19 @@ async function duplicatePattern(seed: number): Promise<{ pattern: boolean[]; log
   assert.deepEqual(endpoint.chaos, { duplicateRate: 0.5, reorderWindowMs: 0, delayMs: 0, seed });
   const from = receiver.received.length;
   const ids = await deliveriesOf(sb, endpoint.id, orders);
-  const log = await Promise.all(ids.map((id) => waitForDelivery(sb, id, (d) => d.status === 'succeeded' && d.attempts.length >= 1)));
+  const log = await Promise.all(
+    ids.map((id) => waitForDelivery(sb, id, (d) => d.status === 'succeeded' && d.attempts.length >= 1)),
+  );
   // A duplicate follows its first attempt at once; give the last one a moment to be recorded.
-  const settled = await Promise.all(log.map((d) => waitForDelivery(sb, d.id, (x) => x.attempts.length === (x.attempts.some((a: any) => a.trigger === 'duplicate') ? 2 : 1))));
+  const settled = await Promise.all(
+    log.map((d) =>
+      waitForDelivery(
+        sb,
+        d.id,
+        (x) => x.attempts.length === (x.attempts.some((a: any) => a.trigger === 'duplicate') ? 2 : 1),
+      ),
+    ),
+  );
   const pattern = settled.map((d) => d.attempts.length === 2);
   const received = seenIds(from).filter((id) => ids.includes(id));
   return { pattern, log: settled, received };
@@ -40,7 +50,10 @@ test('with a fixed seed the receiver sees the same duplicates every time, each m
   const first = await duplicatePattern(42);
   const again = await duplicatePattern(42);
   assert.deepEqual(again.pattern, first.pattern, 'the same seed, the same faults');
-  const expected = Array.from({ length: orders }, (_, i) => drawChaos({ duplicateRate: 0.5, reorderWindowMs: 0, delayMs: 0, seed: 42 }, i + 1).duplicate);
+  const expected = Array.from(
+    { length: orders },
+    (_, i) => drawChaos({ duplicateRate: 0.5, reorderWindowMs: 0, delayMs: 0, seed: 42 }, i + 1).duplicate,
+  );
   assert.deepEqual(first.pattern, expected);
   assert.ok(expected.includes(true) && expected.includes(false), 'seed 42 duplicates some of the eight and not others');
   for (const d of first.log) {
@@ -64,21 +77,40 @@ test('a reorder window and a delay hold each first attempt back; the receiver se
   const endpoint = await registerEndpoint(sb, receiver.url, ['order.placed'], { chaos });
   const from = receiver.received.length;
   const ids = await deliveriesOf(sb, endpoint.id, 5);
-  const held = await Promise.all(ids.map((id) => waitForDelivery(sb, id, (d) => d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) > Date.parse(d.createdAt) + 30_000)));
+  const held = await Promise.all(
+    ids.map((id) =>
+      waitForDelivery(
+        sb,
+        id,
+        (d) => d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) > Date.parse(d.createdAt) + 30_000,
+      ),
+    ),
+  );
   assert.equal(seenIds(from).length, 0, 'nothing arrives before its hold');
   // The clock advance runs due work in due-time order, one batch per second of sandbox time.
   const dueAt = held.map((d) => Date.parse(d.nextAttemptAt));
   const sorted = [...dueAt].sort((a, b) => a - b);
-  assert.ok(sorted.every((t, i) => i === 0 || t - sorted[i - 1] > 1000), 'seed 3 spreads the holds more than a second apart');
+  assert.ok(
+    sorted.every((t, i) => i === 0 || t - sorted[i - 1] > 1000),
+    'seed 3 spreads the holds more than a second apart',
+  );
   await advance(sb, 2 * 3600);
   await receiver.waitFor(from + 5);
-  const expectedOrder = ids.map((id, i) => ({ id, due: dueAt[i] })).sort((a, b) => a.due - b.due).map((x) => x.id);
+  const expectedOrder = ids
+    .map((id, i) => ({ id, due: dueAt[i] }))
+    .sort((a, b) => a.due - b.due)
+    .map((x) => x.id);
   assert.deepEqual(seenIds(from), expectedOrder);
   assert.notDeepEqual(expectedOrder, ids, 'out of creation order');
   for (const [i, id] of ids.entries()) {
     const d = await delivery(sb, id);
     const draw = drawChaos({ duplicateRate: 0, ...chaos }, i + 1);
-    assert.deepEqual(d.attempts[0].chaos, { duplicate: false, heldMs: 60_000 + draw.reorderMs, delayMs: 60_000, reorderMs: draw.reorderMs });
+    assert.deepEqual(d.attempts[0].chaos, {
+      duplicate: false,
+      heldMs: 60_000 + draw.reorderMs,
+      delayMs: 60_000,
+      reorderMs: draw.reorderMs,
+    });
     assert.equal(d.attempts[0].trigger, 'initial');
   }
 });
@@ -87,7 +119,10 @@ test('chaos is off by default, turned off with null, and validated', async () =>
   const sb = await createSandbox(engine.url);
   const plain = await registerEndpoint(sb, receiver.url, ['order.placed']);
   assert.equal(plain.chaos, null);
-  const on = await sb.api(`/api/v1/webhooks/endpoints/${plain.id}`, { method: 'PATCH', body: { chaos: { duplicateRate: 1 } } });
+  const on = await sb.api(`/api/v1/webhooks/endpoints/${plain.id}`, {
+    method: 'PATCH',
+    body: { chaos: { duplicateRate: 1 } },
+  });
   assert.equal(on.body.chaos.duplicateRate, 1);
   assert.ok(Number.isInteger(on.body.chaos.seed), 'a random seed is picked and shown');
   const off = await sb.api(`/api/v1/webhooks/endpoints/${plain.id}`, { method: 'PATCH', body: { chaos: null } });
@@ -96,7 +131,17 @@ test('chaos is off by default, turned off with null, and validated', async () =>
   const [id] = await deliveriesOf(sb, plain.id, 1);
   await waitForDelivery(sb, id, (d) => d.status === 'succeeded');
   assert.equal(seenIds(from).filter((x) => x === id).length, 1);
-  const bad = problem(await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['*'], chaos: { duplicateRate: 2, delayMs: -1 } } }), 422, 'validation_failed');
+  const bad = problem(
+    await sb.api('/api/v1/webhooks/endpoints', {
+      body: { url: receiver.url, topics: ['*'], chaos: { duplicateRate: 2, delayMs: -1 } },
+    }),
+    422,
+    'validation_failed',
+  );
   assert.deepEqual(bad.errors.map((e: any) => e.path).sort(), ['/chaos/delayMs', '/chaos/duplicateRate']);
-  problem(await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['*'], chaos: { latency: 5 } } }), 400, 'unknown_field');
+  problem(
+    await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['*'], chaos: { latency: 5 } } }),
+    400,
+    'unknown_field',
+  );
 });

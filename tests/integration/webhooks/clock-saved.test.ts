@@ -19,8 +19,13 @@ test('mid-advance, the saved clock is already as late as the work done so far', 
   });
   try {
     const sb = await createSandbox(engine.url);
-    assert.equal((await sb.api('/api/v1/webhooks/endpoints', { body: { url: rx.url, topics: ['saved_report.due'] } })).status, 201);
-    const report = (await sb.api('/api/v1/reports', { body: { name: 'Günlük', kind: 'sales_summary', schedule: 'daily' } })).body;
+    assert.equal(
+      (await sb.api('/api/v1/webhooks/endpoints', { body: { url: rx.url, topics: ['saved_report.due'] } })).status,
+      201,
+    );
+    const report = (
+      await sb.api('/api/v1/reports', { body: { name: 'Günlük', kind: 'sales_summary', schedule: 'daily' } })
+    ).body;
 
     const advancing = sb.api('/api/v1/sandbox/clock/advance', { body: { seconds: 10 * 86_400 } });
     advancing.catch(() => {}); // a failed assertion below closes the engine under it
@@ -28,8 +33,14 @@ test('mid-advance, the saved clock is already as late as the work done so far', 
     const runs = (await sb.api(`/api/v1/reports/${report.id}/runs`)).body.data;
     assert.equal(runs.length, 3, 'three daily runs are committed');
     const lastRun = Math.max(...runs.map((r: any) => Date.parse(r.dueAt)));
-    const [row] = await engine.services.db.query<{ clock_offset_ms: number }>('select clock_offset_ms from tenants where id = $1', [sb.id]);
-    assert.ok(Date.now() + Number(row.clock_offset_ms) >= lastRun, `saved offset ${row.clock_offset_ms} ms is behind the third run`);
+    const [row] = await engine.services.db.query<{ clock_offset_ms: number }>(
+      'select clock_offset_ms from tenants where id = $1',
+      [sb.id],
+    );
+    assert.ok(
+      Date.now() + Number(row.clock_offset_ms) >= lastRun,
+      `saved offset ${row.clock_offset_ms} ms is behind the third run`,
+    );
 
     assert.equal((await advancing).status, 200);
     assert.equal((await sb.api(`/api/v1/reports/${report.id}/runs`)).body.data.length, 10);

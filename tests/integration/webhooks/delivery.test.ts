@@ -24,7 +24,10 @@ test('an order delivers order.placed with the production headers, envelope and a
   assert.match(signature, /^t=\d+,v1=[0-9a-f]{64}$/);
   const t = Number(/^t=(\d+)/.exec(signature)![1]);
   assert.ok(Math.abs(t - Date.now() / 1000) < 5, 'signed with the real clock');
-  assert.ok(independentlyVerify(signature, req.body, endpoint.secret), 'HMAC-SHA256 over "<t>.<raw body>" with the endpoint secret');
+  assert.ok(
+    independentlyVerify(signature, req.body, endpoint.secret),
+    'HMAC-SHA256 over "<t>.<raw body>" with the endpoint secret',
+  );
 
   const envelope = JSON.parse(req.body);
   assert.deepEqual(Object.keys(envelope), ['topic', 'deliveryId', 'tenantId', 'occurredAt', 'data']);
@@ -55,12 +58,22 @@ test('only subscribed endpoints get a delivery; * and <category>.* subscribe to 
   const cancel = await sb.api(`/api/v1/orders/${order.id}/cancel`, { method: 'POST' });
   assert.equal(cancel.status, 200);
   const list = await sb.api('/api/v1/webhooks/deliveries?limit=100');
-  const byEndpoint = (id: string) => list.body.data.filter((d: any) => d.endpointId === id).map((d: any) => d.topic).sort();
+  const byEndpoint = (id: string) =>
+    list.body.data
+      .filter((d: any) => d.endpointId === id)
+      .map((d: any) => d.topic)
+      .sort();
   assert.deepEqual(byEndpoint(all.id), ['order.cancelled', 'order.placed']);
   assert.deepEqual(byEndpoint(orders.id), ['order.cancelled', 'order.placed']);
   assert.deepEqual(byEndpoint(payments.id), []);
   const events = await sb.api('/api/v1/events');
-  assert.deepEqual(events.body.data.map((e: any) => [e.topic, e.deliveryCount]), [['order.cancelled', 2], ['order.placed', 2]]);
+  assert.deepEqual(
+    events.body.data.map((e: any) => [e.topic, e.deliveryCount]),
+    [
+      ['order.cancelled', 2],
+      ['order.placed', 2],
+    ],
+  );
   const one = await sb.api(`/api/v1/events/${events.body.data[0].id}`);
   assert.equal(one.body.deliveries.length, 2);
 });
@@ -68,7 +81,9 @@ test('only subscribed endpoints get a delivery; * and <category>.* subscribe to 
 test('a test webhook to a bare URL is signed with the sandbox webhookTestSecret and built from its data', async () => {
   const sb = await createSandbox(engine.url);
   const before = receiver.received.length;
-  const res = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: `${receiver.url}?bare` } });
+  const res = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'order.placed', endpoint: `${receiver.url}?bare` },
+  });
   assert.equal(res.status, 202);
   assert.equal(res.body.status, 'pending');
   const [req] = (await receiver.waitFor(before + 1)).slice(before);
@@ -101,9 +116,13 @@ test('test webhook input errors are problem+json and store nothing', async () =>
   const unknown = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.shipped', endpoint: receiver.url } });
   assert.equal(unknown.status, 422);
   assert.equal(unknown.body.code, 'unknown_topic');
-  const badUrl = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: 'ftp://example.com/x' } });
+  const badUrl = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'order.placed', endpoint: 'ftp://example.com/x' },
+  });
   assert.equal(badUrl.status, 422);
-  const noEndpoint = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: 'whe_doesnotexist' } });
+  const noEndpoint = await sb.api('/api/v1/webhooks/test', {
+    body: { topic: 'order.placed', endpoint: 'whe_doesnotexist' },
+  });
   assert.equal(noEndpoint.status, 422);
   assert.equal(noEndpoint.body.code, 'endpoint_not_found');
   const list = await sb.api('/api/v1/webhooks/deliveries');

@@ -23,7 +23,9 @@ async function deadLetters(count: number, topics = ['order.placed'], url = engin
   rx.behaviour = { kind: 'status', status: 500 };
   const endpoint = await registerEndpoint(sb, rx.url, ['*']);
   for (let i = 0; i < count; i++) {
-    const res = await sb.api('/api/v1/webhooks/test', { body: { topic: topics[i % topics.length], endpoint: endpoint.id } });
+    const res = await sb.api('/api/v1/webhooks/test', {
+      body: { topic: topics[i % topics.length], endpoint: endpoint.id },
+    });
     assert.equal(res.status, 202);
   }
   await rx.waitFor(count);
@@ -47,29 +49,49 @@ async function waitForJob(sb: TestSandbox, id: string, done: (job: any) => boole
 test('replaying the DLQ answers 202 at once with a job whose progress ends completed', async () => {
   const { sb, rx, endpoint } = await deadLetters(6, ['order.placed', 'payment.captured']);
   rx.behaviour = { kind: 'status', status: 200 };
-  const started = await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'payment.captured', endpointId: endpoint.id } });
+  const started = await sb.api('/api/v1/webhooks/dlq/replay', {
+    body: { topic: 'payment.captured', endpointId: endpoint.id },
+  });
   assert.equal(started.status, 202);
   assert.match(started.body.id, /^dlr_/);
   assert.equal(started.headers.get('location'), `/api/v1/webhooks/dlq-replays/${started.body.id}`);
   assert.deepEqual(
-    { state: started.body.state, total: started.body.total, done: started.body.done, topic: started.body.topic, endpointId: started.body.endpointId },
+    {
+      state: started.body.state,
+      total: started.body.total,
+      done: started.body.done,
+      topic: started.body.topic,
+      endpointId: started.body.endpointId,
+    },
     { state: 'running', total: 3, done: 0, topic: 'payment.captured', endpointId: endpoint.id },
   );
   const finished = await waitForJob(sb, started.body.id, (j) => j.state !== 'running');
-  assert.deepEqual([finished.state, finished.done, finished.succeeded, finished.failed, finished.skipped], ['completed', 3, 3, 0, 0]);
+  assert.deepEqual(
+    [finished.state, finished.done, finished.succeeded, finished.failed, finished.skipped],
+    ['completed', 3, 3, 0, 0],
+  );
   assert.ok(finished.finishedAt);
   const rest = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(rest.body.total, 3);
   await waitForJob(sb, rest.body.id, (j) => j.state === 'completed' && j.succeeded === 3);
   assert.deepEqual((await sb.api('/api/v1/webhooks/dlq')).body.data, []);
   const list = await sb.api('/api/v1/webhooks/dlq-replays');
-  assert.deepEqual(list.body.data.map((j: { id: string }) => j.id), [rest.body.id, started.body.id], 'newest first');
+  assert.deepEqual(
+    list.body.data.map((j: { id: string }) => j.id),
+    [rest.body.id, started.body.id],
+    'newest first',
+  );
   const empty = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(empty.body.total, 0);
   assert.equal((await waitForJob(sb, empty.body.id, (j) => j.state !== 'running')).state, 'completed');
   const firstPage = await sb.api('/api/v1/webhooks/dlq-replays?limit=2');
-  const secondPage = await sb.api(`/api/v1/webhooks/dlq-replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`);
-  assert.deepEqual([...firstPage.body.data, ...secondPage.body.data].map((j: { id: string }) => j.id), [empty.body.id, rest.body.id, started.body.id]);
+  const secondPage = await sb.api(
+    `/api/v1/webhooks/dlq-replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`,
+  );
+  assert.deepEqual(
+    [...firstPage.body.data, ...secondPage.body.data].map((j: { id: string }) => j.id),
+    [empty.body.id, rest.body.id, started.body.id],
+  );
   assert.equal(secondPage.body.nextCursor, null);
   problem(await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'order.plced' } }), 422, 'unknown_topic');
 });
@@ -77,7 +99,10 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
 test('replaying the DLQ with an Idempotency-Key: the job runs after its request commits, and the key gives the same job', async () => {
   // An empty DLQ: the job has nothing to do and finishes at once, which must still come after its row is committed.
   const empty = await createSandbox(engine.url);
-  const none = await empty.api('/api/v1/webhooks/dlq/replay', { method: 'POST', headers: { 'idempotency-key': 'empty-dlq' } });
+  const none = await empty.api('/api/v1/webhooks/dlq/replay', {
+    method: 'POST',
+    headers: { 'idempotency-key': 'empty-dlq' },
+  });
   assert.equal(none.status, 202);
   assert.equal((await waitForJob(empty, none.body.id, (j) => j.state !== 'running')).state, 'completed');
 
@@ -116,14 +141,22 @@ test('a hung receiver: ten replays at a time, one job per sandbox, and cancel st
   assert.deepEqual([drained.state, drained.failed], ['cancelled', 10]);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(rx.received.length - before, 10);
-  assert.equal((await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}/cancel`, { method: 'POST' })).body.state, 'cancelled', 'cancelling twice is fine');
+  assert.equal(
+    (await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}/cancel`, { method: 'POST' })).body.state,
+    'cancelled',
+    'cancelling twice is fine',
+  );
 
   rx.behaviour = { kind: 'status', status: 200 };
   const again = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(again.status, 202, 'a cancelled job no longer blocks a new one');
   assert.equal(again.body.total, 25, 'what was not replayed is still dead');
   await waitForJob(sb, again.body.id, (j) => j.state === 'completed' && j.succeeded === 25);
-  const late = problem(await sb.api(`/api/v1/webhooks/dlq-replays/${again.body.id}/cancel`, { method: 'POST' }), 409, 'replay_not_running');
+  const late = problem(
+    await sb.api(`/api/v1/webhooks/dlq-replays/${again.body.id}/cancel`, { method: 'POST' }),
+    409,
+    'replay_not_running',
+  );
   assert.equal(late.currentState, 'completed');
 });
 
@@ -132,12 +165,17 @@ test("a job whose engine went silent reads as interrupted and does not block the
   // What an engine killed mid-job leaves behind: a running row nobody has written for a minute.
   await engine.running.services.db.query(
     `insert into dlq_replay_jobs (tenant_id, id, state, total, succeeded, created_at, updated_at)
-     values ($1, 'dlr_crashed', 'running', 2, 1, now() - interval '2 minutes', now() - interval '1 minute')`, [sb.id],
+     values ($1, 'dlr_crashed', 'running', 2, 1, now() - interval '2 minutes', now() - interval '1 minute')`,
+    [sb.id],
   );
   const orphan = await sb.api('/api/v1/webhooks/dlq-replays/dlr_crashed');
   assert.deepEqual([orphan.body.state, orphan.body.done], ['interrupted', 1]);
   assert.equal(orphan.body.finishedAt, orphan.body.updatedAt, 'it stopped when it last wrote');
-  problem(await sb.api('/api/v1/webhooks/dlq-replays/dlr_crashed/cancel', { method: 'POST' }), 409, 'replay_not_running');
+  problem(
+    await sb.api('/api/v1/webhooks/dlq-replays/dlr_crashed/cancel', { method: 'POST' }),
+    409,
+    'replay_not_running',
+  );
   rx.behaviour = { kind: 'status', status: 200 };
   const next = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(next.status, 202);
@@ -148,7 +186,11 @@ test("a job whose engine went silent reads as interrupted and does not block the
   problem(await other.api(`/api/v1/webhooks/dlq-replays/${next.body.id}/cancel`, { method: 'POST' }), 404, 'not_found');
   assert.deepEqual((await other.api('/api/v1/webhooks/dlq-replays')).body.data, []);
   assert.equal((await sb.api('/api/v1/sandbox/reset', { method: 'POST' })).status, 200);
-  assert.deepEqual((await sb.api('/api/v1/webhooks/dlq-replays')).body.data, [], 'a reset clears them with the delivery log');
+  assert.deepEqual(
+    (await sb.api('/api/v1/webhooks/dlq-replays')).body.data,
+    [],
+    'a reset clears them with the delivery log',
+  );
 });
 
 test('an engine shut down mid-job leaves it interrupted, and the next engine on that data dir says so', async () => {
@@ -162,7 +204,9 @@ test('an engine shut down mid-job leaves it interrupted, and the next engine on 
     await running.close();
     running = await startSandbox({ dataDir, port: 0, logRequests: false });
     try {
-      const res = await fetch(`${running.url}/api/v1/webhooks/dlq-replays/${started.body.id}`, { headers: { authorization: `Bearer ${sb.token}` } });
+      const res = await fetch(`${running.url}/api/v1/webhooks/dlq-replays/${started.body.id}`, {
+        headers: { authorization: `Bearer ${sb.token}` },
+      });
       const job: any = await res.json();
       assert.deepEqual([job.state, job.total], ['interrupted', 3]);
       assert.ok(job.finishedAt);
@@ -182,9 +226,18 @@ test('replaying one delivery from the DLQ: dead ones only; any other is 409 deli
   assert.equal(replayed.status, 200);
   assert.equal(replayed.body.status, 'succeeded');
   assert.equal(replayed.body.attempts.at(-1).trigger, 'replay');
-  const again = problem(await sb.api(`/api/v1/webhooks/dlq/${dead.id}/replay`, { method: 'POST' }), 409, 'delivery_not_dead');
+  const again = problem(
+    await sb.api(`/api/v1/webhooks/dlq/${dead.id}/replay`, { method: 'POST' }),
+    409,
+    'delivery_not_dead',
+  );
   assert.equal(again.currentStatus, 'succeeded');
-  assert.match(again.detail, new RegExp(`is succeeded, not in the DLQ\\. To attempt it anyway: POST /api/v1/webhooks/deliveries/${dead.id}/replay \\(sandbay resend ${dead.id}\\)\\.$`));
+  assert.match(
+    again.detail,
+    new RegExp(
+      `is succeeded, not in the DLQ\\. To attempt it anyway: POST /api/v1/webhooks/deliveries/${dead.id}/replay \\(sandbay resend ${dead.id}\\)\\.$`,
+    ),
+  );
   assert.equal((await sb.api(`/api/v1/webhooks/deliveries/${dead.id}`)).body.attempts.length, 6, 'nothing was sent');
   problem(await sb.api('/api/v1/webhooks/dlq/dlv_missing/replay', { method: 'POST' }), 404, 'not_found');
 });

@@ -18,12 +18,15 @@ test('PGlite data dir: kill -9 with attempts pending and in flight: after a rest
     let server = await serveReady(['--data-dir', dataDir, '--port', '0']);
     const created = await call(server.url, '/api/v1/sandboxes', { method: 'POST' });
     const token = created.body.credentials.accessToken;
-    const api = (url: string, path: string, body?: unknown) => call(url, path, { token, body, method: body ? 'POST' : 'GET' });
+    const api = (url: string, path: string, body?: unknown) =>
+      call(url, path, { token, body, method: body ? 'POST' : 'GET' });
     await api(server.url, '/api/v1/webhooks/endpoints', { url: hanging.url, topics: ['order.placed'] });
     await api(server.url, '/api/v1/webhooks/endpoints', { url: failing.url, topics: ['order.placed'] });
     for (let i = 0; i < 3; i++) {
       const order = await api(server.url, '/api/v1/orders', {
-        customerId: 'cus_0002', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Bursa', district: 'Nilüfer' },
+        customerId: 'cus_0002',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Bursa', district: 'Nilüfer' },
       });
       assert.equal(order.status, 201);
     }
@@ -45,11 +48,21 @@ test('PGlite data dir: kill -9 with attempts pending and in flight: after a rest
     server = await serveReady(['--data-dir', dataDir, '--port', '0']);
     try {
       const after = (await api(server.url, '/api/v1/webhooks/deliveries')).body.data;
-      assert.deepEqual(after.map((d: any) => d.id).sort(), before.map((d: any) => d.id).sort(), 'every delivery survived');
+      assert.deepEqual(
+        after.map((d: any) => d.id).sort(),
+        before.map((d: any) => d.id).sort(),
+        'every delivery survived',
+      );
       // The in-flight attempts were never recorded, so they are due again at once.
       await hanging.waitFor(6);
-      const resent = hanging.received.slice(3).map((r) => r.headers['x-service-delivery-id']).sort();
-      const sentBefore = hanging.received.slice(0, 3).map((r) => r.headers['x-service-delivery-id']).sort();
+      const resent = hanging.received
+        .slice(3)
+        .map((r) => r.headers['x-service-delivery-id'])
+        .sort();
+      const sentBefore = hanging.received
+        .slice(0, 3)
+        .map((r) => r.headers['x-service-delivery-id'])
+        .sort();
       assert.deepEqual(resent, sentBefore, 'at-least-once: the same deliveryIds again, for the receiver to dedupe');
       await api(server.url, '/api/v1/sandbox/clock/advance', { seconds: 31 });
       await failing.waitFor(6);
@@ -57,7 +70,10 @@ test('PGlite data dir: kill -9 with attempts pending and in flight: after a rest
       // the restart. (Asserted on the attempts' own times: a slow restart may already pass 30 s of real time.)
       for (const failed of before.filter((d: any) => d.attemptCount === 1)) {
         const { attempts } = (await api(server.url, `/api/v1/webhooks/deliveries/${failed.id}`)).body;
-        assert.ok(Date.parse(attempts[1].startedAt) - Date.parse(attempts[0].startedAt) >= 30_000, JSON.stringify(attempts));
+        assert.ok(
+          Date.parse(attempts[1].startedAt) - Date.parse(attempts[0].startedAt) >= 30_000,
+          JSON.stringify(attempts),
+        );
       }
       const deadline = Date.now() + 5000;
       let statuses: string[] = [];

@@ -15,7 +15,9 @@ after(() => receiver.close());
 
 test('create shows the secret once; list and get mask it; patch and delete work', async () => {
   const sb = await createSandbox(engine.url);
-  const created = await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['order.placed', 'payout.*'], description: 'local' } });
+  const created = await sb.api('/api/v1/webhooks/endpoints', {
+    body: { url: receiver.url, topics: ['order.placed', 'payout.*'], description: 'local' },
+  });
   assert.equal(created.status, 201);
   const ep = created.body;
   assert.match(ep.id, /^whe_/);
@@ -23,16 +25,32 @@ test('create shows the secret once; list and get mask it; patch and delete work'
   assert.deepEqual([ep.enabled, ep.allowInsecureTls, ep.description], [true, false, 'local']);
   const got = await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`);
   assert.notEqual(got.body.secret, ep.secret);
-  assert.ok(got.body.secret.startsWith('whsec_') && got.body.secret.endsWith(ep.secret.slice(-4)) && got.body.secret.includes('•'));
+  assert.ok(
+    got.body.secret.startsWith('whsec_') &&
+      got.body.secret.endsWith(ep.secret.slice(-4)) &&
+      got.body.secret.includes('•'),
+  );
   const list = await sb.api('/api/v1/webhooks/endpoints');
-  assert.deepEqual(list.body.data.map((e: any) => e.id), [ep.id]);
+  assert.deepEqual(
+    list.body.data.map((e: any) => e.id),
+    [ep.id],
+  );
   assert.ok(!JSON.stringify(list.body).includes(ep.secret));
 
-  const patched = await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, { method: 'PATCH', body: { topics: ['*'], url: `${receiver.url}?v2`, description: null } });
+  const patched = await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, {
+    method: 'PATCH',
+    body: { topics: ['*'], url: `${receiver.url}?v2`, description: null },
+  });
   assert.equal(patched.status, 200);
-  assert.deepEqual([patched.body.topics, patched.body.url, patched.body.description], [['*'], `${receiver.url}?v2`, null]);
+  assert.deepEqual(
+    [patched.body.topics, patched.body.url, patched.body.description],
+    [['*'], `${receiver.url}?v2`, null],
+  );
   const secrets = await sb.api(`/api/v1/webhooks/endpoints/${ep.id}/secrets`);
-  assert.deepEqual(secrets.body.data.map((s: any) => [s.secret, s.expiresAt]), [[ep.secret, null]]);
+  assert.deepEqual(
+    secrets.body.data.map((s: any) => [s.secret, s.expiresAt]),
+    [[ep.secret, null]],
+  );
 
   assert.equal((await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, { method: 'DELETE' })).status, 204);
   problem(await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`), 404, 'not_found');
@@ -53,13 +71,21 @@ test('bad endpoint input is a clear problem and stores nothing', async () => {
   for (const [body, status, code] of cases) {
     const res = await sb.api('/api/v1/webhooks/endpoints', { body });
     const p = problem(res, status, code);
-    if (code === 'unknown_topic' && Array.isArray((body as any).topics) && (body as any).topics[0] === 'order.shipped') {
+    if (
+      code === 'unknown_topic' &&
+      Array.isArray((body as any).topics) &&
+      (body as any).topics[0] === 'order.shipped'
+    ) {
       assert.deepEqual(p.errors, [{ path: '/topics/0', message: 'order.shipped is not a topic, *, or <category>.*' }]);
     }
   }
   assert.deepEqual((await sb.api('/api/v1/webhooks/endpoints')).body.data, []);
   const ep = await registerEndpoint(sb, receiver.url);
-  problem(await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, { method: 'PATCH', body: { topics: ['bogus'] } }), 422, 'unknown_topic');
+  problem(
+    await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, { method: 'PATCH', body: { topics: ['bogus'] } }),
+    422,
+    'unknown_topic',
+  );
   assert.deepEqual((await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`)).body.topics, ['*']);
 });
 
@@ -80,9 +106,13 @@ test('rotation: both secrets sign for 24 h of sandbox time, newest first; then o
   const fresh = rotated.body.secret;
   assert.notEqual(fresh, ep.secret);
   const live = (await sb.api(`/api/v1/webhooks/endpoints/${ep.id}/secrets`)).body.data;
-  assert.deepEqual(live.map((s: any) => s.secret), [fresh, ep.secret]);
+  assert.deepEqual(
+    live.map((s: any) => s.secret),
+    [fresh, ep.secret],
+  );
   assert.equal(live[0].expiresAt, null);
-  const overlapHours = (Date.parse(live[1].expiresAt) - Date.parse((await sb.api('/api/v1/sandbox/clock')).body.now)) / 3600_000;
+  const overlapHours =
+    (Date.parse(live[1].expiresAt) - Date.parse((await sb.api('/api/v1/sandbox/clock')).body.now)) / 3600_000;
   assert.ok(Math.abs(overlapHours - 24) < 0.01);
 
   const n = receiver.received.length;
@@ -91,11 +121,17 @@ test('rotation: both secrets sign for 24 h of sandbox time, newest first; then o
   const header = during.headers['x-service-signature'] as string;
   const v1s = header.split(',').filter((p) => p.startsWith('v1='));
   assert.equal(v1s.length, 2);
-  assert.ok(independentlyVerify(`${header.split(',')[0]},${v1s[0]}`, during.body, fresh), 'the first v1 is the newest secret');
+  assert.ok(
+    independentlyVerify(`${header.split(',')[0]},${v1s[0]}`, during.body, fresh),
+    'the first v1 is the newest secret',
+  );
   assert.ok(independentlyVerify(`${header.split(',')[0]},${v1s[1]}`, during.body, ep.secret));
 
   await advance(sb, 24 * 3600 + 1);
-  assert.deepEqual((await sb.api(`/api/v1/webhooks/endpoints/${ep.id}/secrets`)).body.data.map((s: any) => s.secret), [fresh]);
+  assert.deepEqual(
+    (await sb.api(`/api/v1/webhooks/endpoints/${ep.id}/secrets`)).body.data.map((s: any) => s.secret),
+    [fresh],
+  );
   await placeOrder(sb);
   const [later] = (await receiver.waitFor(n + 2)).slice(n + 1);
   assert.equal((later.headers['x-service-signature'] as string).split(',').length, 2, 't and one v1');
@@ -154,7 +190,10 @@ test('attempts go to the URL the endpoint has at the time of the attempt', async
     await sb.api(`/api/v1/webhooks/endpoints/${ep.id}`, { method: 'PATCH', body: { url: second.url } });
     await advance(sb, 31);
     const done = await waitForDelivery(sb, d.id, (x) => x.status === 'succeeded');
-    assert.deepEqual(done.attempts.map((a: any) => a.url), [first.url, second.url]);
+    assert.deepEqual(
+      done.attempts.map((a: any) => a.url),
+      [first.url, second.url],
+    );
   } finally {
     await first.close();
     await second.close();
@@ -164,10 +203,13 @@ test('attempts go to the URL the endpoint has at the time of the attempt', async
 test('allowInsecureTls accepts a self-signed https receiver; without it the attempt fails', async () => {
   const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
   const received: string[] = [];
-  const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-    received.push(req.url ?? '');
-    res.end('ok');
-  });
+  const server = createServer(
+    { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+    (req, res) => {
+      received.push(req.url ?? '');
+      res.end('ok');
+    },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/tls`;
   try {

@@ -47,7 +47,11 @@ test('reset clears the delivery log (pending included) of that sandbox only; end
     assert.equal((await a.api('/api/v1/webhooks/endpoints')).body.data.length, 1);
     assert.equal((await a.api('/api/v1/sandbox/clock')).body.offsetSeconds, 0);
     await advance(a, 7200);
-    assert.equal(rx.received.filter((r) => JSON.parse(r.body).tenantId === a.id).length, 1, "a's pending retries are gone");
+    assert.equal(
+      rx.received.filter((r) => JSON.parse(r.body).tenantId === a.id).length,
+      1,
+      "a's pending retries are gone",
+    );
     const bAfter = await b.api(`/api/v1/webhooks/deliveries/${bDelivery.id}`);
     assert.equal(bAfter.body.status, 'pending', "b's delivery is untouched");
     await advance(b, 31);

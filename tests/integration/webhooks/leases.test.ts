@@ -49,7 +49,10 @@ test('retry now and replay answer 409 attempt_in_flight while a live lease is he
     problem(await sb.api(`/api/v1/webhooks/dlq/${id}/replay`, { method: 'POST' }), 409, 'attempt_in_flight');
     assert.equal(rx.received.length, 1);
     // Once the lease has expired, the replay runs.
-    await db().query(`update deliveries set lease_until = now() - interval '1 ms' where tenant_id = $1 and id = $2`, [sb.id, id]);
+    await db().query(`update deliveries set lease_until = now() - interval '1 ms' where tenant_id = $1 and id = $2`, [
+      sb.id,
+      id,
+    ]);
     assert.equal((await sb.api(`/api/v1/webhooks/dlq/${id}/replay`, { method: 'POST' })).status, 200);
     assert.equal(rx.received.length, 2);
   } finally {
@@ -61,28 +64,59 @@ test('a result whose lease was lost is dropped: no attempt row, the delivery unt
   const { sb, rx, id } = await failedOnce();
   try {
     const before = await delivery(sb, id);
-    const record = (owner: string, slot: number) => engine.running.services.webhooks.recorder.record({
-      tenantId: sb.id, deliveryId: id, lease: { owner, slot },
-      attempt: {
-        number: slot, trigger: 'retry', url: rx.url, startedAt: new Date(), durationMs: 3, signatureHeader: 't=1,v1=00',
-        responseStatus: 200, responseHeaders: {}, responseBody: 'ok', error: null, chaos: null,
-      },
-      delivery: { status: 'succeeded', attemptCount: slot, cycleAttempts: slot, nextAttemptAt: null, updatedAt: new Date() },
-    });
+    const record = (owner: string, slot: number) =>
+      engine.running.services.webhooks.recorder.record({
+        tenantId: sb.id,
+        deliveryId: id,
+        lease: { owner, slot },
+        attempt: {
+          number: slot,
+          trigger: 'retry',
+          url: rx.url,
+          startedAt: new Date(),
+          durationMs: 3,
+          signatureHeader: 't=1,v1=00',
+          responseStatus: 200,
+          responseHeaders: {},
+          responseBody: 'ok',
+          error: null,
+          chaos: null,
+        },
+        delivery: {
+          status: 'succeeded',
+          attemptCount: slot,
+          cycleAttempts: slot,
+          nextAttemptAt: null,
+          updatedAt: new Date(),
+        },
+      });
     const winner = engine.running.instanceId;
     await leaseElsewhere(sb, id, winner, 60_000);
     assert.equal(await record('ins_loser', 2), false, 'another engine holds the lease');
     assert.equal(await record(winner, 3), false, 'the lease is for slot 2, not 3');
     const after = await delivery(sb, id);
     assert.equal(after.status, 'pending');
-    assert.deepEqual(after.attempts.map((a: any) => a.number), [1]);
+    assert.deepEqual(
+      after.attempts.map((a: any) => a.number),
+      [1],
+    );
     assert.equal(after.nextAttemptAt, before.nextAttemptAt);
     assert.equal(await record(winner, 2), true, 'the holder of the lease for that slot records');
     const done = await delivery(sb, id);
     assert.equal(done.status, 'succeeded');
-    assert.deepEqual(done.attempts.map((a: any) => a.number), [1, 2]);
-    const [lease] = await db().query(`select lease_owner, lease_until, lease_slot from deliveries where tenant_id = $1 and id = $2`, [sb.id, id]);
-    assert.deepEqual(lease, { lease_owner: null, lease_until: null, lease_slot: null }, 'recording gives the lease back');
+    assert.deepEqual(
+      done.attempts.map((a: any) => a.number),
+      [1, 2],
+    );
+    const [lease] = await db().query(
+      `select lease_owner, lease_until, lease_slot from deliveries where tenant_id = $1 and id = $2`,
+      [sb.id, id],
+    );
+    assert.deepEqual(
+      lease,
+      { lease_owner: null, lease_until: null, lease_slot: null },
+      'recording gives the lease back',
+    );
   } finally {
     await rx.close();
   }
@@ -94,23 +128,37 @@ test('the lease of an engine that is gone is taken again at once, not when it ex
     rx.behaviour = { kind: 'status', status: 200 };
     // A crashed engine's lease with ten minutes left, on a retry that is due now.
     await leaseElsewhere(sb, id, 'ins_crashed_engine', 600_000);
-    await db().query(`update deliveries set next_attempt_at = now() - interval '1 s' where tenant_id = $1 and id = $2`, [sb.id, id]);
+    await db().query(
+      `update deliveries set next_attempt_at = now() - interval '1 s' where tenant_id = $1 and id = $2`,
+      [sb.id, id],
+    );
     await rx.waitFor(2, 10_000);
     const done = await waitForDelivery(sb, id, (d) => d.status === 'succeeded');
-    assert.deepEqual(done.attempts.map((a: any) => [a.number, a.trigger]), [[1, 'initial'], [2, 'retry']]);
+    assert.deepEqual(
+      done.attempts.map((a: any) => [a.number, a.trigger]),
+      [
+        [1, 'initial'],
+        [2, 'retry'],
+      ],
+    );
   } finally {
     await rx.close();
   }
 });
 
-test('a disabled endpoint\'s deliveries are not leased; enabling it claims them by NOTIFY', async () => {
+test("a disabled endpoint's deliveries are not leased; enabling it claims them by NOTIFY", async () => {
   const sb = await createSandbox(engine.url);
   const rx = await new Receiver().start();
   try {
-    const endpoint = (await sb.api('/api/v1/webhooks/endpoints', { body: { url: rx.url, topics: ['order.placed'], enabled: false } })).body;
+    const endpoint = (
+      await sb.api('/api/v1/webhooks/endpoints', { body: { url: rx.url, topics: ['order.placed'], enabled: false } })
+    ).body;
     await placeOrder(sb);
     await placeOrder(sb);
-    const leased = await db().query(`select count(*) as n from deliveries where tenant_id = $1 and lease_owner is not null`, [sb.id]);
+    const leased = await db().query(
+      `select count(*) as n from deliveries where tenant_id = $1 and lease_owner is not null`,
+      [sb.id],
+    );
     assert.deepEqual(leased, [{ n: 0 }]);
     assert.equal(rx.received.length, 0);
     await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { enabled: true } });
@@ -128,11 +176,19 @@ test('while another engine advances a sandbox, this one leaves its due work to t
     // The mark another engine's advance holds (SandboxClock.whileAdvancing), over a retry due now and a new order.
     const mark = (sql: string) => db().query(`update tenants set advancing_until = ${sql} where id = $1`, [sb.id]);
     await mark(`now() + interval '60 s'`);
-    await db().query(`update deliveries set next_attempt_at = now() - interval '1 s' where tenant_id = $1 and id = $2`, [sb.id, id]);
+    await db().query(
+      `update deliveries set next_attempt_at = now() - interval '1 s' where tenant_id = $1 and id = $2`,
+      [sb.id, id],
+    );
     await placeOrder(sb);
     await new Promise((r) => setTimeout(r, 600)); // several polls (100 ms)
     assert.equal(rx.received.length, 1, 'neither the due retry nor the new delivery was sent');
-    assert.deepEqual(await db().query(`select count(*) as n from deliveries where tenant_id = $1 and lease_owner is not null`, [sb.id]), [{ n: 0 }]);
+    assert.deepEqual(
+      await db().query(`select count(*) as n from deliveries where tenant_id = $1 and lease_owner is not null`, [
+        sb.id,
+      ]),
+      [{ n: 0 }],
+    );
     // The advance ends (or its mark runs out): the work is this engine's again.
     await mark('null');
     await rx.waitFor(3, 10_000);

@@ -15,9 +15,15 @@ after(() => rx.close());
 test('a transaction that emits and then fails sends nothing and leaves no delivery', async () => {
   const sb = await createSandbox(engine.url);
   await registerEndpoint(sb, rx.url, ['order.placed']);
-  const quote = (await sb.api('/api/v1/quotes', {
-    body: { customerId: 'cus_0001', items: [{ variantId: 'var_0001', quantity: 1 }], shippingAddress: { city: 'Van', district: 'Tuşba' } },
-  })).body;
+  const quote = (
+    await sb.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+      },
+    })
+  ).body;
   assert.equal((await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' })).status, 200);
   assert.equal((await sb.api(`/api/v1/quotes/${quote.id}/accept`, { method: 'POST' })).status, 200);
 
@@ -28,13 +34,20 @@ test('a transaction that emits and then fails sends nothing and leaves no delive
     begin if new.tenant_id = '${sb.id}' and new.status = 'converted' then raise exception 'simulated failure after emit'; end if; return new; end $$;
     create trigger fail_convert_for_test before update on quotes for each row execute function fail_convert_for_test();`);
   try {
-    problem(await sb.api(`/api/v1/quotes/${quote.id}/convert`, { method: 'POST', faultInjected: true }), 500, 'internal_error');
+    problem(
+      await sb.api(`/api/v1/quotes/${quote.id}/convert`, { method: 'POST', faultInjected: true }),
+      500,
+      'internal_error',
+    );
   } finally {
     await db.exec('drop trigger fail_convert_for_test on quotes; drop function fail_convert_for_test();');
   }
   assert.equal((await sb.api(`/api/v1/quotes/${quote.id}`)).body.status, 'accepted', 'the conversion rolled back');
   assert.deepEqual((await sb.api('/api/v1/webhooks/deliveries')).body.data, [], 'no delivery row');
-  assert.deepEqual((await sb.api('/api/v1/events')).body.data.filter((e: any) => e.topic === 'order.placed'), []);
+  assert.deepEqual(
+    (await sb.api('/api/v1/events')).body.data.filter((e: any) => e.topic === 'order.placed'),
+    [],
+  );
 
   // A committed order's delivery comes next: by the time it arrives, a delivery dispatched
   // before the rollback would have arrived too.

@@ -25,7 +25,11 @@ test('sandboxes worked, reset and deleted leave no entry behind in the dispatche
     else if (i % 3 === 1) assert.equal((await sb.api('/api/v1/sandbox/reset', { body: { scope: 'all' } })).status, 200);
     else assert.equal((await sb.api('/api/v1/sandbox', { method: 'DELETE' })).status, 204);
   }
-  for (const deadline = Date.now() + 5000; dispatcher.sandboxesInFlight > 0; await new Promise((r) => setTimeout(r, 20))) {
+  for (
+    const deadline = Date.now() + 5000;
+    dispatcher.sandboxesInFlight > 0;
+    await new Promise((r) => setTimeout(r, 20))
+  ) {
     assert.ok(Date.now() < deadline, `${dispatcher.sandboxesInFlight} sandboxes still held`);
   }
   assert.equal(stream.feedCount, 0, 'no stream client, no sandbox followed');
@@ -36,10 +40,14 @@ test('test webhooks of two sandboxes to the same bare URL each get ten attempts 
   slow.holdMs = 400;
   try {
     const sandboxes = [await createSandbox(engine.url), await createSandbox(engine.url)];
-    await Promise.all(sandboxes.flatMap((sb) => Array.from({ length: 15 }, async () => {
-      const res = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: slow.url } });
-      assert.equal(res.status, 202);
-    })));
+    await Promise.all(
+      sandboxes.flatMap((sb) =>
+        Array.from({ length: 15 }, async () => {
+          const res = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: slow.url } });
+          assert.equal(res.status, 202);
+        }),
+      ),
+    );
     for (const deadline = Date.now() + 15_000; slow.total < 30; await new Promise((r) => setTimeout(r, 20))) {
       assert.ok(Date.now() < deadline, `${slow.total} of 30 arrived`);
     }

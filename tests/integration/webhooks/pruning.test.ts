@@ -11,7 +11,8 @@ const rx = new Receiver();
 before(() => rx.start());
 after(() => rx.close());
 
-const ids = async (sb: TestSandbox, path: string): Promise<string[]> => (await sb.api(`${path}?limit=100`)).body.data.map((x: any) => x.id);
+const ids = async (sb: TestSandbox, path: string): Promise<string[]> =>
+  (await sb.api(`${path}?limit=100`)).body.data.map((x: any) => x.id);
 
 /** Places an order and waits until its delivery has succeeded; returns the delivery id. */
 async function deliveredOrder(sb: TestSandbox): Promise<string> {
@@ -30,7 +31,9 @@ test('only the newest N deliveries are kept; older finished ones go with their a
   await registerEndpoint(other, rx.url, ['order.placed']);
   // A delivery that stays pending (its endpoint is disabled) is never pruned, however old.
   await registerEndpoint(sb, rx.url, ['product.created'], { enabled: false });
-  const product = await sb.api('/api/v1/products', { body: { name: 'Eski', category: 'Test', variants: [{ sku: 'PRUNE-1', name: 'Tek', price: 10, stock: 1 }] } });
+  const product = await sb.api('/api/v1/products', {
+    body: { name: 'Eski', category: 'Test', variants: [{ sku: 'PRUNE-1', name: 'Tek', price: 10, stock: 1 }] },
+  });
   assert.equal(product.status, 201);
   const [pending] = await ids(sb, '/api/v1/webhooks/deliveries');
 
@@ -58,10 +61,19 @@ test('only the newest N deliveries are kept; older finished ones go with their a
   for (const id of old) assert.equal((await sb.api(`/api/v1/webhooks/deliveries/${id}`)).status, 404);
 
   const [{ count }] = await engine.running.services.db.query<{ count: number }>(
-    'select count(*)::int as count from attempts where tenant_id = $1 and delivery_id = any($2)', [sb.id, old],
+    'select count(*)::int as count from attempts where tenant_id = $1 and delivery_id = any($2)',
+    [sb.id, old],
   );
-  assert.equal(count, 0, 'the pruned deliveries\' attempts are gone');
+  assert.equal(count, 0, "the pruned deliveries' attempts are gone");
   const events = (await sb.api('/api/v1/events?limit=100')).body.data;
-  assert.deepEqual(events.map((e: any) => e.topic), [...Array(5).fill('order.placed'), 'product.created'], 'old events without deliveries are gone');
-  assert.deepEqual(await ids(other, '/api/v1/webhooks/deliveries'), otherOld.reverse(), 'another sandbox keeps its own');
+  assert.deepEqual(
+    events.map((e: any) => e.topic),
+    [...Array(5).fill('order.placed'), 'product.created'],
+    'old events without deliveries are gone',
+  );
+  assert.deepEqual(
+    await ids(other, '/api/v1/webhooks/deliveries'),
+    otherOld.reverse(),
+    'another sandbox keeps its own',
+  );
 });

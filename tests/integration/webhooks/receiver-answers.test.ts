@@ -8,7 +8,8 @@ import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from
 
 const engine = useEngine();
 
-const seconds = (from: string | number, to: string) => (Date.parse(to) - (typeof from === 'number' ? from : Date.parse(from))) / 1000;
+const seconds = (from: string | number, to: string) =>
+  (Date.parse(to) - (typeof from === 'number' ? from : Date.parse(from))) / 1000;
 const endOf = (a: any) => Date.parse(a.startedAt) + a.durationMs;
 
 /** A sandbox, a receiver answering as told, an endpoint on it, one order's delivery after its first attempt. */
@@ -36,7 +37,10 @@ test('410 Gone disables the endpoint (reason and time shown); its pending delive
     assert.equal(off.disabled.reason, 'gone');
     assert.equal(off.disabled.deliveryId, d.id);
     assert.match(off.disabled.message, /410 Gone/);
-    assert.ok(Math.abs(seconds(endOf(d.attempts[0]), off.disabled.at)) < 1, 'disabled when the attempt ended (sandbox clock)');
+    assert.ok(
+      Math.abs(seconds(endOf(d.attempts[0]), off.disabled.at)) < 1,
+      'disabled when the attempt ended (sandbox clock)',
+    );
     assert.equal(d.attempts[0].disabledEndpoint, true);
     assert.equal(d.status, 'pending');
     assert.equal(d.paused.reason, 'endpoint_disabled');
@@ -48,7 +52,10 @@ test('410 Gone disables the endpoint (reason and time shown); its pending delive
     assert.equal(rx.received.length, 1, 'nothing more is sent to a receiver that is gone, even across two hours');
     const waiting = await deliveriesOf(sb);
     assert.equal(waiting.length, 2);
-    assert.ok(waiting.every((x) => x.status === 'pending' && x.paused?.reason === 'endpoint_disabled'), JSON.stringify(waiting));
+    assert.ok(
+      waiting.every((x) => x.status === 'pending' && x.paused?.reason === 'endpoint_disabled'),
+      JSON.stringify(waiting),
+    );
     problem(await sb.api(`/api/v1/webhooks/deliveries/${d.id}/retry`, { body: {} }), 409, 'endpoint_disabled');
 
     const on = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { enabled: true } });
@@ -67,7 +74,9 @@ test('disabled by a user: the reason says so; a 410 to a bare test URL ends that
   const rx = await new Receiver().start();
   try {
     const endpoint = await registerEndpoint(sb, `${rx.url}/registered`, ['order.placed']);
-    const off = (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { enabled: false } })).body;
+    const off = (
+      await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { enabled: false } })
+    ).body;
     assert.equal(off.disabled.reason, 'user');
     assert.equal(off.disabled.deliveryId, null);
     rx.behaviour = { kind: 'status', status: 410 };
@@ -129,7 +138,10 @@ test('an HTTP-date Retry-After on 503 counts from the real clock; past an hour i
 });
 
 test('Retry-After is read only on 429, 502, 503 and 504; junk in it is ignored', async () => {
-  for (const answer of [{ status: 500, headers: { 'retry-after': '600' } }, { status: 429, headers: { 'retry-after': 'soon' } }]) {
+  for (const answer of [
+    { status: 500, headers: { 'retry-after': '600' } },
+    { status: 429, headers: { 'retry-after': 'soon' } },
+  ]) {
     const { rx, d } = await firstAttemptAnswered(answer);
     try {
       assert.equal(d.attempts[0].retryAfter, null, JSON.stringify(answer));

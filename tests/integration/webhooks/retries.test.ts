@@ -51,11 +51,21 @@ test('step by step: attempts 2–5 come 30 s, 2 min, 10 min and 1 h after the pr
     const dead = await delivery(sb, d.id);
     assert.equal(dead.status, 'dead');
     assert.equal(dead.nextAttemptAt, null);
-    assert.deepEqual(dead.attempts.map((a: any) => a.number), [1, 2, 3, 4, 5]);
-    assert.deepEqual(dead.attempts.map((a: any) => a.trigger), ['initial', 'retry', 'retry', 'retry', 'retry']);
+    assert.deepEqual(
+      dead.attempts.map((a: any) => a.number),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      dead.attempts.map((a: any) => a.trigger),
+      ['initial', 'retry', 'retry', 'retry', 'retry'],
+    );
     assert.ok(dead.attempts.every((a: any) => a.responseStatus === 500 && a.responseBody === 'nope'));
     assert.equal(new Set(rx.received.map((r) => r.body)).size, 1, 'the same bytes every attempt');
-    assert.equal(new Set(rx.received.map((r) => r.headers['x-service-delivery-id'])).size, 1, 'one deliveryId for all attempts');
+    assert.equal(
+      new Set(rx.received.map((r) => r.headers['x-service-delivery-id'])).size,
+      1,
+      'one deliveryId for all attempts',
+    );
   } finally {
     await rx.close();
   }
@@ -71,10 +81,18 @@ test('one 2 h advance takes a failing delivery through all five attempts to dead
     assert.equal(dead.status, 'dead');
     const starts = dead.attempts.map((a: any) => a.startedAt);
     const gaps = starts.slice(1).map((s: string, i: number) => seconds(starts[i], s));
-    gaps.forEach((gap: number, i: number) => assert.ok(Math.abs(gap - [30, 120, 600, 3600][i]) < 1, `gap ${i}: ${gap}`));
-    assert.ok(Math.abs(seconds(starts[0], starts[4]) - 4350) < 2, 'the 5th attempt comes 1 h 12 min 30 s after the first');
+    gaps.forEach((gap: number, i: number) =>
+      assert.ok(Math.abs(gap - [30, 120, 600, 3600][i]) < 1, `gap ${i}: ${gap}`),
+    );
+    assert.ok(
+      Math.abs(seconds(starts[0], starts[4]) - 4350) < 2,
+      'the 5th attempt comes 1 h 12 min 30 s after the first',
+    );
     const dlq = await sb.api('/api/v1/webhooks/dlq');
-    assert.deepEqual(dlq.body.data.map((x: any) => x.id), [d.id]);
+    assert.deepEqual(
+      dlq.body.data.map((x: any) => x.id),
+      [d.id],
+    );
   } finally {
     await rx.close();
   }
@@ -116,7 +134,11 @@ test('replay: one attempt numbered after the last, no new cycle; success → suc
     const replayed = await sb.api(`/api/v1/webhooks/deliveries/${d.id}/replay`, { method: 'POST' });
     assert.equal(replayed.body.status, 'succeeded');
     assert.equal(replayed.body.attempts.length, 7);
-    assert.equal(new Set(rx.received.map((r) => r.headers['x-service-delivery-id'])).size, 1, 'replays keep the deliveryId');
+    assert.equal(
+      new Set(rx.received.map((r) => r.headers['x-service-delivery-id'])).size,
+      1,
+      'replays keep the deliveryId',
+    );
     // A succeeded delivery can be replayed too; if that fails it goes to dead.
     rx.behaviour = { kind: 'status', status: 410 };
     const again = await sb.api(`/api/v1/webhooks/deliveries/${d.id}/replay`, { method: 'POST' });
@@ -142,7 +164,9 @@ test('DLQ replay replays every dead delivery, or only those of a topic or endpoi
     assert.equal((await sb.api('/api/v1/webhooks/dlq')).body.data.length, 4);
     a.behaviour = b.behaviour = { kind: 'status', status: 200 };
 
-    const byTopic = await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'order.cancelled', endpointId: ea.id } });
+    const byTopic = await sb.api('/api/v1/webhooks/dlq/replay', {
+      body: { topic: 'order.cancelled', endpointId: ea.id },
+    });
     assert.equal(byTopic.status, 202);
     const first = await finishedJob(sb, byTopic.body.id);
     assert.deepEqual([first.total, first.succeeded, first.failed], [1, 1, 0]);

@@ -30,9 +30,18 @@ async function requestsTo(path: string, count: number): Promise<Received[]> {
 
 /** Node's own ed25519 verification from the whpk_ text: no Sandbay code involved. */
 function ed25519Accepts(publicKey: string, r: { headers: Record<string, string>; body: string }): boolean {
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url'),
+    },
+    format: 'jwk',
+  });
   const signed = Buffer.from(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`, 'utf8');
-  return r.headers['webhook-signature'].split(' ').filter((s) => s.startsWith('v1a,'))
+  return r.headers['webhook-signature']
+    .split(' ')
+    .filter((s) => s.startsWith('v1a,'))
     .some((s) => ed25519Verify(null, signed, key, Buffer.from(s.slice(4), 'base64')));
 }
 
@@ -42,7 +51,8 @@ test('standard-webhooks: every topic, verified by the official standardwebhooks 
   assert.deepEqual(endpoint.signature, ['standard-webhooks']);
   assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]{43}=$/, 'base64 of 32 random bytes');
   assert.equal(endpoint.publicKey, null);
-  for (const topic of topics) assert.equal((await sb.api('/api/v1/webhooks/test', { body: { topic, endpoint: endpoint.id } })).status, 202);
+  for (const topic of topics)
+    assert.equal((await sb.api('/api/v1/webhooks/test', { body: { topic, endpoint: endpoint.id } })).status, 202);
   const got = await requestsTo('/sw-all', topics.length);
   const standard = new StandardWebhook(endpoint.secret);
   const svix = new SvixWebhook(endpoint.secret);
@@ -51,16 +61,26 @@ test('standard-webhooks: every topic, verified by the official standardwebhooks 
     const headers = headersOf(r);
     const payload = standard.verify(r.body, headers) as { type: string; timestamp: string; data: unknown };
     assert.doesNotThrow(() => svix.verify(r.body, headers));
-    assert.deepEqual(Object.keys(payload), ['type', 'timestamp', 'data'], 'the Standard Webhooks payload, nothing else');
-    assert.ok(topicDataSchemas[payload.type as keyof typeof topicDataSchemas].safeParse(payload.data).success, payload.type);
+    assert.deepEqual(
+      Object.keys(payload),
+      ['type', 'timestamp', 'data'],
+      'the Standard Webhooks payload, nothing else',
+    );
+    assert.ok(
+      topicDataSchemas[payload.type as keyof typeof topicDataSchemas].safeParse(payload.data).success,
+      payload.type,
+    );
     assert.match(payload.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.match(headers['webhook-id'], /^dlv_/);
-    assert.equal(headers['x-service-signature'], undefined, "no Sandbay headers on a Standard Webhooks-only endpoint");
+    assert.equal(headers['x-service-signature'], undefined, 'no Sandbay headers on a Standard Webhooks-only endpoint');
     seen.add(payload.type);
   }
   assert.equal(seen.size, topics.length);
   assert.throws(() => standard.verify(`${got[0].body} `, headersOf(got[0])), /No matching signature/);
-  assert.throws(() => new StandardWebhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got[0].body, headersOf(got[0])), /No matching signature/);
+  assert.throws(
+    () => new StandardWebhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got[0].body, headersOf(got[0])),
+    /No matching signature/,
+  );
 });
 
 test('webhook-id is the delivery id on every attempt; each attempt is signed afresh and recorded with its headers', async () => {
@@ -81,8 +101,14 @@ test('webhook-id is the delivery id on every attempt; each attempt is signed afr
     assert.equal(first.body, second.body, 'the same bytes');
     const verifier = new StandardWebhook(endpoint.secret);
     for (const r of [first, second]) assert.ok(verifier.verify(r.body, headersOf(r)));
-    assert.deepEqual(d.attempts.map((a: any) => a.signature), [['standard-webhooks'], ['standard-webhooks']]);
-    assert.deepEqual(d.attempts.map((a: any) => a.signatureHeaders['webhook-signature']), [first.headers['webhook-signature'], second.headers['webhook-signature']]);
+    assert.deepEqual(
+      d.attempts.map((a: any) => a.signature),
+      [['standard-webhooks'], ['standard-webhooks']],
+    );
+    assert.deepEqual(
+      d.attempts.map((a: any) => a.signatureHeaders['webhook-signature']),
+      [first.headers['webhook-signature'], second.headers['webhook-signature']],
+    );
     assert.equal(d.attempts[1].signatureHeader, second.headers['webhook-signature']);
     assert.deepEqual(Object.keys(d.envelope), ['type', 'timestamp', 'data']);
   } finally {
@@ -92,7 +118,9 @@ test('webhook-id is the delivery id on every attempt; each attempt is signed afr
 
 test('rotation: the old-secret and the new-secret verifiers of both libraries accept the same delivery, for 24 h', async () => {
   const sb = await createSandbox(engine.url);
-  const created = await registerEndpoint(sb, `${receiver.url}/sw-rotate`, ['order.placed'], { signature: 'standard-webhooks' });
+  const created = await registerEndpoint(sb, `${receiver.url}/sw-rotate`, ['order.placed'], {
+    signature: 'standard-webhooks',
+  });
   const rotated = (await sb.api(`/api/v1/webhooks/endpoints/${created.id}/rotate-secret`, { body: {} })).body;
   assert.notEqual(rotated.secret, created.secret);
   assert.match(rotated.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -109,12 +137,17 @@ test('rotation: the old-secret and the new-secret verifiers of both libraries ac
   const [, later] = await requestsTo('/sw-rotate', 2);
   assert.equal(later.headers['webhook-signature']!.toString().split(' ').length, 1, 'the old secret stopped signing');
   assert.ok(new StandardWebhook(rotated.secret).verify(later.body, headersOf(later)));
-  assert.throws(() => new StandardWebhook(created.secret).verify(later.body, headersOf(later)), /No matching signature/);
+  assert.throws(
+    () => new StandardWebhook(created.secret).verify(later.body, headersOf(later)),
+    /No matching signature/,
+  );
 });
 
 test('ed25519: v1a verifies with node crypto from the whpk_ key the API shows, and fails once one body byte changes', async () => {
   const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, `${receiver.url}/ed`, ['order.placed'], { signature: 'standard-webhooks-ed25519' });
+  const endpoint = await registerEndpoint(sb, `${receiver.url}/ed`, ['order.placed'], {
+    signature: 'standard-webhooks-ed25519',
+  });
   assert.match(endpoint.publicKey, /^whpk_[A-Za-z0-9+/]{43}=$/);
   const shown = (await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body;
   assert.equal(shown.publicKey, endpoint.publicKey, 'the public key is shown in every response, unmasked');
@@ -128,7 +161,11 @@ test('ed25519: v1a verifies with node crypto from the whpk_ key the API shows, a
   const tampered = r.body.replace(/"total":(\d)/, (_m, d: string) => `"total":${(Number(d) + 1) % 10}`);
   assert.notEqual(tampered, r.body);
   assert.equal(ed25519Accepts(endpoint.publicKey, { headers, body: tampered }), false);
-  assert.throws(() => new StandardWebhook(endpoint.secret).verify(r.body, headers), /No matching signature/, 'no v1 to check');
+  assert.throws(
+    () => new StandardWebhook(endpoint.secret).verify(r.body, headers),
+    /No matching signature/,
+    'no v1 to check',
+  );
   const everything = JSON.stringify([endpoint, shown, live, await delivery(sb, headers['webhook-id'])]);
   assert.doesNotMatch(everything, /whsk_/, 'the private key never leaves the engine');
 
@@ -136,7 +173,8 @@ test('ed25519: v1a verifies with node crypto from the whpk_ key the API shows, a
   assert.notEqual(rotated.publicKey, endpoint.publicKey, 'the key pair rotates with the secret');
   await placeOrder(sb);
   const [, second] = await requestsTo('/ed', 2);
-  for (const key of [endpoint.publicKey, rotated.publicKey]) assert.ok(ed25519Accepts(key, { headers: headersOf(second), body: second.body }));
+  for (const key of [endpoint.publicKey, rotated.publicKey])
+    assert.ok(ed25519Accepts(key, { headers: headersOf(second), body: second.body }));
 });
 
 test('several schemes at once: both header sets on one request, a body both receivers read, one webhook-signature for v1 and v1a', async () => {
@@ -151,7 +189,10 @@ test('several schemes at once: both header sets on one request, a body both rece
   assert.ok(independentlyVerify(headers['x-service-signature'], r.body, endpoint.secret), 'Sandbay');
   assert.ok(new StandardWebhook(endpoint.secret).verify(r.body, headers), 'Standard Webhooks v1');
   assert.ok(ed25519Accepts(endpoint.publicKey, { headers, body: r.body }), 'v1a');
-  assert.deepEqual(headers['webhook-signature'].split(' ').map((s) => s.split(',')[0]), ['v1', 'v1a']);
+  assert.deepEqual(
+    headers['webhook-signature'].split(' ').map((s) => s.split(',')[0]),
+    ['v1', 'v1a'],
+  );
   assert.equal(headers['x-service-delivery-id'], headers['webhook-id']);
   const body = JSON.parse(r.body);
   assert.deepEqual(Object.keys(body), ['topic', 'deliveryId', 'tenantId', 'occurredAt', 'type', 'timestamp', 'data']);
@@ -164,25 +205,47 @@ test('PATCH changes the scheme; deliveries made afterwards follow it, and an unk
   const endpoint = await registerEndpoint(sb, `${receiver.url}/switch`, ['order.placed']);
   assert.deepEqual(endpoint.signature, ['sandbay']);
   assert.match(endpoint.secret, /^whsec_[A-Za-z0-9]{32}$/, "Sandbay's secrets are unchanged");
-  const patched = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { signature: ['standard-webhooks-ed25519', 'standard-webhooks'] } });
+  const patched = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, {
+    method: 'PATCH',
+    body: { signature: ['standard-webhooks-ed25519', 'standard-webhooks'] },
+  });
   assert.equal(patched.status, 200);
   assert.deepEqual(patched.body.signature, ['standard-webhooks-ed25519', 'standard-webhooks']);
   assert.match(patched.body.publicKey, /^whpk_/, 'the current generation got a key');
   await placeOrder(sb);
   const [r] = await requestsTo('/switch', 1);
-  assert.ok(new StandardWebhook(endpoint.secret).verify(r.body, headersOf(r)), "a base62 secret is base64 too: the receivers' secret still works");
+  assert.ok(
+    new StandardWebhook(endpoint.secret).verify(r.body, headersOf(r)),
+    "a base62 secret is base64 too: the receivers' secret still works",
+  );
   assert.ok(ed25519Accepts(patched.body.publicKey, { headers: headersOf(r), body: r.body }));
 
-  const bad = problem(await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { signature: ['sandbay', 'hmac'] } }), 422, 'validation_failed');
+  const bad = problem(
+    await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      body: { signature: ['sandbay', 'hmac'] },
+    }),
+    422,
+    'validation_failed',
+  );
   assert.equal(bad.errors[0].path, '/signature');
   assert.match(bad.errors[0].message, /sandbay, standard-webhooks, standard-webhooks-ed25519/);
-  problem(await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['*'], signature: [] } }), 422, 'validation_failed');
-  assert.deepEqual((await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.signature, ['standard-webhooks-ed25519', 'standard-webhooks']);
+  problem(
+    await sb.api('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['*'], signature: [] } }),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual((await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.signature, [
+    'standard-webhooks-ed25519',
+    'standard-webhooks',
+  ]);
 });
 
 test('the signed request (Copy as curl) is signed now by the engine with every scheme and live key; a bare test URL gets the test secret', async () => {
   const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, `${receiver.url}/resign`, ['order.placed'], { signature: ['standard-webhooks-ed25519', 'standard-webhooks', 'sandbay'] });
+  const endpoint = await registerEndpoint(sb, `${receiver.url}/resign`, ['order.placed'], {
+    signature: ['standard-webhooks-ed25519', 'standard-webhooks', 'sandbay'],
+  });
   await placeOrder(sb);
   const [sent] = await requestsTo('/resign', 1);
   const id = String(sent.headers['webhook-id']);
@@ -197,7 +260,9 @@ test('the signed request (Copy as curl) is signed now by the engine with every s
   assert.ok(independentlyVerify(signed.headers['x-service-signature'], signed.body, endpoint.secret));
   assert.equal(signed.headers['content-type'], 'application/json');
 
-  const bare = (await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: `${receiver.url}/bare-resign` } })).body;
+  const bare = (
+    await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: `${receiver.url}/bare-resign` } })
+  ).body;
   const bareSigned = (await sb.api(`/api/v1/webhooks/deliveries/${bare.deliveryId}/signed-request`)).body;
   assert.deepEqual(bareSigned.signature, ['sandbay']);
   assert.ok(independentlyVerify(bareSigned.headers['x-service-signature'], bareSigned.body, sb.webhookTestSecret));
@@ -209,14 +274,17 @@ test('the signed request (Copy as curl) is signed now by the engine with every s
 
 test('a HAR export of a Standard Webhooks delivery carries the headers it went out with, which verify', async () => {
   const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, `${receiver.url}/har`, ['order.placed'], { signature: 'standard-webhooks' });
+  const endpoint = await registerEndpoint(sb, `${receiver.url}/har`, ['order.placed'], {
+    signature: 'standard-webhooks',
+  });
   await placeOrder(sb);
   const [sent] = await requestsTo('/har', 1);
   await waitForDelivery(sb, String(sent.headers['webhook-id']), (d) => d.attemptCount === 1);
   const har = (await sb.api(`/api/v1/webhooks/deliveries/export?format=har&endpointId=${endpoint.id}`)).body;
   const [entry] = har.log.entries;
   const headers: Record<string, string> = Object.fromEntries(entry.request.headers.map((h: any) => [h.name, h.value]));
-  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) assert.equal(headers[name], sent.headers[name], name);
+  for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    assert.equal(headers[name], sent.headers[name], name);
   assert.equal(headers['x-service-signature'], undefined);
   assert.equal(headers['x-service-topic'], undefined, "Sandbay's headers only where its scheme signed");
   assert.ok(new StandardWebhook(endpoint.secret).verify(entry.request.postData.text, headers));
@@ -224,10 +292,15 @@ test('a HAR export of a Standard Webhooks delivery carries the headers it went o
 
 test('a sandbox file carries the schemes and a disabled endpoint; the ed25519 key travels with secrets, else a new pair is made', async () => {
   const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, `${receiver.url}/portable`, ['order.placed'], { signature: ['sandbay', 'standard-webhooks-ed25519'] });
+  const endpoint = await registerEndpoint(sb, `${receiver.url}/portable`, ['order.placed'], {
+    signature: ['sandbay', 'standard-webhooks-ed25519'],
+  });
   await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { enabled: false } });
   for (const includeSecrets of [true, false]) {
-    const res = await importBytes(engine.url, await exportBytes(engine.url, sb, includeSecrets ? 'includeSecrets=true' : ''));
+    const res = await importBytes(
+      engine.url,
+      await exportBytes(engine.url, sb, includeSecrets ? 'includeSecrets=true' : ''),
+    );
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const token = res.body.credentials.accessToken;
     const [copy] = (await call(engine.url, '/api/v1/webhooks/endpoints', { token })).body.data;

@@ -23,7 +23,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
  * Registers an endpoint with `signature` at a free port, starts the docs' receiver there with the
  * endpoint's secret and public key, and sends it an order's delivery, a replay and a tampered copy.
  */
-async function exercise(name: string, signature: string[], files: (folder: string) => void, command: (port: number) => [string, string[]]) {
+async function exercise(
+  name: string,
+  signature: string[],
+  files: (folder: string) => void,
+  command: (port: number) => [string, string[]],
+) {
   const folder = join(dir, name);
   mkdirSync(folder);
   files(folder);
@@ -31,7 +36,9 @@ async function exercise(name: string, signature: string[], files: (folder: strin
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, `http://127.0.0.1:${port}/hook`, ['order.placed'], { signature });
   const { output, stop } = await startReceiver(folder, port, command(port), {
-    ...process.env, SANDBAY_WEBHOOK_SECRET: endpoint.secret, SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '',
+    ...process.env,
+    SANDBAY_WEBHOOK_SECRET: endpoint.secret,
+    SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '',
   });
 
   await placeOrder(sb);
@@ -42,9 +49,17 @@ async function exercise(name: string, signature: string[], files: (folder: strin
   assert.equal(replayed.attempts[1].responseStatus, 200, 'a delivery seen before is acknowledged');
 
   const signed = (await sb.api(`/api/v1/webhooks/deliveries/${id}/signed-request`)).body;
-  const tampered = await fetch(signed.url, { method: 'POST', headers: signed.headers, body: signed.body.replace('"total":', '"total":1') });
+  const tampered = await fetch(signed.url, {
+    method: 'POST',
+    headers: signed.headers,
+    body: signed.body.replace('"total":', '"total":1'),
+  });
   assert.deepEqual([tampered.status, (await tampered.text()).trim()], [400, 'no_matching_signature']);
-  const unsigned = await fetch(signed.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signed.body });
+  const unsigned = await fetch(signed.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: signed.body,
+  });
   assert.equal(unsigned.status, 400);
   stop();
 }
@@ -66,20 +81,34 @@ test('the documented Node Standard Webhooks receiver (the kit reads the scheme o
 
 test('the documented Python Standard Webhooks receiver accepts real v1 deliveries and refuses a tampered one', async () => {
   const [verify, receiver] = receiverBlocks('python standard-webhooks');
-  await exercise('python', ['standard-webhooks'], (folder) => {
-    writeFileSync(join(folder, 'verify_standard_webhook.py'), verify);
-    writeFileSync(join(folder, 'receiver.py'), receiver);
-  }, () => [requireTool(tools.python), ['receiver.py']]);
+  await exercise(
+    'python',
+    ['standard-webhooks'],
+    (folder) => {
+      writeFileSync(join(folder, 'verify_standard_webhook.py'), verify);
+      writeFileSync(join(folder, 'receiver.py'), receiver);
+    },
+    () => [requireTool(tools.python), ['receiver.py']],
+  );
 });
 
 test('the documented Go Standard Webhooks receiver: v1 and v1a deliveries, and ed25519 alone', async () => {
   const [verify, receiver] = receiverBlocks('go standard-webhooks');
   // Built first and run as a binary: `go run` would leave its child behind when killed.
-  const env = { ...process.env, GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'), GOTOOLCHAIN: 'local', GOPROXY: 'off' };
+  const env = {
+    ...process.env,
+    GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'),
+    GOTOOLCHAIN: 'local',
+    GOPROXY: 'off',
+  };
   const files = (folder: string) => {
     writeFileSync(join(folder, 'verify_standard.go'), verify);
     writeFileSync(join(folder, 'main.go'), receiver);
-    execFileSync(requireTool(tools.go), ['build', '-o', 'receiver', 'verify_standard.go', 'main.go'], { cwd: folder, env, stdio: 'pipe' });
+    execFileSync(requireTool(tools.go), ['build', '-o', 'receiver', 'verify_standard.go', 'main.go'], {
+      cwd: folder,
+      env,
+      stdio: 'pipe',
+    });
   };
   const run = (): [string, string[]] => ['./receiver', []];
   await exercise('go', ['standard-webhooks', 'standard-webhooks-ed25519'], files, run);
@@ -92,7 +121,10 @@ test('the documented PHP Standard Webhooks receiver: v1 and v1a deliveries, and 
     writeFileSync(join(folder, 'verify_standard_webhook.php'), verify);
     writeFileSync(join(folder, 'receiver.php'), receiver);
   };
-  const run = (port: number): [string, string[]] => [requireTool(tools.php), ['-S', `127.0.0.1:${port}`, 'receiver.php']];
+  const run = (port: number): [string, string[]] => [
+    requireTool(tools.php),
+    ['-S', `127.0.0.1:${port}`, 'receiver.php'],
+  ];
   await exercise('php', ['sandbay', 'standard-webhooks'], files, run);
   await exercise('php-ed25519', ['standard-webhooks-ed25519'], files, run);
 });

@@ -28,8 +28,14 @@ test('the stream carries delivery.created, attempt.finished and delivery.updated
     assert.equal(finished.data.id, created.data.id);
     assert.equal(finished.data.responseStatus, 200);
     const mine = (await sb.api('/api/v1/webhooks/deliveries')).body.data.map((d: any) => d.id);
-    assert.ok(sse.messages.every((m) => mine.includes(m.data.id)), 'no message about another sandbox');
-    assert.ok(sse.messages.every((m) => /^\d+$/.test(m.id ?? '')), "every message has an id: its number in the sandbox's stream");
+    assert.ok(
+      sse.messages.every((m) => mine.includes(m.data.id)),
+      'no message about another sandbox',
+    );
+    assert.ok(
+      sse.messages.every((m) => /^\d+$/.test(m.id ?? '')),
+      "every message has an id: its number in the sandbox's stream",
+    );
   } finally {
     sse.close();
   }
@@ -47,7 +53,10 @@ test('reconnecting with Last-Event-ID replays what was missed; an unknown id get
   const n = receiver.received.length;
   await placeOrder(sb);
   await receiver.waitFor(n + 1);
-  const resumed = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}`, 'last-event-id': seen.id! });
+  const resumed = new SseClient(`${engine.url}/api/v1/events/stream`, {
+    authorization: `Bearer ${sb.token}`,
+    'last-event-id': seen.id!,
+  });
   await resumed.open();
   try {
     const missed = await resumed.waitFor((m) => m.event === 'delivery.created');
@@ -57,7 +66,10 @@ test('reconnecting with Last-Event-ID replays what was missed; an unknown id get
     resumed.close();
   }
 
-  const stale = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}`, 'last-event-id': 'oldboot-42' });
+  const stale = new SseClient(`${engine.url}/api/v1/events/stream`, {
+    authorization: `Bearer ${sb.token}`,
+    'last-event-id': 'oldboot-42',
+  });
   await stale.open();
   try {
     const reset = await stale.waitFor((m) => m.event === 'reset');
@@ -90,7 +102,11 @@ test('a clock advance, whoever makes it, tells stream clients the new clock (clo
     const advanced = (await sb.api('/api/v1/sandbox/clock/advance', { body: { seconds: 90 } })).body;
     const message = await sse.waitFor((m) => m.event === 'clock.advanced');
     assert.deepEqual(message.data, { now: advanced.now, offsetSeconds: 90 });
-    assert.equal(sse.messages.filter((m) => m.event === 'clock.advanced').length, 1, "another sandbox's advance is not this stream's");
+    assert.equal(
+      sse.messages.filter((m) => m.event === 'clock.advanced').length,
+      1,
+      "another sandbox's advance is not this stream's",
+    );
   } finally {
     sse.close();
   }

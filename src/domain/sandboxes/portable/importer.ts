@@ -30,14 +30,23 @@ type Created = Awaited<ReturnType<Sandboxes['create']>>;
 /** PostgreSQL's complaints about a batch of rows, as file problems naming the table and the batch's first line. */
 function rowProblem(err: unknown, where: FileWhere): unknown {
   const e = err as { code?: string; message?: string; detail?: string };
-  const why = `${e.message ?? 'rejected'}${e.detail ? ` (${e.detail})` : ''}`.replace(/\(tenant_id, /, '(').replace(/=\(sbx_\w+, /, '=(');
+  const why = `${e.message ?? 'rejected'}${e.detail ? ` (${e.detail})` : ''}`
+    .replace(/\(tenant_id, /, '(')
+    .replace(/=\(sbx_\w+, /, '=(');
   if (e.code === '23505') return fileProblems.conflict(`a row repeats the key of another: ${why}.`, where);
   if (e.code && /^(22|23)/.test(e.code)) return fileProblems.malformed(`a row does not fit its table: ${why}.`, where);
   return err;
 }
 
 /** Inserts one batch of a table's rows: the file's columns, secrets replaced, portable columns turned back. */
-async function insertRows(tx: Tx, tenantId: string, t: PortableTable, section: SandboxFileSection, rows: Record<string, unknown>[], where: FileWhere): Promise<void> {
+async function insertRows(
+  tx: Tx,
+  tenantId: string,
+  t: PortableTable,
+  section: SandboxFileSection,
+  rows: Record<string, unknown>[],
+  where: FileWhere,
+): Promise<void> {
   const targets = section.columns.map((c) => `"${c}"`);
   const values = section.columns.map((c) => (t.portable?.[c]?.in ? `${t.portable[c].in}` : `f."${c}"`));
   const sql = `insert into ${t.table} (tenant_id, ${targets.join(', ')})
@@ -72,7 +81,10 @@ function replaceSecrets(t: PortableTable, rows: Record<string, unknown>[], renew
  * Recorded attempts keep the URL they went to.
  */
 async function aimAtOwnCatchers(tx: Tx, tenantId: string, sourceId: string, ownCatchers: string): Promise<void> {
-  for (const [table, column] of [['webhook_endpoints', 'url'], ['deliveries', 'target_url']] as const) {
+  for (const [table, column] of [
+    ['webhook_endpoints', 'url'],
+    ['deliveries', 'target_url'],
+  ] as const) {
     await tx.query(
       `update ${table} set ${column} = $3 || substr(${column}, strpos(${column}, '/catch/' || $2 || '/') + length('/catch/' || $2))
         where tenant_id = $1 and ${column} ~ '^https?://[^/?#]+/catch/' and split_part(${column}, '/', 5) = $2`,
@@ -87,7 +99,11 @@ async function aimAtOwnCatchers(tx: Tx, tenantId: string, sourceId: string, ownC
  * inserts every row in the sandbox's creating transaction, so a file that fails anywhere leaves nothing.
  * The sandbox clock resumes from the file's sandbox time; pending deliveries keep their due times.
  */
-export async function importSandboxFile(deps: ImportDeps, open: () => Readable, options: ImportOptions = {}): Promise<Created & { report: ImportReport }> {
+export async function importSandboxFile(
+  deps: ImportDeps,
+  open: () => Readable,
+  options: ImportOptions = {},
+): Promise<Created & { report: ImportReport }> {
   const started = performance.now();
   let header: SandboxFileHeader | undefined;
   for await (const record of readSandboxFile(open(), { limits: options.limits, verifyOnly: true })) {
@@ -114,7 +130,8 @@ export async function importSandboxFile(deps: ImportDeps, open: () => Readable, 
         rows[t.table] = (rows[t.table] ?? 0) + record.rows.length;
       }
       for (const t of portableTables) if (t.afterImport) await tx.query(t.afterImport, [id]);
-      if (deps.baseUrl && file.sandbox.id) await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
+      if (deps.baseUrl && file.sandbox.id)
+        await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
       // The database announces the new offset to every engine (src/db/cache-registry.ts).
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [id, offsetMs]);
       // Pending deliveries are due work every engine's claim loop should look at now.
@@ -123,7 +140,13 @@ export async function importSandboxFile(deps: ImportDeps, open: () => Readable, 
     },
   });
   const report: ImportReport = {
-    source: { sandboxId: file.sandbox.id, name: file.sandbox.name, exportedAt: file.exportedAt, sandbayVersion: file.sandbayVersion, driver: file.driver },
+    source: {
+      sandboxId: file.sandbox.id,
+      name: file.sandbox.name,
+      exportedAt: file.exportedAt,
+      sandbayVersion: file.sandbayVersion,
+      driver: file.driver,
+    },
     rows,
     secrets: file.secrets === 'included' ? 'imported' : 'issued',
     newSecrets: [...renewed].map((endpointId) => ({ endpointId, url: endpointUrls.get(endpointId) ?? '' })),

@@ -39,11 +39,17 @@ export class PortableSandboxes {
   constructor(private readonly deps: PortableDeps) {}
 
   /** Writes the sandbox to a scratch file, and says its name; the caller streams the file and removes it. */
-  async exportToFile(tenantId: string, options: { includeSecrets: boolean; notes?: string }): Promise<ScratchFile & { bytes: number; name: string }> {
+  async exportToFile(
+    tenantId: string,
+    options: { includeSecrets: boolean; notes?: string },
+  ): Promise<ScratchFile & { bytes: number; name: string }> {
     const file = await scratchFile('export.sandbay');
     try {
       const { name } = await writeSandboxFile(this.deps.db, tenantId, createWriteStream(file.path), {
-        includeSecrets: options.includeSecrets, notes: options.notes, sandbayVersion: this.deps.sandbayVersion, realNow: this.deps.clock.real(),
+        includeSecrets: options.includeSecrets,
+        notes: options.notes,
+        sandbayVersion: this.deps.sandbayVersion,
+        realNow: this.deps.clock.real(),
       });
       return { ...file, bytes: (await stat(file.path)).size, name };
     } catch (err) {

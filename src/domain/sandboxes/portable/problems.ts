@@ -8,27 +8,48 @@ export interface FileWhere {
 }
 
 const at = (where: FileWhere) =>
-  [where.line !== undefined ? `line ${where.line}` : '', where.table ? `table ${where.table}` : '', where.byte !== undefined ? `compressed byte ${where.byte}` : '']
-    .filter(Boolean).join(', ');
+  [
+    where.line !== undefined ? `line ${where.line}` : '',
+    where.table ? `table ${where.table}` : '',
+    where.byte !== undefined ? `compressed byte ${where.byte}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 
 /** A problem with an imported file, naming what and where (problem+json extension member `where`). */
 function fileProblem(status: number, code: string, what: string, where: FileWhere): ApiError {
   const place = at(where);
   const sentence = what.replace(/\.$/, '');
-  return new ApiError(status, code, `${sentence}${place ? ` (at ${place})` : ''}. Nothing was imported.`, { extra: { where } });
+  return new ApiError(status, code, `${sentence}${place ? ` (at ${place})` : ''}. Nothing was imported.`, {
+    extra: { where },
+  });
 }
 
 export const fileProblems = {
-  notASandboxFile: (why: string, where: FileWhere = {}) => fileProblem(422, 'import_not_sandbox_file', `This is not a Sandbay sandbox file: ${why}.`, where),
-  malformed: (why: string, where: FileWhere) => fileProblem(422, 'import_malformed', `The sandbox file is malformed: ${why}`, where),
-  truncated: (why: string, where: FileWhere) => fileProblem(422, 'import_truncated', `The sandbox file is truncated: ${why}`, where),
-  tampered: (why: string, where: FileWhere) => fileProblem(422, 'import_tampered', `The sandbox file is damaged or was altered: ${why}`, where),
+  notASandboxFile: (why: string, where: FileWhere = {}) =>
+    fileProblem(422, 'import_not_sandbox_file', `This is not a Sandbay sandbox file: ${why}.`, where),
+  malformed: (why: string, where: FileWhere) =>
+    fileProblem(422, 'import_malformed', `The sandbox file is malformed: ${why}`, where),
+  truncated: (why: string, where: FileWhere) =>
+    fileProblem(422, 'import_truncated', `The sandbox file is truncated: ${why}`, where),
+  tampered: (why: string, where: FileWhere) =>
+    fileProblem(422, 'import_tampered', `The sandbox file is damaged or was altered: ${why}`, where),
   newerVersion: (version: number, supported: number, by: string) =>
-    fileProblem(422, 'import_version_unsupported',
-      `The sandbox file has format version ${version} (written by Sandbay ${by}); this Sandbay reads versions up to ${supported}: upgrade Sandbay to import it.`, { line: 1 }),
-  conflict: (why: string, where: FileWhere) => fileProblem(409, 'import_conflict', `The sandbox file's rows conflict: ${why}`, where),
+    fileProblem(
+      422,
+      'import_version_unsupported',
+      `The sandbox file has format version ${version} (written by Sandbay ${by}); this Sandbay reads versions up to ${supported}: upgrade Sandbay to import it.`,
+      { line: 1 },
+    ),
+  conflict: (why: string, where: FileWhere) =>
+    fileProblem(409, 'import_conflict', `The sandbox file's rows conflict: ${why}`, where),
   tooLarge: (what: string, limit: number) =>
-    new ApiError(413, 'payload_too_large', `${what} is over the import limit of ${limit} bytes (${Math.round(limit / 2 ** 20)} MiB). Nothing was imported.`, { extra: { limit } }),
+    new ApiError(
+      413,
+      'payload_too_large',
+      `${what} is over the import limit of ${limit} bytes (${Math.round(limit / 2 ** 20)} MiB). Nothing was imported.`,
+      { extra: { limit } },
+    ),
 };
 
 /** Every code an import may answer, by status (for the route's OpenAPI errors). */
@@ -36,5 +57,11 @@ export const importErrorCodes = {
   409: ['import_conflict'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
-  422: ['import_not_sandbox_file', 'import_malformed', 'import_truncated', 'import_tampered', 'import_version_unsupported'],
+  422: [
+    'import_not_sandbox_file',
+    'import_malformed',
+    'import_truncated',
+    'import_tampered',
+    'import_version_unsupported',
+  ],
 } as const;

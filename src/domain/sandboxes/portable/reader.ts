@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../../../shared/problem.ts';
-import { sandboxFileVersion, type SandboxFileEnd, type SandboxFileHeader, type SandboxFileSection } from '../../../shared/sandbox-file.ts';
+import {
+  sandboxFileVersion,
+  type SandboxFileEnd,
+  type SandboxFileHeader,
+  type SandboxFileSection,
+} from '../../../shared/sandbox-file.ts';
 import { importedColumns, portableTableNamed } from './manifest.ts';
 import { fileProblems, type FileWhere } from './problems.ts';
 
@@ -28,7 +33,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere): ApiError {
   if (err.code === 'Z_BUF_ERROR') return fileProblems.truncated('the compressed data ends early.', where);
   // zlib's words for bytes that do not start a gzip stream at all (its magic number and method).
-  if (/incorrect header check|unknown compression method/.test(err.message)) return fileProblems.notASandboxFile('it is not gzip-compressed', where);
+  if (/incorrect header check|unknown compression method/.test(err.message))
+    return fileProblems.notASandboxFile('it is not gzip-compressed', where);
   return fileProblems.tampered(`the compressed data is corrupt (${err.message}).`, where);
 }
 
@@ -39,7 +45,12 @@ function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere): ApiError 
  * problem throws an ApiError naming what and where; nothing is yielded after one.
  */
 export async function* readSandboxFile(
-  source: Readable, options: { batch?: number; limits?: ReadLimits; /** Frame, hash and count rows without parsing or yielding them. */ verifyOnly?: boolean } = {},
+  source: Readable,
+  options: {
+    batch?: number;
+    limits?: ReadLimits;
+    /** Frame, hash and count rows without parsing or yielding them. */ verifyOnly?: boolean;
+  } = {},
 ): AsyncGenerator<FileRecord> {
   const limits = options.limits ?? defaultReadLimits;
   const batchSize = options.batch ?? 500;
@@ -59,7 +70,11 @@ export async function* readSandboxFile(
   /** The first line that made no sense, while reading on to tell damage from a malformed file. */
   let deferred: ApiError | undefined;
   const counted: Record<string, number> = {};
-  const where = (extra: FileWhere = {}): FileWhere => ({ line: line || 1, ...(section ? { table: section.table } : {}), ...extra });
+  const where = (extra: FileWhere = {}): FileWhere => ({
+    line: line || 1,
+    ...(section ? { table: section.table } : {}),
+    ...extra,
+  });
 
   const parse = (bytes: Buffer): Record<string, unknown> => {
     let value: unknown;
@@ -149,7 +164,11 @@ export async function* readSandboxFile(
       if (start < chunk.length) {
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
-        if (pendingBytes > limits.maxLineBytes) throw fileProblems.malformed(`a line is longer than ${limits.maxLineBytes} bytes.`, where({ line: line + 1 }));
+        if (pendingBytes > limits.maxLineBytes)
+          throw fileProblems.malformed(
+            `a line is longer than ${limits.maxLineBytes} bytes.`,
+            where({ line: line + 1 }),
+          );
       }
     }
   } catch (err) {
@@ -180,39 +199,69 @@ function damagedOr(problem: ApiError, endLine: Buffer, sha256: string): ApiError
   }
   const where = (problem.options.extra?.where ?? {}) as FileWhere;
   const claimed = isObject(end) && isObject(end.end) ? end.end.sha256 : undefined;
-  return claimed === sha256 ? problem : fileProblems.tampered(`its content does not match the SHA-256 in its end line; it stops making sense at line ${where.line}.`, where);
+  return claimed === sha256
+    ? problem
+    : fileProblems.tampered(
+        `its content does not match the SHA-256 in its end line; it stops making sense at line ${where.line}.`,
+        where,
+      );
 }
 
 function checkHeader(value: Record<string, unknown>, where: FileWhere): SandboxFileHeader {
-  if (value.sandbay !== 'sandbox') throw fileProblems.notASandboxFile('its first line is not a sandbox file header', where);
+  if (value.sandbay !== 'sandbox')
+    throw fileProblems.notASandboxFile('its first line is not a sandbox file header', where);
   const version = value.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw fileProblems.malformed('the header has no valid version.', where);
-  if (version > sandboxFileVersion) throw fileProblems.newerVersion(version, sandboxFileVersion, String(value.sandbayVersion ?? 'unknown'));
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    throw fileProblems.malformed('the header has no valid version.', where);
+  if (version > sandboxFileVersion)
+    throw fileProblems.newerVersion(version, sandboxFileVersion, String(value.sandbayVersion ?? 'unknown'));
   const sandbox = value.sandbox as SandboxFileHeader['sandbox'] | undefined;
   const clock = value.clock as SandboxFileHeader['clock'] | undefined;
-  if (!isObject(sandbox) || typeof sandbox.name !== 'string' || !isObject(clock) || typeof clock.now !== 'string' || Number.isNaN(Date.parse(clock.now))) {
+  if (
+    !isObject(sandbox) ||
+    typeof sandbox.name !== 'string' ||
+    !isObject(clock) ||
+    typeof clock.now !== 'string' ||
+    Number.isNaN(Date.parse(clock.now))
+  ) {
     throw fileProblems.malformed('the header lacks the sandbox or its clock.', where);
   }
-  if (value.secrets !== 'included' && value.secrets !== 'omitted') throw fileProblems.malformed('the header does not say whether secrets are included.', where);
+  if (value.secrets !== 'included' && value.secrets !== 'omitted')
+    throw fileProblems.malformed('the header does not say whether secrets are included.', where);
   return value as unknown as SandboxFileHeader;
 }
 
 function checkSection(value: Record<string, unknown>, where: FileWhere): SandboxFileSection {
-  if (typeof value.table !== 'string' || !Array.isArray(value.columns)) throw fileProblems.malformed('a line is neither a row, a table section nor the end.', where);
+  if (typeof value.table !== 'string' || !Array.isArray(value.columns))
+    throw fileProblems.malformed('a line is neither a row, a table section nor the end.', where);
   const table = portableTableNamed.get(value.table);
   if (!table) throw fileProblems.malformed(`unknown table ${value.table} (a newer Sandbay wrote it?).`, where);
   const known = new Set(importedColumns(table));
   const unknown = value.columns.filter((c) => typeof c !== 'string' || !known.has(c));
-  if (unknown.length > 0) throw fileProblems.malformed(`unknown column(s) ${unknown.join(', ')} of table ${value.table}.`, where);
+  if (unknown.length > 0)
+    throw fileProblems.malformed(`unknown column(s) ${unknown.join(', ')} of table ${value.table}.`, where);
   return { table: value.table, columns: value.columns as string[] };
 }
 
-function checkEnd(end: SandboxFileEnd['end'], sha256: string, lines: number, counted: Record<string, number>, where: FileWhere): SandboxFileEnd['end'] {
-  if (typeof end.sha256 !== 'string' || !isObject(end.rows)) throw fileProblems.malformed('the end line lacks its hash or counts.', where);
-  if (end.sha256 !== sha256) throw fileProblems.tampered('its content does not match the SHA-256 in its end line.', where);
-  if (end.lines !== lines) throw fileProblems.tampered(`the end line counts ${end.lines} lines before it, the file has ${lines}.`, where);
+function checkEnd(
+  end: SandboxFileEnd['end'],
+  sha256: string,
+  lines: number,
+  counted: Record<string, number>,
+  where: FileWhere,
+): SandboxFileEnd['end'] {
+  if (typeof end.sha256 !== 'string' || !isObject(end.rows))
+    throw fileProblems.malformed('the end line lacks its hash or counts.', where);
+  if (end.sha256 !== sha256)
+    throw fileProblems.tampered('its content does not match the SHA-256 in its end line.', where);
+  if (end.lines !== lines)
+    throw fileProblems.tampered(`the end line counts ${end.lines} lines before it, the file has ${lines}.`, where);
   for (const [table, n] of Object.entries(end.rows)) {
-    if ((counted[table] ?? 0) !== n) throw fileProblems.tampered(`the end line counts ${n} rows of ${table}, the file has ${counted[table] ?? 0}.`, { ...where, table });
+    if ((counted[table] ?? 0) !== n)
+      throw fileProblems.tampered(`the end line counts ${n} rows of ${table}, the file has ${counted[table] ?? 0}.`, {
+        ...where,
+        table,
+      });
   }
   return end;
 }

@@ -60,7 +60,12 @@ class LineSink {
  * database (a repeatable-read, read-only transaction), table by table through cursors, so memory
  * holds one batch of rows at a time whatever the sandbox's size. Resolves once `out` has finished.
  */
-export async function writeSandboxFile(db: Db, tenantId: string, out: Writable, options: ExportOptions): Promise<{ rows: Record<string, number>; name: string }> {
+export async function writeSandboxFile(
+  db: Db,
+  tenantId: string,
+  out: Writable,
+  options: ExportOptions,
+): Promise<{ rows: Record<string, number>; name: string }> {
   const sink = new LineSink(out);
   const rows: Record<string, number> = {};
   let name = tenantId;
@@ -84,16 +89,36 @@ export async function writeSandboxFile(db: Db, tenantId: string, out: Writable, 
   return { rows, name };
 }
 
-async function headerOf(tx: Tx, tenantId: string, options: ExportOptions, driver: Db['driver']): Promise<SandboxFileHeader> {
-  const [tenant] = await tx.query<{ name: string; notes: string | null; created_at: Date; webhook_test_secret: string; clock_offset_ms: number }>(
-    `select name, notes, created_at, webhook_test_secret, clock_offset_ms from tenants where id = $1 and not is_template`, [tenantId],
+async function headerOf(
+  tx: Tx,
+  tenantId: string,
+  options: ExportOptions,
+  driver: Db['driver'],
+): Promise<SandboxFileHeader> {
+  const [tenant] = await tx.query<{
+    name: string;
+    notes: string | null;
+    created_at: Date;
+    webhook_test_secret: string;
+    clock_offset_ms: number;
+  }>(
+    `select name, notes, created_at, webhook_test_secret, clock_offset_ms from tenants where id = $1 and not is_template`,
+    [tenantId],
   );
   if (!tenant) throw notFound('sandbox');
   const offsetMs = Number(tenant.clock_offset_ms);
   return {
-    sandbay: 'sandbox', version: sandboxFileVersion, sandbayVersion: options.sandbayVersion, exportedAt: new Date(options.realNow).toISOString(),
+    sandbay: 'sandbox',
+    version: sandboxFileVersion,
+    sandbayVersion: options.sandbayVersion,
+    exportedAt: new Date(options.realNow).toISOString(),
     driver,
-    sandbox: { id: tenantId, name: tenant.name, notes: options.notes ?? tenant.notes ?? null, createdAt: tenant.created_at.toISOString() },
+    sandbox: {
+      id: tenantId,
+      name: tenant.name,
+      notes: options.notes ?? tenant.notes ?? null,
+      createdAt: tenant.created_at.toISOString(),
+    },
     clock: { now: new Date(options.realNow + offsetMs).toISOString(), offsetMs },
     secrets: options.includeSecrets ? 'included' : 'omitted',
     webhookTestSecret: options.includeSecrets ? tenant.webhook_test_secret : null,

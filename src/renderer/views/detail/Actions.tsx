@@ -8,7 +8,8 @@ import { useCan } from '../../store/signin.ts';
 import { counted, formatDuration } from '../../util/format.ts';
 import { CurlButton } from './CurlDialog.tsx';
 
-const attemptNow = (id: string, verb: 'retry' | 'replay') => api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/${verb}`);
+const attemptNow = (id: string, verb: 'retry' | 'replay') =>
+  api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/${verb}`);
 
 /** Retry now, fast-forward the sandbox clock to the next attempt, replay, copy as curl. */
 export function DeliveryActions({ delivery }: { delivery: Delivery }) {
@@ -24,7 +25,12 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
     const seconds = Math.max(1, Math.ceil((due - sandboxNow()) / 1000));
     const clock = await useApp.getState().advanceClock(seconds);
     await useDetail.getState().refresh();
-    toast('info', `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${counted(clock.jobsRun, 'due job')} ran.`, undefined, 'clock');
+    toast(
+      'info',
+      `Sandbox clock advanced ${formatDuration(seconds * 1000)}; ${counted(clock.jobsRun, 'due job')} ran.`,
+      undefined,
+      'clock',
+    );
   });
   // A shared server's session may hold a narrower token: show only what it can do.
   const canAttempt = useCan('webhooks:write');
@@ -36,17 +42,32 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
   return (
     <div className="actions">
       <div className="row">
-        {waiting && canAttempt && <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>{retry.busy ? 'Attempting…' : 'Retry now'}</button>}
+        {waiting && canAttempt && (
+          <button type="button" onClick={() => void retry.run()} disabled={retry.busy}>
+            {retry.busy ? 'Attempting…' : 'Retry now'}
+          </button>
+        )}
         {waiting && canAdvance && delivery.nextAttemptAt && (
           <button type="button" className="primary" onClick={() => void fastForward.run()} disabled={fastForward.busy}>
             {fastForward.busy ? 'Advancing…' : 'Fast-forward to next attempt'}
           </button>
         )}
-        {!pending && canAttempt && <button type="button" className={delivery.status === 'dead' ? 'primary' : undefined} onClick={() => void replay.run()} disabled={replay.busy}>{replay.busy ? 'Replaying…' : 'Replay'}</button>}
+        {!pending && canAttempt && (
+          <button
+            type="button"
+            className={delivery.status === 'dead' ? 'primary' : undefined}
+            onClick={() => void replay.run()}
+            disabled={replay.busy}
+          >
+            {replay.busy ? 'Replaying…' : 'Replay'}
+          </button>
+        )}
         <CurlButton delivery={delivery} />
       </div>
       <InlineError error={error} />
-      {error instanceof ApiProblem && error.code === 'endpoint_disabled' && <p className="field-hint">Enable the endpoint in Endpoints first.</p>}
+      {error instanceof ApiProblem && error.code === 'endpoint_disabled' && (
+        <p className="field-hint">Enable the endpoint in Endpoints first.</p>
+      )}
     </div>
   );
 }

@@ -5,12 +5,22 @@ import { formatDateTime } from '../../util/format.ts';
 /** Every attempt: when, how long, what the receiver answered (status, headers, body excerpt) or the error. */
 export function AttemptsTab({ delivery }: { delivery: Delivery }) {
   if (delivery.attempts.length === 0) {
-    return <EmptyState title="No attempts yet">The first attempt is on its way{delivery.endpointId ? ' (or waits for its endpoint to be enabled)' : ''}.</EmptyState>;
+    return (
+      <EmptyState title="No attempts yet">
+        The first attempt is on its way{delivery.endpointId ? ' (or waits for its endpoint to be enabled)' : ''}.
+      </EmptyState>
+    );
   }
   return (
     <table className="data attempts">
       <thead>
-        <tr><th>#</th><th>Trigger</th><th>Started (sandbox)</th><th>Duration</th><th>Response</th></tr>
+        <tr>
+          <th>#</th>
+          <th>Trigger</th>
+          <th>Started (sandbox)</th>
+          <th>Duration</th>
+          <th>Response</th>
+        </tr>
       </thead>
       <tbody>
         {[...delivery.attempts].reverse().map((a) => {
@@ -20,9 +30,15 @@ export function AttemptsTab({ delivery }: { delivery: Delivery }) {
               <td className="mono">{a.number}</td>
               <td>
                 <span className="tag">{a.trigger === 'duplicate' ? 'duplicate · chaos' : a.trigger}</span>
-                {a.trigger === 'duplicate' && <div className="faint small-text">Chaos sent this delivery again after a 2xx, as real senders do.</div>}
+                {a.trigger === 'duplicate' && (
+                  <div className="faint small-text">
+                    Chaos sent this delivery again after a 2xx, as real senders do.
+                  </div>
+                )}
                 {a.chaos && a.chaos.heldMs > 0 && (
-                  <div className="faint small-text" data-testid="chaos-held">Held {a.chaos.heldMs} ms by chaos (delay {a.chaos.delayMs} + reorder {a.chaos.reorderMs}).</div>
+                  <div className="faint small-text" data-testid="chaos-held">
+                    Held {a.chaos.heldMs} ms by chaos (delay {a.chaos.delayMs} + reorder {a.chaos.reorderMs}).
+                  </div>
                 )}
               </td>
               <td className="mono">{formatDateTime(a.startedAt)}</td>
@@ -33,11 +49,17 @@ export function AttemptsTab({ delivery }: { delivery: Delivery }) {
                 {(a.responseBody || Object.keys(a.responseHeaders).length > 0) && (
                   <details>
                     <summary>Response {a.responseBody ? `body (${a.responseBody.length} chars)` : 'headers'}</summary>
-                    <pre className="code small">{Object.entries(a.responseHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+                    <pre className="code small">
+                      {Object.entries(a.responseHeaders)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join('\n')}
+                    </pre>
                     {a.responseBody && <pre className="code small">{a.responseBody}</pre>}
                   </details>
                 )}
-                <div className="faint mono small-text" title="Where this attempt went">{a.url}</div>
+                <div className="faint mono small-text" title="Where this attempt went">
+                  {a.url}
+                </div>
               </td>
             </tr>
           );

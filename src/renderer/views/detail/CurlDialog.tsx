@@ -16,7 +16,9 @@ export function CurlButton({ delivery }: { delivery: Delivery }) {
   const build = async () => {
     setError(null);
     try {
-      const request = await api.get<SignedRequest>(`/api/v1/webhooks/deliveries/${encodeURIComponent(delivery.id)}/signed-request`);
+      const request = await api.get<SignedRequest>(
+        `/api/v1/webhooks/deliveries/${encodeURIComponent(delivery.id)}/signed-request`,
+      );
       setSigned(request);
       setCommand(curlCommand(request.url, request.headers, request.body));
     } catch (err) {
@@ -26,7 +28,9 @@ export function CurlButton({ delivery }: { delivery: Delivery }) {
   };
   return (
     <>
-      <button type="button" onClick={() => void build()}>Copy as curl</button>
+      <button type="button" onClick={() => void build()}>
+        Copy as curl
+      </button>
       <Modal
         open={command !== null}
         onClose={() => setCommand(null)}
@@ -34,14 +38,25 @@ export function CurlButton({ delivery }: { delivery: Delivery }) {
         actions={
           <>
             {command && <CopyButton value={command} label="curl command" text="Copy command" />}
-            <button type="button" onClick={() => setCommand(null)}>Close</button>
+            <button type="button" onClick={() => setCommand(null)}>
+              Close
+            </button>
           </>
         }
       >
-        {error ? <div className="field-error" role="alert">{error}</div> : (
+        {error ? (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        ) : (
           <>
-            <p className="muted">Signed just now ({signed?.signature.join(' + ')}, t={signed?.signedAt}) with the endpoint&apos;s live keys; receivers accept it for 5 minutes. Run it again later and it will be too old — copy a fresh one.</p>
-            <pre className="code" data-testid="curl-command" tabIndex={0}>{command}</pre>
+            <p className="muted">
+              Signed just now ({signed?.signature.join(' + ')}, t={signed?.signedAt}) with the endpoint&apos;s live
+              keys; receivers accept it for 5 minutes. Run it again later and it will be too old — copy a fresh one.
+            </p>
+            <pre className="code" data-testid="curl-command" tabIndex={0}>
+              {command}
+            </pre>
           </>
         )}
       </Modal>

@@ -18,7 +18,10 @@ import { SignatureTab } from './SignatureTab.tsx';
 
 type Tab = 'attempts' | 'request' | 'signature' | 'doctor';
 const tabs: { id: Tab; label: string }[] = [
-  { id: 'attempts', label: 'Attempts' }, { id: 'request', label: 'Request' }, { id: 'signature', label: 'Signature' }, { id: 'doctor', label: 'Receiver doctor' },
+  { id: 'attempts', label: 'Attempts' },
+  { id: 'request', label: 'Request' },
+  { id: 'signature', label: 'Signature' },
+  { id: 'doctor', label: 'Receiver doctor' },
 ];
 
 /** One delivery: facts, retry timeline and actions on top; attempts, request, signature and doctor below. */
@@ -28,38 +31,92 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
   const endpoint = useEndpoints((s) => s.endpoints.find((e) => e.id === delivery?.endpointId));
   const now = useNow();
   const offset = useApp((s) => s.clockOffsetMs);
-  const close = <Link to={pathOf(mode, sandboxId)} className="button ghost small" aria-label="Close delivery">✕</Link>;
+  const close = (
+    <Link to={pathOf(mode, sandboxId)} className="button ghost small" aria-label="Close delivery">
+      ✕
+    </Link>
+  );
   if (error) {
     return (
       <div className="detail">
-        <div className="pane-head"><span className="spacer" />{close}</div>
-        {error.status === 404
-          ? <EmptyState title="No such delivery here">{id} is not a delivery of this sandbox (it may have been pruned or reset). Pick one from the list.</EmptyState>
-          : <div className="callout bad" role="alert">{error.message} <button type="button" className="small" onClick={() => void useDetail.getState().refresh()}>Retry</button></div>}
+        <div className="pane-head">
+          <span className="spacer" />
+          {close}
+        </div>
+        {error.status === 404 ? (
+          <EmptyState title="No such delivery here">
+            {id} is not a delivery of this sandbox (it may have been pruned or reset). Pick one from the list.
+          </EmptyState>
+        ) : (
+          <div className="callout bad" role="alert">
+            {error.message}{' '}
+            <button type="button" className="small" onClick={() => void useDetail.getState().refresh()}>
+              Retry
+            </button>
+          </div>
+        )}
       </div>
     );
   }
-  if (!delivery) return <div className="detail"><p className="muted" aria-live="polite">Loading {id}…</p></div>;
+  if (!delivery)
+    return (
+      <div className="detail">
+        <p className="muted" aria-live="polite">
+          Loading {id}…
+        </p>
+      </div>
+    );
   return (
     <article className="detail" aria-labelledby="detail-title">
       <div className="pane-head">
         <StatusBadge status={delivery.status} />
-        <h1 id="detail-title" className="mono">{delivery.id}</h1>
+        <h1 id="detail-title" className="mono">
+          {delivery.id}
+        </h1>
         <span className="tag">{delivery.topic}</span>
         {delivery.test && !delivery.check && <span className="tag">test</span>}
-        {delivery.check && <span className="tag" title={`Receiver check ${delivery.check.id}`}>check · {delivery.check.case}</span>}
+        {delivery.check && (
+          <span className="tag" title={`Receiver check ${delivery.check.id}`}>
+            check · {delivery.check.case}
+          </span>
+        )}
         <span className="spacer" />
         {close}
       </div>
       <div className="detail-body">
         <dl className="facts">
           <dt>Endpoint</dt>
-          <dd>{delivery.url ? <Copyable value={delivery.url} label="endpoint URL" /> : '—'}{endpoint && !endpoint.enabled && <span className="tag warn"> disabled</span>}{!delivery.endpointId && <span className="faint">{delivery.check ? " (a receiver check of a URL, signed with the check's secret)" : ' (test webhook to a URL, signed with the webhook test secret)'}</span>}</dd>
-          <dt>Event</dt><dd className="mono">{delivery.eventId}</dd>
-          <dt>Occurred</dt><dd>{formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)} <span className="faint">(sandbox time)</span></dd>
-          <dt>Attempts</dt><dd>{delivery.attemptCount}{delivery.lastError && <span className="bad"> · {delivery.lastError}</span>}</dd>
+          <dd>
+            {delivery.url ? <Copyable value={delivery.url} label="endpoint URL" /> : '—'}
+            {endpoint && !endpoint.enabled && <span className="tag warn"> disabled</span>}
+            {!delivery.endpointId && (
+              <span className="faint">
+                {delivery.check
+                  ? " (a receiver check of a URL, signed with the check's secret)"
+                  : ' (test webhook to a URL, signed with the webhook test secret)'}
+              </span>
+            )}
+          </dd>
+          <dt>Event</dt>
+          <dd className="mono">{delivery.eventId}</dd>
+          <dt>Occurred</dt>
+          <dd>
+            {formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)}{' '}
+            <span className="faint">(sandbox time)</span>
+          </dd>
+          <dt>Attempts</dt>
+          <dd>
+            {delivery.attemptCount}
+            {delivery.lastError && <span className="bad"> · {delivery.lastError}</span>}
+          </dd>
           {delivery.status === 'pending' && delivery.nextAttemptAt && !delivery.paused && (
-            <><dt>Next attempt</dt><dd data-testid="detail-next">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)} <span className="faint">at {formatDateTime(delivery.nextAttemptAt)} (sandbox)</span></dd></>
+            <>
+              <dt>Next attempt</dt>
+              <dd data-testid="detail-next">
+                {formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}{' '}
+                <span className="faint">at {formatDateTime(delivery.nextAttemptAt)} (sandbox)</span>
+              </dd>
+            </>
           )}
         </dl>
         <PausedNote delivery={delivery} />

@@ -16,8 +16,15 @@ export function PausedNote({ delivery }: { delivery: Delivery }) {
   if (!delivery.paused) return null;
   return (
     <div className="callout warn row" role="status" data-testid="delivery-paused">
-      <span>{delivery.paused.message} <span className="faint">Since {formatDateTime(delivery.paused.since)} (sandbox time).</span></span>
-      {canWrite && delivery.endpointId && <button type="button" className="small" disabled={enable.busy} onClick={() => void enable.run()}>Enable endpoint</button>}
+      <span>
+        {delivery.paused.message}{' '}
+        <span className="faint">Since {formatDateTime(delivery.paused.since)} (sandbox time).</span>
+      </span>
+      {canWrite && delivery.endpointId && (
+        <button type="button" className="small" disabled={enable.busy} onClick={() => void enable.run()}>
+          Enable endpoint
+        </button>
+      )}
       <InlineError error={enable.error} />
     </div>
   );

@@ -18,26 +18,46 @@ export function RequestTab({ delivery }: { delivery: Delivery }) {
   ];
   return (
     <div className="stack">
-      <div className="mono request-line"><strong>POST</strong> {last?.url ?? delivery.url ?? '—'}</div>
+      <div className="mono request-line">
+        <strong>POST</strong> {last?.url ?? delivery.url ?? '—'}
+      </div>
       <table className="data headers">
         <tbody>
           {headers.map(([k, v]) => (
-            <tr key={k}><th scope="row" className="mono">{k}</th><td className="mono wrap">{v}</td></tr>
+            <tr key={k}>
+              <th scope="row" className="mono">
+                {k}
+              </th>
+              <td className="mono wrap">{v}</td>
+            </tr>
           ))}
         </tbody>
       </table>
-      <p className="faint">The signature header is signed afresh for every attempt; it shows the latest one (each attempt&apos;s is under Signature).</p>
+      <p className="faint">
+        The signature header is signed afresh for every attempt; it shows the latest one (each attempt&apos;s is under
+        Signature).
+      </p>
       <div className="row">
         <h3>Body</h3>
         <span className="faint">{utf8Length(delivery.rawBody)} bytes, identical on every attempt</span>
         <span className="spacer" />
         <div className="segmented" role="group" aria-label="Body view">
-          <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>Pretty</button>
-          <button type="button" aria-pressed={raw} onClick={() => setRaw(true)}>Raw</button>
+          <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
+            Pretty
+          </button>
+          <button type="button" aria-pressed={raw} onClick={() => setRaw(true)}>
+            Raw
+          </button>
         </div>
         <CopyButton value={delivery.rawBody} label="raw body" />
       </div>
-      {raw ? <pre className="code" data-testid="raw-body" tabIndex={0} aria-label="Raw body">{delivery.rawBody}</pre> : <JsonView text={delivery.rawBody} label="Body, pretty-printed" />}
+      {raw ? (
+        <pre className="code" data-testid="raw-body" tabIndex={0} aria-label="Raw body">
+          {delivery.rawBody}
+        </pre>
+      ) : (
+        <JsonView text={delivery.rawBody} label="Body, pretty-printed" />
+      )}
     </div>
   );
 }

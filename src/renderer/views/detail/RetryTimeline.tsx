@@ -9,7 +9,10 @@ type SlotState = 'succeeded' | 'failed' | 'scheduled' | 'unused' | 'waiting';
 
 // Each slot says its delay; the slots share the width equally, so an outcome ("connection refused",
 // a Retry-After note) wraps inside its own column and never runs into the next one.
-const delayLabels = ['at once', ...retryDelaysSeconds.map((s) => `+${formatDuration(s * 1000).replace(/ /g, '\u00a0')}`)];
+const delayLabels = [
+  'at once',
+  ...retryDelaysSeconds.map((s) => `+${formatDuration(s * 1000).replace(/ /g, '\u00a0')}`),
+];
 
 const ok = (a: Attempt) => a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300 && !a.error;
 
@@ -25,7 +28,8 @@ function slotsOf(delivery: Delivery): Slot[] {
     const attempt = cycle[i];
     if (attempt) return { number: i + 1, state: ok(attempt) ? 'succeeded' : 'failed', attempt };
     // A paused delivery (its endpoint off) is not due, whatever its schedule says: it waits to be enabled.
-    if (delivery.status === 'pending' && i === cycle.length) return { number: i + 1, state: delivery.nextAttemptAt && !delivery.paused ? 'scheduled' : 'waiting' };
+    if (delivery.status === 'pending' && i === cycle.length)
+      return { number: i + 1, state: delivery.nextAttemptAt && !delivery.paused ? 'scheduled' : 'waiting' };
     return { number: i + 1, state: 'unused' };
   });
 }
@@ -41,7 +45,11 @@ function scheduleNote(a: Attempt): string | null {
 }
 
 const stateText: Record<SlotState, string> = {
-  succeeded: 'succeeded', failed: 'failed', scheduled: 'scheduled', unused: 'not needed', waiting: 'waiting (endpoint disabled?)',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  scheduled: 'scheduled',
+  unused: 'not needed',
+  waiting: 'waiting (endpoint disabled?)',
 };
 
 /**
@@ -63,32 +71,64 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
       <h3 id="timeline-title">Retry timeline</h3>
       <ol className="timeline-track" aria-label="Attempts of the retry cycle">
         {slots.map((slot, i) => (
-          <li key={slot.number} className={`slot ${slot.state}`} data-testid={`slot-${slot.number}`} data-state={slot.state}>
-            <span className="slot-dot" aria-hidden="true">{slot.state === 'succeeded' ? '✓' : slot.state === 'failed' ? '✕' : slot.number}</span>
+          <li
+            key={slot.number}
+            className={`slot ${slot.state}`}
+            data-testid={`slot-${slot.number}`}
+            data-state={slot.state}
+          >
+            <span className="slot-dot" aria-hidden="true">
+              {slot.state === 'succeeded' ? '✓' : slot.state === 'failed' ? '✕' : slot.number}
+            </span>
             <span className="slot-label">
               <strong>#{slot.number}</strong> <span className="faint">{delayLabels[i]}</span>
               <span className="visually-hidden">: {stateText[slot.state]}</span>
             </span>
             <span className="slot-outcome">
-              {slot.attempt && <><span className="slot-result" title={outcomeText(slot.attempt.responseStatus, slot.attempt.error)}>{shortOutcomeText(slot.attempt.responseStatus, slot.attempt.error)}</span> <span className="slot-time">{formatTime(slot.attempt.startedAt)}</span></>}
+              {slot.attempt && (
+                <>
+                  <span className="slot-result" title={outcomeText(slot.attempt.responseStatus, slot.attempt.error)}>
+                    {shortOutcomeText(slot.attempt.responseStatus, slot.attempt.error)}
+                  </span>{' '}
+                  <span className="slot-time">{formatTime(slot.attempt.startedAt)}</span>
+                </>
+              )}
               {slot.state === 'scheduled' && delivery.nextAttemptAt && (
-                <span data-testid="next-attempt">{formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}</span>
+                <span data-testid="next-attempt">
+                  {formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}
+                </span>
               )}
               {slot.state === 'waiting' && (delivery.paused ? 'waiting: endpoint disabled' : 'waiting')}
             </span>
           </li>
         ))}
-        <li className={`slot dlq${dead ? ' reached' : ''}`} data-testid="slot-dlq" data-state={dead ? 'reached' : 'not-reached'}>
-          <span className="slot-dot" aria-hidden="true">☠</span>
-          <span className="slot-label"><strong>DLQ</strong><span className="visually-hidden">: {dead ? 'reached' : 'not reached'}</span></span>
-          <span className="slot-outcome">{dead ? (delivery.lastError === 'endpoint_deleted' ? 'endpoint deleted' : 'dead') : ''}</span>
+        <li
+          className={`slot dlq${dead ? ' reached' : ''}`}
+          data-testid="slot-dlq"
+          data-state={dead ? 'reached' : 'not-reached'}
+        >
+          <span className="slot-dot" aria-hidden="true">
+            ☠
+          </span>
+          <span className="slot-label">
+            <strong>DLQ</strong>
+            <span className="visually-hidden">: {dead ? 'reached' : 'not reached'}</span>
+          </span>
+          <span className="slot-outcome">
+            {dead ? (delivery.lastError === 'endpoint_deleted' ? 'endpoint deleted' : 'dead') : ''}
+          </span>
         </li>
       </ol>
       {notes.length > 0 && (
         // Below the track, one line per answer: a note is longer than its slot's column is wide.
         <ul className="schedule-notes" aria-label="What the receiver's answers did to the schedule">
           {notes.map(({ number, note }) => (
-            <li key={number}><span className="faint">After #{number}:</span> <span className="schedule-note" data-testid="schedule-note">{note}</span></li>
+            <li key={number}>
+              <span className="faint">After #{number}:</span>{' '}
+              <span className="schedule-note" data-testid="schedule-note">
+                {note}
+              </span>
+            </li>
           ))}
         </ul>
       )}
@@ -96,7 +136,9 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
         <p className="replays">
           <span className="label">Replays:</span>{' '}
           {replays.map((r) => (
-            <span key={r.number} className={`tag ${ok(r) ? 'ok' : 'bad'}`}>#{r.number} {outcomeText(r.responseStatus, r.error)} · {formatTime(r.startedAt)}</span>
+            <span key={r.number} className={`tag ${ok(r) ? 'ok' : 'bad'}`}>
+              #{r.number} {outcomeText(r.responseStatus, r.error)} · {formatTime(r.startedAt)}
+            </span>
           ))}
         </p>
       )}

@@ -13,7 +13,12 @@ export function SignatureTab({ delivery }: { delivery: Delivery }) {
   const [number, setNumber] = useState(delivery.attempts.at(-1)?.number ?? 0);
   const attempt = delivery.attempts.find((a) => a.number === number) ?? delivery.attempts.at(-1);
   const signing = useSigningSecrets(delivery);
-  if (!attempt) return <EmptyState title="Not signed yet">Each attempt is signed when it is sent; the breakdown appears after the first one.</EmptyState>;
+  if (!attempt)
+    return (
+      <EmptyState title="Not signed yet">
+        Each attempt is signed when it is sent; the breakdown appears after the first one.
+      </EmptyState>
+    );
   const sandbay = attempt.signatureHeaders['x-service-signature'];
   const standard = attempt.signature.some((s) => s !== 'sandbay');
   return (
@@ -22,10 +27,16 @@ export function SignatureTab({ delivery }: { delivery: Delivery }) {
         <label className="row nowrap">
           <span className="label">Attempt</span>
           <select value={attempt.number} onChange={(e) => setNumber(Number(e.target.value))}>
-            {delivery.attempts.map((a) => <option key={a.number} value={a.number}>#{a.number} ({a.trigger}) — {a.responseStatus ?? a.error ?? 'no response'}</option>)}
+            {delivery.attempts.map((a) => (
+              <option key={a.number} value={a.number}>
+                #{a.number} ({a.trigger}) — {a.responseStatus ?? a.error ?? 'no response'}
+              </option>
+            ))}
           </select>
         </label>
-        <span className="faint" data-testid="attempt-schemes">signed with {attempt.signature.join(' + ')}</span>
+        <span className="faint" data-testid="attempt-schemes">
+          signed with {attempt.signature.join(' + ')}
+        </span>
       </div>
       {sandbay !== undefined && <SandbayBreakdown delivery={delivery} header={sandbay} signing={signing} />}
       {standard && <StandardBreakdown delivery={delivery} attempt={attempt} signing={signing} />}

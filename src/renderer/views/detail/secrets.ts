@@ -19,7 +19,8 @@ export const liveSecrets = (value: SigningSecrets | ApiProblem | undefined): Liv
   value && !(value instanceof ApiProblem) ? value.secrets : [];
 
 /** The secret strings, or an empty list while they load or failed. */
-export const secretValues = (value: SigningSecrets | ApiProblem | undefined): string[] => liveSecrets(value).map((s) => s.secret);
+export const secretValues = (value: SigningSecrets | ApiProblem | undefined): string[] =>
+  liveSecrets(value).map((s) => s.secret);
 
 /** The whpk_ public keys of the live secrets that have one (ed25519), in order. */
 export const publicKeyValues = (value: SigningSecrets | ApiProblem | undefined): string[] =>

@@ -17,7 +17,9 @@ import { sendTestWebhook, TopicSelect } from './TestWebhook.tsx';
 /** The endpoint's live secrets, fetched only when the user asks to see them. */
 function Secrets({ endpoint }: { endpoint: Endpoint }) {
   const [secrets, setSecrets] = useState<LiveSecret[] | null>(null);
-  const reveal = useAction(async () => setSecrets((await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${endpoint.id}/secrets`)).data));
+  const reveal = useAction(async () =>
+    setSecrets((await api.get<{ data: LiveSecret[] }>(`/api/v1/webhooks/endpoints/${endpoint.id}/secrets`)).data),
+  );
   const rotate = async () => {
     await useEndpoints.getState().rotate(endpoint.id);
     useDetail.getState().forgetSecrets(endpoint.id);
@@ -28,15 +30,41 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
       <div className="row">
         <span className="label">Signing secret</span>
         {secrets ? (
-          <button type="button" className="small" onClick={() => setSecrets(null)} aria-label={`Hide secrets of ${endpoint.url}`}>Hide</button>
+          <button
+            type="button"
+            className="small"
+            onClick={() => setSecrets(null)}
+            aria-label={`Hide secrets of ${endpoint.url}`}
+          >
+            Hide
+          </button>
         ) : (
           <>
             <code data-secret="masked">{endpoint.secret}</code>
-            <button type="button" className="small" onClick={() => void reveal.run()} disabled={reveal.busy} aria-label={`Reveal secret of ${endpoint.url}`}>Reveal</button>
+            <button
+              type="button"
+              className="small"
+              onClick={() => void reveal.run()}
+              disabled={reveal.busy}
+              aria-label={`Reveal secret of ${endpoint.url}`}
+            >
+              Reveal
+            </button>
           </>
         )}
-        <ConfirmButton label="Rotate" className="small" title="Rotate the signing secret?" confirmLabel="Rotate secret" onConfirm={rotate}
-          message={<p>A new secret signs from now on. The current one keeps signing alongside it for 24 hours of sandbox time, so receivers can switch over.</p>} />
+        <ConfirmButton
+          label="Rotate"
+          className="small"
+          title="Rotate the signing secret?"
+          confirmLabel="Rotate secret"
+          onConfirm={rotate}
+          message={
+            <p>
+              A new secret signs from now on. The current one keeps signing alongside it for 24 hours of sandbox time,
+              so receivers can switch over.
+            </p>
+          }
+        />
       </div>
       {secrets && (
         <ul className="secret-list">
@@ -44,7 +72,9 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
             <li key={s.secret}>
               <Copyable value={s.secret} label={`secret of ${endpoint.url}`} />
               {s.publicKey && <Copyable value={s.publicKey} label={`public key of ${endpoint.url}`} />}
-              <span className="faint">{s.expiresAt ? `rotated out; signs until ${formatDateTime(s.expiresAt)}` : 'current'}</span>
+              <span className="faint">
+                {s.expiresAt ? `rotated out; signs until ${formatDateTime(s.expiresAt)}` : 'current'}
+              </span>
             </li>
           ))}
         </ul>
@@ -58,7 +88,9 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
 export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sandboxId: string }) {
   const [topic, setTopic] = useState('order.placed');
   const toggle = useAction((enabled: boolean) => useEndpoints.getState().update(endpoint.id, { enabled }));
-  const scheme = useAction((signature: Endpoint['signature']) => useEndpoints.getState().update(endpoint.id, { signature }));
+  const scheme = useAction((signature: Endpoint['signature']) =>
+    useEndpoints.getState().update(endpoint.id, { signature }),
+  );
   const test = useAction(() => sendTestWebhook(sandboxId, topic, endpoint.id));
   // Every change (and revealing secrets) needs webhooks:write; a read-only session sees the card only.
   const canWrite = useCan('webhooks:write');
@@ -68,12 +100,31 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
         <Copyable value={endpoint.url} label="endpoint URL" />
         <span className="spacer" />
         <label className="row nowrap switch">
-          <input type="checkbox" role="switch" checked={endpoint.enabled} disabled={toggle.busy || !canWrite} onChange={(e) => void toggle.run(e.target.checked)} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={endpoint.enabled}
+            disabled={toggle.busy || !canWrite}
+            onChange={(e) => void toggle.run(e.target.checked)}
+          />
           {endpoint.enabled ? 'Enabled' : 'Disabled'}
         </label>
-        {canWrite && <ConfirmButton label="Delete" danger className="small danger" title="Delete this endpoint?" confirmLabel="Delete endpoint"
-          onConfirm={() => useEndpoints.getState().remove(endpoint.id)}
-          message={<p>Deliveries still pending for <code>{endpoint.url}</code> become dead (error <code>endpoint_deleted</code>). This cannot be undone.</p>} />}
+        {canWrite && (
+          <ConfirmButton
+            label="Delete"
+            danger
+            className="small danger"
+            title="Delete this endpoint?"
+            confirmLabel="Delete endpoint"
+            onConfirm={() => useEndpoints.getState().remove(endpoint.id)}
+            message={
+              <p>
+                Deliveries still pending for <code>{endpoint.url}</code> become dead (error{' '}
+                <code>endpoint_deleted</code>). This cannot be undone.
+              </p>
+            }
+          />
+        )}
       </div>
       <div className="panel-body stack tight">
         <div className="row">
@@ -82,30 +133,70 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
           <span className="faint">created {formatDateTime(endpoint.createdAt)}</span>
         </div>
         <div className="row topics">
-          {endpoint.topics.map((t) => <span key={t} className="tag mono">{t === '*' ? '* (all topics)' : t}</span>)}
+          {endpoint.topics.map((t) => (
+            <span key={t} className="tag mono">
+              {t === '*' ? '* (all topics)' : t}
+            </span>
+          ))}
         </div>
         {endpoint.disabled && (
           <div className="callout warn row" role="status" data-testid="endpoint-disabled">
-            <span>{endpoint.disabled.message} <span className="faint">Since {formatDateTime(endpoint.disabled.at)} (sandbox time).</span></span>
-            {canWrite && <button type="button" className="small" disabled={toggle.busy} onClick={() => void toggle.run(true)}>Enable</button>}
+            <span>
+              {endpoint.disabled.message}{' '}
+              <span className="faint">Since {formatDateTime(endpoint.disabled.at)} (sandbox time).</span>
+            </span>
+            {canWrite && (
+              <button type="button" className="small" disabled={toggle.busy} onClick={() => void toggle.run(true)}>
+                Enable
+              </button>
+            )}
           </div>
         )}
-        <SchemePicker value={endpoint.signature} onChange={(next) => void scheme.run(next)} disabled={scheme.busy || !canWrite} />
+        <SchemePicker
+          value={endpoint.signature}
+          onChange={(next) => void scheme.run(next)}
+          disabled={scheme.busy || !canWrite}
+        />
         {endpoint.publicKey && (
-          <div className="row" data-testid="public-key"><span className="label">Public key</span><Copyable value={endpoint.publicKey} label={`public key of ${endpoint.url}`} />
-            <span className="faint">receivers verify v1a with it; the private key stays in Sandbay</span></div>
+          <div className="row" data-testid="public-key">
+            <span className="label">Public key</span>
+            <Copyable value={endpoint.publicKey} label={`public key of ${endpoint.url}`} />
+            <span className="faint">receivers verify v1a with it; the private key stays in Sandbay</span>
+          </div>
         )}
-        {canWrite ? <Secrets endpoint={endpoint} /> : <div className="row"><span className="label">Signing secret</span><code data-secret="masked">{endpoint.secret}</code></div>}
+        {canWrite ? (
+          <Secrets endpoint={endpoint} />
+        ) : (
+          <div className="row">
+            <span className="label">Signing secret</span>
+            <code data-secret="masked">{endpoint.secret}</code>
+          </div>
+        )}
         {canWrite && (
-          <form className="row" onSubmit={(e) => { e.preventDefault(); void test.run(); }}>
+          <form
+            className="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void test.run();
+            }}
+          >
             <TopicSelect value={topic} onChange={setTopic} label="Test topic" />
-            <button type="submit" className="align-end" disabled={test.busy} aria-label={`Send test webhook to ${endpoint.url}`}>Send test</button>
+            <button
+              type="submit"
+              className="align-end"
+              disabled={test.busy}
+              aria-label={`Send test webhook to ${endpoint.url}`}
+            >
+              Send test
+            </button>
           </form>
         )}
         <InlineError error={toggle.error ?? scheme.error ?? test.error} />
         <ReceiverCheck endpoint={endpoint} sandboxId={sandboxId} canRun={canWrite} />
         <ChaosEditor endpoint={endpoint} canEdit={canWrite} />
-        {!endpoint.enabled && !endpoint.disabled && <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>}
+        {!endpoint.enabled && !endpoint.disabled && (
+          <p className="field-hint">Deliveries wait while the endpoint is disabled and go out when you enable it.</p>
+        )}
       </div>
     </li>
   );

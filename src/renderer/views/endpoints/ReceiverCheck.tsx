@@ -17,7 +17,8 @@ const isCatcherUrl = (url: string, sandboxId: string) => {
   }
 };
 
-const got = (c: CheckCaseResult) => (c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} · ${c.got.ms} ms`);
+const got = (c: CheckCaseResult) =>
+  c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status} · ${c.got.ms} ms`;
 
 const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
 const rowClass = { passed: 'ok', failed: 'bad', blocked: 'blocked' } as const;
@@ -26,22 +27,42 @@ function CaseRow({ result, info, sandboxId }: { result: CheckCaseResult; info?: 
   const status = result.status ?? (result.ok ? 'passed' : 'failed');
   const mark = result.warning ? '!' : marks[status];
   return (
-    <tr data-case={result.id} data-ok={result.ok} data-status={status} className={result.warning ? 'warn' : rowClass[status]}>
-      <td className="mono" aria-label={status === 'blocked' ? `not scored: blocked by ${result.blockedBy}` : status}>{mark}</td>
-      <td><strong className="mono">{result.id}</strong>{info && <div className="faint">{info.sends}</div>}</td>
+    <tr
+      data-case={result.id}
+      data-ok={result.ok}
+      data-status={status}
+      className={result.warning ? 'warn' : rowClass[status]}
+    >
+      <td className="mono" aria-label={status === 'blocked' ? `not scored: blocked by ${result.blockedBy}` : status}>
+        {mark}
+      </td>
+      <td>
+        <strong className="mono">{result.id}</strong>
+        {info && <div className="faint">{info.sends}</div>}
+      </td>
       <td className="mono">{result.expected}</td>
       <td className="mono">{status === 'blocked' && result.got.status === null ? 'not sent' : got(result)}</td>
       <td>
-        {status === 'blocked' && <div className="faint">Not scored: blocked by <span className="mono">{result.blockedBy}</span>.</div>}
+        {status === 'blocked' && (
+          <div className="faint">
+            Not scored: blocked by <span className="mono">{result.blockedBy}</span>.
+          </div>
+        )}
         {status === 'failed' && (
           <div className="stack tight">
-            <div><span className="label">Cause</span> {result.cause}</div>
-            <div><span className="label">Fix</span> {result.fix}</div>
+            <div>
+              <span className="label">Cause</span> {result.cause}
+            </div>
+            <div>
+              <span className="label">Fix</span> {result.fix}
+            </div>
           </div>
         )}
         <div className="row">
           {result.deliveryIds.map((id, i) => (
-            <Link key={id} to={pathOf('deliveries', sandboxId, id)} className="small-text mono">{result.deliveryIds.length === 1 ? 'delivery' : `delivery ${i + 1}`}</Link>
+            <Link key={id} to={pathOf('deliveries', sandboxId, id)} className="small-text mono">
+              {result.deliveryIds.length === 1 ? 'delivery' : `delivery ${i + 1}`}
+            </Link>
           ))}
         </div>
       </td>
@@ -54,26 +75,55 @@ function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseIn
   return (
     <div className="stack tight" data-testid="check-report" data-status={run.status}>
       <div className="row" role="status" aria-live="polite">
-        {run.status === 'running'
-          ? <strong>Checking… {report.cases.length}/{run.total}</strong>
-          : <strong data-testid="check-score">{report.passed}/{run.total} passed</strong>}
+        {run.status === 'running' ? (
+          <strong>
+            Checking… {report.cases.length}/{run.total}
+          </strong>
+        ) : (
+          <strong data-testid="check-score">
+            {report.passed}/{run.total} passed
+          </strong>
+        )}
         <span className="faint">
-          {report.failed} failed{report.blocked ? ` · ${report.blocked} not scored` : ''} · {report.warnings} warnings · {(report.durationMs / 1000).toFixed(1)} s · {run.url}
+          {report.failed} failed{report.blocked ? ` · ${report.blocked} not scored` : ''} · {report.warnings} warnings ·{' '}
+          {(report.durationMs / 1000).toFixed(1)} s · {run.url}
         </span>
         {run.status === 'interrupted' && <span className="tag warn">interrupted</span>}
       </div>
       {report.rootCause && (
         <div className="callout bad stack tight" data-testid="check-root-cause">
-          <div><strong>Root cause ({report.rootCause.caseId}):</strong> {report.rootCause.cause}</div>
+          <div>
+            <strong>Root cause ({report.rootCause.caseId}):</strong> {report.rootCause.cause}
+          </div>
           {report.rootCause.blocks.length > 0 && (
-            <div className="faint">Not scored until {report.rootCause.caseId} passes: <span className="mono">{report.rootCause.blocks.join(', ')}</span></div>
+            <div className="faint">
+              Not scored until {report.rootCause.caseId} passes:{' '}
+              <span className="mono">{report.rootCause.blocks.join(', ')}</span>
+            </div>
           )}
         </div>
       )}
-      <progress max={run.total} value={report.cases.length} aria-label="Check progress" hidden={run.status !== 'running'} />
+      <progress
+        max={run.total}
+        value={report.cases.length}
+        aria-label="Check progress"
+        hidden={run.status !== 'running'}
+      />
       <table className="data check-cases">
-        <thead><tr><th /><th>Case</th><th>Expected</th><th>Got</th><th>Cause and fix</th></tr></thead>
-        <tbody>{report.cases.map((c) => <CaseRow key={c.id} result={c} info={cases.find((x) => x.id === c.id)} sandboxId={sandboxId} />)}</tbody>
+        <thead>
+          <tr>
+            <th />
+            <th>Case</th>
+            <th>Expected</th>
+            <th>Got</th>
+            <th>Cause and fix</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.cases.map((c) => (
+            <CaseRow key={c.id} result={c} info={cases.find((x) => x.id === c.id)} sandboxId={sandboxId} />
+          ))}
+        </tbody>
       </table>
     </div>
   );
@@ -84,7 +134,15 @@ function RunTable({ run, cases, sandboxId }: { run: CheckRun; cases: CheckCaseIn
  * the scored table with cause and fix per failure, and the last runs so the score can be seen improving.
  * Starting a run needs webhooks:write (`canRun`); a read-only session sees the stored runs.
  */
-export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpoint; sandboxId: string; canRun: boolean }) {
+export function ReceiverCheck({
+  endpoint,
+  sandboxId,
+  canRun,
+}: {
+  endpoint: Endpoint;
+  sandboxId: string;
+  canRun: boolean;
+}) {
   const runs = useChecks((s) => s.runs[endpoint.id]);
   // The cases are worded for the scheme the endpoint signs with (Sandbay's whenever it is among them).
   const wording = endpoint.signature.includes('sandbay') ? 'sandbay' : endpoint.signature[0];
@@ -92,7 +150,9 @@ export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpo
   const [shown, setShown] = useState<string | null>(null);
   const [effectsUrl, setEffectsUrl] = useState('');
   const load = useAction(() => useChecks.getState().load(endpoint.id, wording));
-  const start = useAction(async () => setShown((await useChecks.getState().start(endpoint.id, effectsUrl.trim() || undefined)).id));
+  const start = useAction(async () =>
+    setShown((await useChecks.getState().start(endpoint.id, effectsUrl.trim() || undefined)).id),
+  );
   useEffect(() => void load.run(), [endpoint.id]);
   const run = runs?.find((r) => r.id === shown) ?? runs?.[0];
   const catcher = isCatcherUrl(endpoint.url, sandboxId);
@@ -100,12 +160,28 @@ export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpo
   return (
     <section className="stack tight receiver-check" aria-label={`Receiver check of ${endpoint.url}`}>
       {canRun && (
-        <form className="form-row" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
-          <Field label="Effects URL (optional)" className="grow"
-            hint="A GET on your receiver answering how many events it has processed (a number or {&quot;count&quot;: n}): the duplicate case then checks a delivery sent twice was acted on once.">
-            <input className="mono" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="http://localhost:3000/processed-count" />
+        <form
+          className="form-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void start.run();
+          }}
+        >
+          <Field
+            label="Effects URL (optional)"
+            className="grow"
+            hint='A GET on your receiver answering how many events it has processed (a number or {"count": n}): the duplicate case then checks a delivery sent twice was acted on once.'
+          >
+            <input
+              className="mono"
+              value={effectsUrl}
+              onChange={(e) => setEffectsUrl(e.target.value)}
+              placeholder="http://localhost:3000/processed-count"
+            />
           </Field>
-          <button type="submit" className="align-end" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>{busy ? 'Checking…' : 'Check receiver'}</button>
+          <button type="submit" className="align-end" disabled={busy} aria-label={`Check receiver ${endpoint.url}`}>
+            {busy ? 'Checking…' : 'Check receiver'}
+          </button>
         </form>
       )}
       {canRun && catcher && (
@@ -120,8 +196,14 @@ export function ReceiverCheck({ endpoint, sandboxId, canRun }: { endpoint: Endpo
         <div className="row wrap" aria-label="Last runs">
           <span className="label">Last runs</span>
           {runs.map((r) => (
-            <button type="button" key={r.id} className={`small${r.id === run?.id ? ' primary' : ''}`} onClick={() => setShown(r.id)}
-              title={formatDateTime(r.createdAt)} data-run={r.id}>
+            <button
+              type="button"
+              key={r.id}
+              className={`small${r.id === run?.id ? ' primary' : ''}`}
+              onClick={() => setShown(r.id)}
+              title={formatDateTime(r.createdAt)}
+              data-run={r.id}
+            >
               {r.status === 'running' ? '…' : `${r.report.passed}/${r.total}`}
             </button>
           ))}

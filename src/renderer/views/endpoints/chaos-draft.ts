@@ -10,13 +10,17 @@ export interface ChaosDraft {
 
 export const draftOf = (chaos: EndpointChaos | null): ChaosDraft => ({
   duplicatePercent: chaos ? String(Math.round(chaos.duplicateRate * 1000) / 10) : '0',
-  reorderMs: String(chaos?.reorderWindowMs ?? 0), delayMs: String(chaos?.delayMs ?? 0), seed: chaos ? String(chaos.seed) : '',
+  reorderMs: String(chaos?.reorderWindowMs ?? 0),
+  delayMs: String(chaos?.delayMs ?? 0),
+  seed: chaos ? String(chaos.seed) : '',
 });
 
 /** The API's chaos object from a draft: all-zero faults turn chaos off. */
 export function chaosOf(d: ChaosDraft): Partial<EndpointChaos> | null {
   const chaos = {
-    duplicateRate: Number(d.duplicatePercent || 0) / 100, reorderWindowMs: Number(d.reorderMs || 0), delayMs: Number(d.delayMs || 0),
+    duplicateRate: Number(d.duplicatePercent || 0) / 100,
+    reorderWindowMs: Number(d.reorderMs || 0),
+    delayMs: Number(d.delayMs || 0),
     ...(d.seed.trim() ? { seed: Number(d.seed) } : {}),
   };
   return chaos.duplicateRate || chaos.reorderWindowMs || chaos.delayMs ? chaos : null;
@@ -37,7 +41,8 @@ const isWholeIn = (text: string, max: number) => {
 export function chaosProblems(d: ChaosDraft): Partial<Record<keyof ChaosDraft, string>> {
   const problems: Partial<Record<keyof ChaosDraft, string>> = {};
   const percent = Number(d.duplicatePercent.trim() || 0);
-  if (!Number.isFinite(percent) || percent < 0 || percent > 100) problems.duplicatePercent = 'A percentage from 0 to 100.';
+  if (!Number.isFinite(percent) || percent < 0 || percent > 100)
+    problems.duplicatePercent = 'A percentage from 0 to 100.';
   const ms = 'Whole milliseconds from 0 to 3600000 (1 hour).';
   if (!isWholeIn(d.reorderMs, hourMs)) problems.reorderMs = ms;
   if (!isWholeIn(d.delayMs, hourMs)) problems.delayMs = ms;

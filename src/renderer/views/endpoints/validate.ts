@@ -8,7 +8,8 @@ export function urlProblem(value: string): string | null {
   } catch {
     return 'Not a URL. Include the scheme: http://localhost:3000/webhooks.';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `Only http and https receivers are supported, not ${url.protocol.replace(':', '')}.`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `Only http and https receivers are supported, not ${url.protocol.replace(':', '')}.`;
   if (text.length > 2048) return 'At most 2048 characters.';
   return null;
 }

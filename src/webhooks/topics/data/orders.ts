@@ -16,9 +16,16 @@ export interface OrderEventRow {
 }
 
 export const orderPlacedData = (o: OrderEventRow): z.output<typeof OrderPlaced> => ({
-  orderId: o.id, total: toMajor(o.total_minor), currency: o.currency, customerId: o.customer_id,
+  orderId: o.id,
+  total: toMajor(o.total_minor),
+  currency: o.currency,
+  customerId: o.customer_id,
 });
 
-export const orderCancelledData = (o: OrderEventRow, reason: (typeof cancelReasons)[number]): z.output<typeof OrderCancelled> => ({
-  ...orderPlacedData(o), reason,
+export const orderCancelledData = (
+  o: OrderEventRow,
+  reason: (typeof cancelReasons)[number],
+): z.output<typeof OrderCancelled> => ({
+  ...orderPlacedData(o),
+  reason,
 });

@@ -9,7 +9,8 @@ export type SampleBuilder = (q: Queryable, tenantId: string, now: Date) => Promi
  */
 export async function newest<T>(q: Queryable, tenantId: string, table: string, prefer?: string): Promise<T> {
   const [row] = await q.query<T>(
-    `select * from ${table} t where t.tenant_id = $1 order by ${prefer ? `(${prefer}) desc, ` : ''}t.created_at desc, t.id desc limit 1`, [tenantId],
+    `select * from ${table} t where t.tenant_id = $1 order by ${prefer ? `(${prefer}) desc, ` : ''}t.created_at desc, t.id desc limit 1`,
+    [tenantId],
   );
   if (!row) throw noSampleData(table);
   return row;
@@ -17,7 +18,11 @@ export async function newest<T>(q: Queryable, tenantId: string, table: string, p
 
 /** Only a sandbox whose seed rows were removed lacks sample data: a 422 that says how to get it back. */
 export const noSampleData = (table: string) =>
-  new ApiError(422, 'no_sample_data', `This sandbox has no ${table.replace(/_/g, ' ')} to build a sample from; reset it to restore the seed.`);
+  new ApiError(
+    422,
+    'no_sample_data',
+    `This sandbox has no ${table.replace(/_/g, ' ')} to build a sample from; reset it to restore the seed.`,
+  );
 
 /** The newest row of a query, or undefined. */
 export async function first<T>(q: Queryable, sql: string, params: unknown[]): Promise<T | undefined> {
