@@ -48,12 +48,10 @@ export async function sendTestWebhook(
     endpoint,
     ...(data ? { data } : {}),
   });
-  useApp
-    .getState()
-    .toast('success', `Test ${topic} queued.`, {
-      href: pathOf('deliveries', sandboxId, res.deliveryId),
-      label: 'Open delivery',
-    });
+  useApp.getState().toast('success', `Test ${topic} queued.`, {
+    href: pathOf('deliveries', sandboxId, res.deliveryId),
+    label: 'Open delivery',
+  });
   return res.deliveryId;
 }
 
