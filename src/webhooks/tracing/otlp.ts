@@ -46,7 +46,7 @@ export function otlpAttemptTracer(options: OtlpOptions): AttemptTracer {
     start(a) {
       const trace = attemptTrace(a.tenantId, a.deliveryId, a.number);
       const previous = previousAttemptSpanId(trace.traceId, a.number);
-      const url = new URL(a.url);
+      const url = URL.parse(a.url);
       ids.next = trace;
       const span = tracer.startSpan(`webhook ${a.topic}`, {
         kind: SpanKind.CLIENT,
@@ -54,8 +54,10 @@ export function otlpAttemptTracer(options: OtlpOptions): AttemptTracer {
         attributes: {
           'http.request.method': 'POST',
           'url.full': a.url,
-          'server.address': url.hostname,
-          'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+          ...(url && {
+            'server.address': url.hostname,
+            'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+          }),
           'sandbay.sandbox.id': a.tenantId,
           'sandbay.delivery.id': a.deliveryId,
           'sandbay.topic': a.topic,
