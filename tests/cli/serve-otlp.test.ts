@@ -16,7 +16,7 @@ test('serve --otlp-endpoint exports a span per attempt to that collector', async
   const server = new CliProcess(['serve', '--memory', '--port', '0', '--quiet', '--otlp-endpoint', collector.url]);
   t.after(() => server.stop());
   const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await server.waitForLine(/http:\/\/127\.0\.0\.1:\d+/))![1];
-  const created = await (await fetch(`${base}/api/v1/sandboxes`, { method: 'POST' })).json();
+  const created = (await (await fetch(`${base}/api/v1/sandboxes`, { method: 'POST' })).json()) as any;
   const token = created.credentials.accessToken;
   // Port 9 of loopback: nothing listens, the attempt fails at once and its span says so.
   const sent = await fetch(`${base}/api/v1/webhooks/test`, {
@@ -24,7 +24,7 @@ test('serve --otlp-endpoint exports a span per attempt to that collector', async
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ topic: 'order.placed', endpoint: 'http://127.0.0.1:9/hook' }),
   });
-  const { deliveryId } = await sent.json();
+  const { deliveryId } = (await sent.json()) as { deliveryId: string };
   const [span] = await collector.waitFor((s) => s.attributes['sandbay.delivery.id'] === deliveryId, 1);
   assert.equal(span.name, 'webhook order.placed');
   assert.equal(span.status.code, 2, 'ERROR');
