@@ -34,11 +34,22 @@ export const guides: Record<string, Guide> = {
         'also send them to your receiver, through a temporary endpoint',
       ],
       [
+        "sandbay listen --forward 'order.*=localhost:3000/orders' --forward '*=localhost:4000/webhooks'",
+        'route by topic: order events to one service, the rest to another (first match wins)',
+      ],
+      ['sandbay listen --forward-to localhost:3000/hook --print-response', "and show each receiver's answer"],
+      [
         'sandbay listen --forward-to localhost:3000/hook --chaos duplicate=0.2,reorder=5s,delay=500ms --seed 7',
         'with duplicates, reordering and delays',
       ],
     ],
-    notes: ['With --forward-to, the secret to verify with is printed first; Ctrl-C deletes the temporary endpoint.'],
+    notes: [
+      'With --forward-to or --forward, the secret to verify with is printed first; Ctrl-C deletes the temporary endpoints.',
+      "The secret is the sandbox's listen secret, the same on every run (kept per server and sandbox in " +
+        'listen-secrets.json of the data dir, 0600), so your receiver keeps its configuration; --new-secret replaces it. ' +
+        'A standard-webhooks-ed25519 key pair is new on each run.',
+      'Each route is a temporary endpoint subscribed to the topics no earlier route took; every line names the route.',
+    ],
   },
   check: {
     examples: [

@@ -1,3 +1,4 @@
+import type { Attempt } from '../shared/api-types.ts';
 import { patternMatches, type Topic } from '../shared/topics.ts';
 import type { Client } from './client.ts';
 import { forwardedDiagnosis } from './listen-doctor.ts';
@@ -8,15 +9,28 @@ import { localTimestamp, relative } from './output.ts';
 interface Target {
   topic: string;
   url: string | null;
+  /** The --forward route that took it, if any. */
+  route?: string | null;
+}
+
+/** A forwarding route: its temporary endpoint, and its name (`order.*`; null for --forward-to's one route). */
+interface Route {
+  endpoint: { id: string; url: string; secret?: string };
+  name: string | null;
 }
 
 export interface PrinterOptions {
-  /** Only deliveries to this endpoint (listen --forward-to); otherwise every delivery of the sandbox. */
-  endpoint?: { id: string; url: string; secret?: string };
+  /** Only deliveries to these endpoints (listen --forward-to / --forward); none: every delivery of the sandbox. */
+  routes: Route[];
   /** Topic patterns to show. */
   topics: string[];
   json?: boolean;
+  /** After each attempt, the receiver's answer: status, headers, body excerpt, time (--print-response). */
+  printResponse?: boolean;
 }
+
+/** How much of a response body --print-response shows. */
+const bodyExcerptChars = 500;
 
 const cacheSize = 10_000;
 
@@ -63,11 +77,18 @@ export class ListenPrinter {
     }
     const target = await this.target(m);
     if (!target || !this.options.topics.some((p) => patternMatches(p, target.topic as Topic))) return;
+    const response = m.event === 'attempt.finished' && this.options.printResponse ? await this.response(m) : undefined;
     if (this.options.json)
-      return this.writeJson({ event: m.event, id: m.id, data: { ...m.data, topic: target.topic, url: target.url } });
+      return this.writeJson({
+        event: m.event,
+        id: m.id,
+        data: { ...m.data, topic: target.topic, url: target.url, ...(target.route ? { route: target.route } : {}) },
+        ...(response ? { response } : {}),
+      });
     const line = await this.line(m, target);
-    if (line) process.stdout.write(`${localTimestamp()}  ${line}\n`);
-    const secret = this.options.endpoint?.secret;
+    if (line) process.stdout.write(`${localTimestamp()}  ${line}${target.route ? ` (route ${target.route})` : ''}\n`);
+    if (response) process.stdout.write(responseLines(response));
+    const secret = this.options.routes[0]?.endpoint.secret;
     const status = m.data.responseStatus as number | null | undefined;
     // A refused forward: the receiver's Sandbay-Echo (if it sent one) says what it verified.
     if (m.event === 'attempt.finished' && secret && status && status >= 400) {
@@ -84,7 +105,7 @@ export class ListenPrinter {
       return ` --> ${target.topic} [${d.id}]${this.disabledEndpoint ? ' (waits: the endpoint is disabled)' : ''}`;
     if (m.event === 'attempt.finished') this.disabledEndpoint = undefined;
     if (m.event === 'delivery.updated' && d.endpointDisabled) {
-      const endpoint = String(d.endpointId ?? this.options.endpoint?.id ?? '');
+      const endpoint = String(d.endpointId ?? this.options.routes[0]?.endpoint.id ?? '');
       this.disabledEndpoint = endpoint;
       return (
         `     410 Gone: Sandbay disabled endpoint ${endpoint}, as any sender of Standard Webhooks does; this and later deliveries wait [${d.id}]. ` +
@@ -106,17 +127,36 @@ export class ListenPrinter {
     return undefined;
   }
 
+  /** The attempt's answer as the inspector keeps it (status, headers, the first 4 KiB of the body, time). */
+  private async response(m: FeedMessage): Promise<AttemptAnswer | undefined> {
+    const delivery = await this.client
+      .request<{ attempts: AttemptAnswer[] }>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(m.data.id!)}`)
+      .catch(() => undefined);
+    const attempt = delivery?.attempts.find((a) => a.number === m.data.number);
+    return (
+      attempt && {
+        number: attempt.number,
+        responseStatus: attempt.responseStatus,
+        responseHeaders: attempt.responseHeaders,
+        responseBody: attempt.responseBody,
+        durationMs: attempt.durationMs,
+        error: attempt.error,
+      }
+    );
+  }
+
   /** Which topic and URL a message is about, or null when it is not ours to show. */
   private async target(m: FeedMessage): Promise<Target | null> {
     const id = m.data.id!;
     if (this.targets.has(id)) return this.targets.get(id)!;
-    const { endpoint } = this.options;
+    const { routes } = this.options;
     let target: Target | null;
-    if (endpoint) {
-      // Forwarding: only deliveries to our endpoint, known from their delivery.created.
+    if (routes.length > 0) {
+      // Forwarding: only deliveries to our endpoints, known from their delivery.created.
+      const route = routes.find((r) => r.endpoint.id === m.data.endpointId);
       target =
-        m.event === 'delivery.created' && m.data.endpointId === endpoint.id
-          ? { topic: m.data.topic, url: endpoint.url }
+        m.event === 'delivery.created' && route
+          ? { topic: m.data.topic, url: route.endpoint.url, route: route.name }
           : null;
     } else {
       target = await this.client.request<Target>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(id)}`).then(
@@ -128,4 +168,21 @@ export class ListenPrinter {
     if (this.targets.size > cacheSize) this.targets.delete(this.targets.keys().next().value!);
     return target;
   }
+}
+
+type AttemptAnswer = Pick<
+  Attempt,
+  'number' | 'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'error'
+>;
+
+/** --print-response: the answer under its `<--` line, indented, the body cut at 500 characters. */
+function responseLines(a: AttemptAnswer): string {
+  const indent = (text: string) => text.replace(/^/gm, '      ');
+  const status = a.responseStatus === null ? `no response (${a.error ?? 'no answer'})` : `HTTP ${a.responseStatus}`;
+  const headers = Object.entries(a.responseHeaders).map(([k, v]) => `${k}: ${v}`);
+  const body =
+    a.responseBody.length > bodyExcerptChars
+      ? `${a.responseBody.slice(0, bodyExcerptChars)}… (${a.responseBody.length} characters kept of the body)`
+      : a.responseBody;
+  return `${indent([`${status} in ${a.durationMs} ms`, ...headers, ...(body ? ['', body] : [])].join('\n'))}\n`;
 }

@@ -58,6 +58,11 @@ function serverOptions(cmd: Command): Command {
       )
       .option('--memory', 'keep no files (tests and demos)')
       .option('--quiet', 'do not log each request')
+      .option(
+        '--otlp-endpoint <url>',
+        'export a span per delivery attempt over OTLP/HTTP to this collector, e.g. http://localhost:4318 ' +
+          '(default: OTEL_EXPORTER_OTLP_ENDPOINT; off when unset)',
+      )
   );
 }
 

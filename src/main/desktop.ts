@@ -22,8 +22,8 @@ export interface DesktopDeps {
 }
 
 async function startEngine(deps: DesktopDeps): Promise<Engine> {
-  const { port, dataDir, memory } = deps.options;
-  const start = (p: number) => deps.startEngine({ port: p, dataDir, memory, logRequests: false });
+  const { port, ...options } = deps.options;
+  const start = (p: number) => deps.startEngine({ port: p, ...options, logRequests: false });
   try {
     return await start(port);
   } catch (err) {

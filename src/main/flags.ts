@@ -5,6 +5,8 @@ export interface DesktopOptions {
   port: number;
   dataDir?: string;
   memory: boolean;
+  /** `--otlp-endpoint`: where attempt spans go (start.ts's otlpEndpoint). */
+  otlpEndpoint?: string;
 }
 
 /**
@@ -16,7 +18,12 @@ export function desktopOptions(args: string[], env: NodeJS.ProcessEnv = process.
     args,
     strict: false,
     allowPositionals: true,
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, memory: { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      memory: { type: 'boolean' },
+      'otlp-endpoint': { type: 'string' },
+    },
   });
   const port = Number(values.port ?? 4400);
   const memory = values.memory === true;
@@ -24,5 +31,6 @@ export function desktopOptions(args: string[], env: NodeJS.ProcessEnv = process.
     port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 4400,
     memory,
     dataDir: memory ? undefined : typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir(env),
+    ...(typeof values['otlp-endpoint'] === 'string' ? { otlpEndpoint: values['otlp-endpoint'] } : {}),
   };
 }

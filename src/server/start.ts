@@ -13,6 +13,7 @@ import { randomString } from '../shared/ids.ts';
 import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
+import { otlpTracesUrl } from '../webhooks/tracing/config.ts';
 import { databaseAddress, OutboundPolicy, type HostLookup } from '../webhooks/outbound/policy.ts';
 import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
@@ -115,6 +116,11 @@ export interface SandboxOptions {
   openSandboxCreation?: boolean;
   /** A live-stream client that leaves its buffer full this long is dropped (default 30 s; tests shorten it). */
   streamStallMs?: number;
+  /**
+   * `--otlp-endpoint`: export a span per delivery attempt over OTLP/HTTP to this base URL (…/v1/traces is
+   * added). Default: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / OTEL_EXPORTER_OTLP_ENDPOINT, else no export.
+   */
+  otlpEndpoint?: string;
 }
 
 export interface RunningSandbox {
@@ -233,6 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       invalidations,
       policy,
       streamStallMs: options.streamStallMs,
+      tracer: await attemptTracer(options.otlpEndpoint),
     });
     cleanups.push(() => webhooks.close());
     await webhooks.stream.start();
@@ -377,4 +384,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await cleanup();
     throw err;
   }
+}
+
+/** The OTLP exporter of attempt spans when export is on; the SDK is loaded only then (no cost when off). */
+async function attemptTracer(endpoint: string | undefined) {
+  const url = otlpTracesUrl(endpoint, process.env);
+  if (!url) return undefined;
+  const { otlpAttemptTracer } = await import('../webhooks/tracing/otlp.ts');
+  return otlpAttemptTracer({
+    url,
+    serviceName: process.env.OTEL_SERVICE_NAME || 'sandbay',
+    serviceVersion: packageVersion(),
+  });
 }

@@ -10,8 +10,13 @@ export interface AttemptRecord {
   deliveryId: string;
   /** The lease the attempt ran under: recorded only if the delivery is still leased to `owner` for this slot. */
   lease: { owner: string; slot: number };
-  /** The attempt as the API shows it, its start still a Date (an attempt with no scheme noted was signed Sandbay's way). */
-  attempt: Omit<Attempt, 'startedAt' | SchemeFields> & { startedAt: Date } & Partial<Pick<Attempt, SchemeFields>>;
+  /**
+   * The attempt as the API shows it, its start still a Date (an attempt with no scheme noted was signed Sandbay's
+   * way); its traceparent is derived from the delivery and the number, not stored (./tracing/trace-context.ts).
+   */
+  attempt: Omit<Attempt, 'startedAt' | 'traceparent' | SchemeFields> & { startedAt: Date } & Partial<
+      Pick<Attempt, SchemeFields>
+    >;
   delivery: {
     status: 'pending' | 'succeeded' | 'dead';
     attemptCount: number;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
+import { attemptSpanId, deliveryTraceId, traceparent } from './tracing/trace-context.ts';
 
 export type { DeliveryDetail, DeliverySummary };
 
@@ -136,11 +137,17 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
-  const [row] = await q.query<Row & { body: string; attempts: Attempt[] }>(
+  const [row] = await q.query<Row & { body: string; attempts: Omit<Attempt, 'traceparent'>[] }>(
     `${summarySelect.replace('select d.id,', `select d.body, ${attemptsJson}, d.id,`)} where d.tenant_id = $1 and d.id = $2`,
     [tenantId, id],
   );
   if (!row) throw notFound('delivery');
   const { seq: _seq, position: _position, ...summary } = toSummary(row);
-  return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };
+  const traceId = deliveryTraceId(tenantId, id);
+  // Check probes go out from the check runner, without trace context.
+  const attempts = row.attempts.map((a) => ({
+    ...a,
+    traceparent: a.trigger === 'check' ? null : traceparent(traceId, attemptSpanId(traceId, a.number)),
+  }));
+  return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, traceId, attempts };
 }

@@ -22,6 +22,7 @@ import { ClaimLoop, dueChannel } from './claim-loop.ts';
 import { KeyedLimiter } from './limiter.ts';
 import type { QueuedDelivery } from './outbox.ts';
 import type { Sender } from './sender.ts';
+import type { AttemptTracer } from './tracing/attempt-tracer.ts';
 import type { TenantShares } from './outbound/shares.ts';
 import { SandboxFlights, type Flight } from './flights.ts';
 
@@ -54,6 +55,8 @@ export interface DispatcherDeps {
   onError: (message: string) => void;
   /** Each sandbox's share of outbound requests in flight (shared mode). */
   shares: TenantShares;
+  /** Trace context: every attempt's `traceparent`, and its span when export is on. */
+  tracer: AttemptTracer;
 }
 
 /** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
@@ -297,12 +300,21 @@ export class Dispatcher implements JobHandler {
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
       signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
+      const span = this.deps.tracer.start({
+        tenantId,
+        deliveryId: id,
+        topic: leased.topic,
+        number: leased.slot,
+        trigger,
+        url: target.url,
+      });
       outcome = await this.deps.sender.send({
         url: target.url,
         body: leased.body,
         allowInsecureTls: target.allowInsecureTls,
-        headers: signed.headers,
+        headers: { ...signed.headers, traceparent: span.traceparent },
       });
+      span.end(outcome);
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();

@@ -39,6 +39,8 @@ export interface EndpointInput {
   signature?: SchemeName | SchemeName[];
   /** Faults to inject (null turns them off); a missing seed is picked at random and shown. */
   chaos?: (Partial<ChaosSettings> & { seed?: number }) | null;
+  /** The HMAC secret to sign with (create only); default a new random one. */
+  secret?: string;
 }
 
 /** What the dispatcher needs to attempt a delivery to an endpoint. */
@@ -129,8 +131,17 @@ const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-const insertGeneration = (tx: Queryable, tenantId: string, id: string, schemes: readonly SchemeName[], now: Date) => {
-  const { secret, signingKey } = newGeneration(schemes);
+const insertGeneration = (
+  tx: Queryable,
+  tenantId: string,
+  id: string,
+  schemes: readonly SchemeName[],
+  now: Date,
+  ownSecret?: string,
+) => {
+  const generation = newGeneration(schemes);
+  const { signingKey } = generation;
+  const secret = ownSecret ?? generation.secret;
   return tx.query(
     'insert into webhook_secrets (tenant_id, endpoint_id, secret, signing_key, created_at) values ($1, $2, $3, $4, $5)',
     [tenantId, id, secret, signingKey, now],
@@ -207,7 +218,7 @@ export class Endpoints {
           enabled ? null : now,
         ],
       );
-      await insertGeneration(tx, tenantId, id, schemes, now);
+      await insertGeneration(tx, tenantId, id, schemes, now, input.secret);
       this.changed(tx, tenantId, id);
     });
     return this.get(this.db, tenantId, id, true);

@@ -22,6 +22,7 @@ import { WebhookService } from './service.ts';
 import { Pruner } from './pruner.ts';
 import { Resigner } from './signed-request.ts';
 import { TestSecrets } from './test-secrets.ts';
+import { headerOnlyTracer, type AttemptTracer } from './tracing/attempt-tracer.ts';
 
 export interface WebhookEngineOptions {
   db: Db;
@@ -50,6 +51,8 @@ export interface WebhookEngineOptions {
   aliveMs?: number;
   /** A live-stream client that leaves its buffer full this long is dropped. Default 30 s. */
   streamStallMs?: number;
+  /** Trace context of attempts; default: the `traceparent` header only, no export. */
+  tracer?: AttemptTracer;
 }
 
 export interface WebhookEngine {
@@ -99,6 +102,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   });
   const leases = new DeliveryLeases(db, liveness, options.leaseMs ?? defaultLeaseMs, options.attemptTimeoutMs);
   const testSecrets = new TestSecrets(db, options.invalidations);
+  const tracer = options.tracer ?? headerOnlyTracer;
   const testSecret = (tenantId: string) => testSecrets.of(tenantId);
   const dispatcher = new Dispatcher({
     db,
@@ -115,6 +119,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     onError: options.onError,
     testSecret,
     shares,
+    tracer,
   });
   const checkRuns = new CheckStore(db, clock);
   const checkRunner = new CheckRunner({
@@ -175,6 +180,7 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
       await dispatcher.stopBeating();
       await stream.close();
       await sender.close();
+      await tracer.close();
     },
   };
 }

@@ -125,5 +125,6 @@ test('desktop flags: the shared data dir resolver by default, --memory, --port',
   assert.equal(desktopOptions([], env).dataDir, defaultDataDir(env));
   if (process.platform === 'linux') assert.equal(desktopOptions([], env).dataDir, join('/home/u/.data', 'sandbay'));
   assert.deepEqual(desktopOptions(['--memory', '--port', '0'], env), { port: 0, memory: true, dataDir: undefined });
+  assert.equal(desktopOptions(['--otlp-endpoint', 'http://127.0.0.1:4318'], env).otlpEndpoint, 'http://127.0.0.1:4318');
   assert.equal(desktopOptions(['--port', 'nope'], env).port, 4400);
 });

@@ -23,6 +23,7 @@ export interface ServeFlags {
   statementTimeout?: string;
   lockTimeout?: string;
   idleInTransactionTimeout?: string;
+  otlpEndpoint?: string;
 }
 
 export function parsePort(value: string): number {
@@ -41,6 +42,13 @@ export function checkDatabaseUrl(value: string): string {
   }
   if (!url || !/^postgres(ql)?:$/.test(url.protocol))
     throw new CliError('--database-url must look like postgres://user:password@host:5432/database');
+  return value;
+}
+
+/** An http(s) URL, or a usage error naming the flag. */
+function checkHttpUrl(flag: string, value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new CliError(`${flag} must be an http(s) URL, e.g. http://localhost:4318, not ${value}`);
   return value;
 }
 
@@ -125,6 +133,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
     engineAliveMs: msFromEnv('SANDBAY_ENGINE_ALIVE_MS'),
     poolSize: flags.poolSize === undefined ? undefined : parsePoolSize(flags.poolSize),
     databaseTimeouts: databaseTimeouts(flags),
+    otlpEndpoint: flags.otlpEndpoint && checkHttpUrl('--otlp-endpoint', flags.otlpEndpoint),
   };
   const workers = flags.workers === undefined ? undefined : parseWorkers(flags.workers);
   // The engine is loaded only here, when this process is to run it: `start` that opens the desktop

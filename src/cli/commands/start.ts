@@ -60,6 +60,7 @@ export function desktopArgs(flags: ServeFlags): string[] {
     flags.port,
     ...(flags.memory ? ['--memory'] : []),
     ...(flags.dataDir ? ['--data-dir', flags.dataDir] : []),
+    ...(flags.otlpEndpoint ? ['--otlp-endpoint', flags.otlpEndpoint] : []),
   ];
 }
 

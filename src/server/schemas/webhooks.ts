@@ -75,24 +75,43 @@ const signatureField = z
       "(the body then carries both envelopes' fields). Default sandbay.",
   );
 
-export const EndpointRequest = z
-  .object({
-    url: httpUrl,
-    topics: z.array(z.string().max(100)).min(1, 'Subscribe to at least one topic (or "*").').max(100),
-    description: z.string().max(500).nullable().optional(),
-    enabled: z.boolean().optional(),
-    allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
-    signature: signatureField.optional(),
-    chaos: EndpointChaos.nullable()
+const endpointFields = z.object({
+  url: httpUrl,
+  topics: z.array(z.string().max(100)).min(1, 'Subscribe to at least one topic (or "*").').max(100),
+  description: z.string().max(500).nullable().optional(),
+  enabled: z.boolean().optional(),
+  allowInsecureTls: z.boolean().optional().describe('Accept a self-signed certificate on an https receiver.'),
+  signature: signatureField.optional(),
+  chaos: EndpointChaos.nullable()
+    .optional()
+    .describe(
+      'Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.',
+    ),
+});
+
+/**
+ * A secret of the caller's own (Svix's `secret` on create): `whsec_` and the base64 of 24 to 64 bytes,
+ * the Standard Webhooks rule, which Sandbay's own 32-character secrets meet too. `sandbay listen` uses
+ * it to keep one secret per sandbox across runs.
+ */
+const ownSecret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'A secret is whsec_ followed by base64 (of 24 to 64 random bytes).')
+  .refine((s) => {
+    const bytes = Buffer.from(s.slice('whsec_'.length), 'base64').length;
+    return bytes >= 24 && bytes <= 64;
+  }, 'A secret is whsec_ followed by the base64 of 24 to 64 random bytes.');
+
+export const EndpointRequest = endpointFields
+  .extend({
+    secret: ownSecret
       .optional()
-      .describe(
-        'Faults real senders cause, injected on purpose (off by default; null turns them off). Every fault is marked on its attempt.',
-      ),
+      .describe('The HMAC secret to sign with, instead of a new random one (whsec_ + base64 of 24–64 bytes)'),
   })
   .strict()
   .meta({ id: 'WebhookEndpointRequest' });
 
-export const EndpointPatch = EndpointRequest.partial().strict().meta({ id: 'WebhookEndpointPatch' });
+export const EndpointPatch = endpointFields.partial().strict().meta({ id: 'WebhookEndpointPatch' });
 
 export const DeliveriesQuery = z.object({
   status: z.enum(deliveryStatuses).optional(),

@@ -134,6 +134,13 @@ export const Attempt = z
       .nullable()
       .describe('The Retry-After of a 429, 502, 503 or 504 answer; null when none counted'),
     disabledEndpoint: z.boolean().describe('The receiver answered 410 Gone and this attempt disabled the endpoint'),
+    traceparent: z
+      .string()
+      .nullable()
+      .describe(
+        "The W3C traceparent header the attempt carried: the delivery's trace id and this attempt's span id; " +
+          "null for a receiver check's request",
+      ),
   })
   .meta({ id: 'Attempt' });
 
@@ -152,6 +159,7 @@ export const Delivery = DeliverySummary.extend({
       "The body parsed: Sandbay's envelope (topic, deliveryId, tenantId, occurredAt, data), Standard Webhooks' (type, timestamp, data), or both",
     ),
   rawBody: z.string().describe('The exact bytes sent and signed on every attempt'),
+  traceId: z.string().describe("The delivery's W3C trace id: every attempt is a span of this trace"),
   attempts: z.array(Attempt),
 }).meta({ id: 'Delivery' });
 

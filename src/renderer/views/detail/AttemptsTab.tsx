@@ -1,4 +1,5 @@
 import type { Delivery } from '../../../shared/api-types.ts';
+import { CopyButton } from '../../components/Copy.tsx';
 import { EmptyState } from '../../components/Misc.tsx';
 import { formatDateTime } from '../../util/format.ts';
 
@@ -60,6 +61,16 @@ export function AttemptsTab({ delivery }: { delivery: Delivery }) {
                 <div className="faint mono small-text" title="Where this attempt went">
                   {a.url}
                 </div>
+                {a.traceparent && (
+                  <div
+                    className="faint small-text"
+                    data-testid="traceparent"
+                    title={`traceparent: ${a.traceparent} (the delivery's trace id, then this attempt's span id). A receiver instrumented with OpenTelemetry makes this span the parent of its own.`}
+                  >
+                    span <code>{a.traceparent.split('-')[2]}</code>{' '}
+                    <CopyButton value={a.traceparent} label={`attempt ${a.number}'s traceparent`} />
+                  </div>
+                )}
               </td>
             </tr>
           );

@@ -99,6 +99,10 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           </dd>
           <dt>Event</dt>
           <dd className="mono">{delivery.eventId}</dd>
+          <dt title="The W3C trace this delivery's attempts are spans of: find it in your tracing tool">Trace</dt>
+          <dd data-testid="detail-trace">
+            <Copyable value={delivery.traceId} label="trace id" />
+          </dd>
           <dt>Occurred</dt>
           <dd>
             {formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)}{' '}
