@@ -41,6 +41,7 @@ import { defaultMaxImportBytes } from './upload.ts';
 import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { deliveryCompareRoutes } from './routes/delivery-compare.ts';
 import { commerceRoutes } from './routes/commerce.ts';
 import { startCommerceJobs } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
@@ -291,6 +292,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...topicRoutes(),
       ...deliveryExportRoutes(services),
       ...webhookRoutes(services),
+      ...deliveryCompareRoutes(services),
       ...checkRoutes(services),
       ...eventRoutes(services),
       ...commerceRoutes(services),

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type * as catchers from './schemas/catchers.ts';
 import type * as checks from './schemas/checks.ts';
 import type * as common from './schemas/common.ts';
+import type * as comparison from './schemas/comparison.ts';
 import type * as oauth from './schemas/oauth-clients.ts';
 import type * as payments from './schemas/payments.ts';
 import type * as sandbox from './schemas/sandbox.ts';
@@ -107,3 +108,6 @@ export interface StreamMessage {
     runStatus?: 'running' | 'finished' | 'interrupted';
   };
 }
+
+/** GET /api/v1/webhooks/deliveries/{id}/compare: two deliveries or attempts side by side. */
+export type DeliveryComparison = z.infer<typeof comparison.DeliveryComparison>;

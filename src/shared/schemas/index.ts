@@ -2,6 +2,7 @@
 export * from './catchers.ts';
 export * from './checks.ts';
 export * from './common.ts';
+export * from './comparison.ts';
 export * from './oauth-clients.ts';
 export * from './payments.ts';
 export * from './sandbox.ts';
