@@ -10,7 +10,10 @@ import { ApiError } from '../shared/problem.ts';
  * transaction and then calls `setOffset`. The database announces every save (src/db/cache-registry.ts),
  * so every engine on it reads the same time (each sets the offset in memory when the announcement arrives).
  */
-/** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
+/**
+ * How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at
+ * most.
+ */
 const advancingMarkMs = 60_000;
 /** How long a second advance of a sandbox waits for the first to end before answering 409 advance_in_progress. */
 const advanceQueueMs = 15_000;

@@ -10,7 +10,9 @@ export interface AttemptRecord {
   deliveryId: string;
   /** The lease the attempt ran under: recorded only if the delivery is still leased to `owner` for this slot. */
   lease: { owner: string; slot: number };
-  /** The attempt as the API shows it, its start still a Date (an attempt with no scheme noted was signed Sandbay's way). */
+  /**
+   * The attempt as the API shows it, its start still a Date (an attempt with no scheme noted was signed Sandbay's way).
+   */
   attempt: Omit<Attempt, 'startedAt' | SchemeFields> & { startedAt: Date } & Partial<Pick<Attempt, SchemeFields>>;
   delivery: {
     status: 'pending' | 'succeeded' | 'dead';

@@ -27,7 +27,10 @@ export interface LeasedDelivery {
   slot: number;
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
   sandboxNowMs: number;
-  /** This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the earliest. */
+  /**
+   * This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the
+   * earliest.
+   */
   leasedAt: number;
 }
 
@@ -86,7 +89,10 @@ const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')},
 export const notLeasedFor = (owner: string, settled: string) =>
   `(d.lease_until is null or (d.lease_until < now() and (d.lease_owner = ${owner} or ${settled})))`;
 const notLeased = notLeasedFor('$owner', '$settled::boolean');
-/** No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's question. */
+/**
+ * No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's
+ * question.
+ */
 export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
@@ -149,7 +155,10 @@ function named(sql: string, names: Record<string, unknown>, positional: unknown[
 export class DeliveryLeases {
   /** Deliveries this engine has finished sending and not yet recorded: they hold a lease but no slot. */
   private readonly sent = new Set<string>();
-  /** How much lease an attempt needs left when it starts: the attempt's timeout plus time to record it through a short outage. */
+  /**
+   * How much lease an attempt needs left when it starts: the attempt's timeout plus time to record it through a short
+   * outage.
+   */
   private readonly leaseRoomMs: number;
 
   constructor(
@@ -208,7 +217,8 @@ export class DeliveryLeases {
       try {
         return await this.renew(leased.tenantId, leased.id, leased.slot);
       } catch (err) {
-        // The database went away between the beat and the renewal: wait for it once more, then leave the lease to expire.
+        // The database went away between the beat and the renewal: wait for it once more, then leave the lease to
+        // expire.
         if (!isUnavailable(err) || tries >= 2) throw err;
         await this.liveness.nextBeat(this.leaseMs);
       }
@@ -246,7 +256,9 @@ export class DeliveryLeases {
     };
   }
 
-  /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
+  /**
+   * Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting.
+   */
   async lockTarget(
     tx: Tx,
     tenantId: string,
@@ -471,5 +483,7 @@ export class DeliveryLeases {
 
 /** Heartbeats must leave this much beyond an attempt's timeout when it starts (one missed beat and some). */
 const beatSlackMs = 2_000;
-/** Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long. */
+/**
+ * Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long.
+ */
 const recordMarginMs = 10_000;

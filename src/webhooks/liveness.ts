@@ -31,7 +31,9 @@ const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values (
 export class EngineLiveness {
   /** When the current unbroken run of prompt heartbeats began (local clock); undefined while they fail. */
   private healthySince?: number;
-  /** When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least. */
+  /**
+   * When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least.
+   */
   private lastBeatSentAt = 0;
   private timer?: NodeJS.Timeout;
   private waiters: ((ok: boolean) => void)[] = [];

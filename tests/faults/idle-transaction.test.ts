@@ -28,7 +28,10 @@ after(async () => {
   await receiver.close();
 });
 
-/** Well above a delivery's usual trip to the stream (tens of milliseconds), far below "as long as the session stays open". */
+/**
+ * Well above a delivery's usual trip to the stream (tens of milliseconds), far below "as long as the session stays
+ * open".
+ */
 const budgetMs = 3000;
 
 const streamOn = (engine: RunningSandbox, sandbox: TestSandbox, lastEventId?: string) =>

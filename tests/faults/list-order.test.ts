@@ -38,7 +38,10 @@ async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): P
   }
 }
 
-/** Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence numbers). */
+/**
+ * Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence
+ * numbers).
+ */
 async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: string) {
   await client.query(
     `insert into events (tenant_id, id, topic, occurred_at, data) values ($1, $2, 'order.placed', now(), '{}')`,

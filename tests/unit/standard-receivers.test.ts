@@ -55,7 +55,8 @@ const ed25519 = (id: string, t: number, body: string) =>
 
 function cases(): Case[] {
   const out: Case[] = [];
-  // The vectors are long past: a verifier that agrees with them stops at the clock, one that disagrees at the signature.
+  // The vectors are long past: a verifier that agrees with them stops at the clock, one that disagrees at the
+  // signature.
   for (const [i, c] of v1.cases.entries()) {
     out.push({
       name: `v1 vector ${i}`,

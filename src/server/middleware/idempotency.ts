@@ -153,7 +153,8 @@ export class IdempotencyKeys {
       return await this.db.ambient(
         () => settle(handler),
         async (tx, outcome) => {
-          if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse(); // another request took the claim over: undo ours
+          // Another request took the claim over: undo ours.
+          if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse();
           return outcome;
         },
       );

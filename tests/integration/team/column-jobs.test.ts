@@ -60,7 +60,7 @@ test('a job both engines hold runs once when it falls due: one run, one event, o
 });
 
 test('a job scheduled on an engine that stopped before it fell due is run by another', async () => {
-  const [a, b] = team.engines;
+  const [a] = team.engines;
   const c = await team.start();
   const sandbox = await sandboxWithEndpoint(c);
   const reportId = await reportDueSoon(c, sandbox, 1500);
@@ -72,7 +72,7 @@ test('a job scheduled on an engine that stopped before it fell due is run by ano
 });
 
 test('a due job whose row another transaction holds is skipped without waiting, then run once by the poll', async () => {
-  const [a, b] = team.engines;
+  const [a] = team.engines;
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1100);
   await withOpenTransaction(team.databaseUrl, async (holder) => {
