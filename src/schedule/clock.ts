@@ -119,8 +119,8 @@ export class SandboxClock {
    * Marks the sandbox as advancing in the database while `work` runs (renewed as it goes), so the
    * real-time claims of every engine leave its due work to this advance. The mark waits for claims
    * already under way (they hold the tenant row), so none of theirs slips past the advance's wait.
-   * The mark is also the advance's turn (docs/decisions.md, Faults): it is taken only when free, so a
-   * second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
+   * The mark is also the advance's turn (docs/decisions/clock-advances-take-turns-by-their-mark.md): it is taken only
+   * when free, so a second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
    * and after `advanceQueueMs` answers 409 advance_in_progress.
    */
   async whileAdvancing<T>(tenantId: string, work: () => Promise<T>): Promise<T> {

@@ -99,7 +99,7 @@ export class Scheduler {
 
   /**
    * Drops every job of a sandbox, of every kind (reset, delete): webhook attempts and commerce
-   * jobs alike, since the reseeded rows owe none (docs/decisions.md). Stale heap entries are
+   * jobs alike, since the reseeded rows owe none (docs/decisions/the-seed-owes-no-jobs.md). Stale heap entries are
    * skipped later.
    */
   cancelTenant(tenantId: string): void {

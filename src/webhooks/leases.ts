@@ -146,11 +146,11 @@ function named(sql: string, names: Record<string, unknown>, positional: unknown[
 
 /**
  * Leases on deliveries: the deliveries table is the queue every engine claims from
- * (docs/decisions.md, Team mode). A claim takes `lease_until = now() + lease` (the database's
- * clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns
- * under a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines.
- * Each engine beats a heartbeat row while it runs (./liveness.ts): the live leases of an engine whose
- * heartbeat has lapsed belong to a dead engine and are released then, not only when they expire.
+ * (docs/decisions/the-deliveries-table-is-the-queue-not-pg-boss-or.md). A claim takes `lease_until = now() + lease`
+ * (the database's clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns under
+ * a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines. Each engine beats a
+ * heartbeat row while it runs (./liveness.ts): the live leases of an engine whose heartbeat has lapsed belong to a dead
+ * engine and are released then, not only when they expire.
  */
 export class DeliveryLeases {
   /** Deliveries this engine has finished sending and not yet recorded: they hold a lease but no slot. */
@@ -201,10 +201,11 @@ export class DeliveryLeases {
   }
 
   /**
-   * Whether this engine may start the leased attempt now (docs/decisions.md, Faults): its heartbeat
-   * vouches for it for the whole attempt (else it waits for the next beat), and its lease was taken
-   * since the database last answered without a break and leaves room for the attempt and its recording
-   * (else it is renewed, which is also the check that no other engine took it meanwhile). False: not ours any more.
+   * Whether this engine may start the leased attempt now
+   * (docs/decisions/a-dead-engine-s-leases-go-when-its-heartbeat.md): its heartbeat vouches for it for the whole
+   * attempt (else it waits for the next beat), and its lease was taken since the database last answered without a break
+   * and leaves room for the attempt and its recording (else it is renewed, which is also the check that no other engine
+   * took it meanwhile). False: not ours any more.
    */
   async readyToSend(leased: LeasedDelivery): Promise<boolean> {
     for (let tries = 0; ; tries++) {

@@ -1,7 +1,8 @@
 // A session left open in a transaction (a teammate's psql `BEGIN`), in the engines' database or in another
 // database of the same server (transaction ids are server-wide): the live stream and the lists do not wait
 // on it. Each delivery reaches every engine's stream within the usual budget and every list at once, and
-// Last-Event-ID resumes exactly, on the other engine too (docs/decisions.md, "Commit order per sandbox").
+// Last-Event-ID resumes exactly, on the other engine too
+// (docs/decisions/lists-and-the-live-stream-are-in-commit-order.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../src/server/start.ts';

@@ -1,5 +1,6 @@
 // Commerce column jobs (here a saved report falling due) run exactly once whichever engine finds them
-// due, and run even when the engine that scheduled them has stopped (docs/decisions.md, Team mode).
+// due, and run even when the engine that scheduled them has stopped
+// (docs/decisions/commerce-column-jobs-run-once-whichever-engine.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../../src/server/start.ts';

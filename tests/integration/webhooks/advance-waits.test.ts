@@ -11,7 +11,7 @@ const attemptTimeoutMs = 600;
 const engine = useEngine({ attemptTimeoutMs });
 
 const at = (iso: string) => Date.parse(iso);
-/** When an attempt finished, in sandbox ms: retry timing counts from there (docs/decisions.md). */
+/** When an attempt finished, in sandbox ms: retry timing counts from there (docs/decisions/retry-timing.md). */
 const finished = (a: any) => at(a.startedAt) + a.durationMs;
 
 /** A sandbox whose one delivery failed its first attempt at `rx` (which answers 500). */
