@@ -1,4 +1,4 @@
-// docs/receivers.md's Standard Webhooks verifiers in Python, Go and PHP, run verbatim against the
+// The receiver pages' Standard Webhooks verifiers in Python, Go and PHP, run verbatim against the
 // Standard Webhooks vectors and against fresh signatures: v1 made by the official standardwebhooks
 // library, v1a by node:crypto (no Sandbay code signs anything here).
 import assert from 'node:assert/strict';
