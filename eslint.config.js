@@ -1,9 +1,10 @@
 // ESLint finds bugs; Prettier owns the layout (.prettierrc.json), so the only layout rule here is the line
 // length, for what Prettier does not wrap (comments). Typed rules (no-floating-promises) run on src/ only.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', '.ci/', 'packages/receiver/dist/', 'tests/fixtures/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
