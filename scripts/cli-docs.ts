@@ -78,7 +78,10 @@ function commandSection(cmd: Command): string[] {
   ];
 }
 
-/** The reference: a table of every command, the shared connection options, then each command's usage, flags and examples. */
+/**
+ * The reference: a table of every command, the shared connection options, then each command's usage, flags and
+ * examples.
+ */
 function reference(): string {
   const commands = leaves(program);
   const lines = [

@@ -31,7 +31,7 @@ export interface Connection {
   dataDir?: string;
 }
 
-export const defaultTimeoutSeconds = 30;
+const defaultTimeoutSeconds = 30;
 
 function timeoutMsOf(value: string | undefined): number {
   if (value === undefined) return defaultTimeoutSeconds * 1000;
@@ -50,7 +50,7 @@ const originOf = (url: string) => {
 };
 
 /** The data dir whose server.json the client verbs read: --data-dir, SANDBAY_DATA_DIR, else the platform's. */
-export const discoveryDir = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
+const discoveryDir = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
   flags.dataDir || env.SANDBAY_DATA_DIR || defaultDataDir(env);
 
 /**
@@ -73,7 +73,10 @@ export function resolveConnection(flags: ConnectionFlags, env = process.env, dis
   return { url, token: adminKey, sandbox, admin: Boolean(adminKey), timeoutMs, urlFrom, dataDir };
 }
 
-/** The one-line hint for an unreachable Sandbay: with no server.json found, where the CLI looked and how to point it elsewhere. */
+/**
+ * The one-line hint for an unreachable Sandbay: with no server.json found, where the CLI looked and how to point it
+ * elsewhere.
+ */
 export function unreachableMessage(connection: Pick<Connection, 'url' | 'urlFrom' | 'dataDir'>): string {
   const base = `cannot reach Sandbay at ${connection.url} — is it running? (sandbay serve)`;
   if (connection.urlFrom !== 'default' || !connection.dataDir) return base;

@@ -14,7 +14,10 @@ export async function sandboxNowMs(client: Client): Promise<number> {
 const outcome = (status: number | null, error: string | null) =>
   status !== null ? String(status) : `ERR ${clip(error ?? 'failed', 28)}`;
 
-/** When the next attempt comes: a countdown, or why none comes while the endpoint is off (a 410 Gone disabled it, SPEC §5.3). */
+/**
+ * When the next attempt comes: a countdown, or why none comes while the endpoint is off (a 410 Gone disabled it, SPEC
+ * §5.3).
+ */
 const nextAttempt = (d: DeliverySummary, nowMs: number) =>
   d.paused ? 'paused: endpoint disabled' : d.nextAttemptAt ? relative(d.nextAttemptAt, nowMs) : '—';
 

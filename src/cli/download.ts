@@ -47,7 +47,10 @@ export async function longRequest(
   }
 }
 
-/** Streams an answer's body into `out` (through out.part, so a broken transfer leaves no half file); resolves to its size. */
+/**
+ * Streams an answer's body into `out` (through out.part, so a broken transfer leaves no half file); resolves to its
+ * size.
+ */
 export async function saveBody(res: Response, out: string): Promise<number> {
   const part = `${out}.part`;
   let bytes = 0;

@@ -131,7 +131,7 @@ export const guides: Record<string, Guide> = {
       ['sandbay fixtures record --out fixtures.json --follow --count 10', 'the next ten deliveries'],
     ],
     notes: [
-      'Replay them from your own tests with `sandbay replay` or `replayFixtures()`: [Replay recorded deliveries in your tests](receivers.md#replay-recorded-deliveries-in-your-tests).',
+      'Replay them from your own tests with `sandbay replay` or `replayFixtures()`: [Replay recorded deliveries in your tests](receivers/testing.md#replay-recorded-deliveries-in-your-tests).',
     ],
   },
   replay: {

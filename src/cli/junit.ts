@@ -10,7 +10,10 @@ const xml = (text: string) =>
     .replace(/"/g, '&quot;');
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-/** The report as JUnit XML for CI: one testcase per case, failures with their cause and fix (the root cause's also lists the cases it blocks), blocked cases skipped naming the case that blocks them. */
+/**
+ * The report as JUnit XML for CI: one testcase per case, failures with their cause and fix (the root cause's also lists
+ * the cases it blocks), blocked cases skipped naming the case that blocks them.
+ */
 export function junitXml(report: CheckReport, links: (deliveryId: string) => string): string {
   const cases = report.cases.map((c) => {
     const got = c.got.status === null ? (c.got.error ?? 'no answer') : `${c.got.status}`;

@@ -8,7 +8,10 @@ export function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** ", signed standard-webhooks + …" after a line about a target that does not sign in Sandbay's scheme alone; '' when it does. */
+/**
+ * ", signed standard-webhooks + …" after a line about a target that does not sign in Sandbay's scheme alone; '' when it
+ * does.
+ */
 export const signedWith = (schemes: readonly string[]) =>
   schemes.join() === 'sandbay' ? '' : `, signed ${schemes.join(' + ')}`;
 

@@ -9,7 +9,7 @@ const logEveryMs = 5000;
 const n = (value: number) => value.toLocaleString('en-US');
 
 /** "25 succeeded, 0 failed" (and skipped, when any were). */
-export const replayCounts = (job: DlqReplayJob) =>
+const replayCounts = (job: DlqReplayJob) =>
   `${n(job.succeeded)} succeeded, ${n(job.failed)} failed${job.skipped ? `, ${n(job.skipped)} skipped (no longer dead, or endpoint deleted or disabled)` : ''}`;
 
 /** One line for a job in any state. */

@@ -26,7 +26,7 @@ export interface Tx extends Queryable {
 export type NotificationHandler = (payload: string) => void;
 
 /** Which adapter is underneath: the in-process PGlite, or a PostgreSQL server through node-postgres. */
-export type Driver = 'pglite' | 'postgres';
+type Driver = 'pglite' | 'postgres';
 
 export interface Db extends Queryable {
   readonly driver: Driver;

@@ -5,7 +5,10 @@
  * either driver's error shapes. The server answers them 503 and 507.
  */
 
-/** The database cannot serve now: unreachable, restarting, stalled, out of connections, or a statement or lock wait timed out. */
+/**
+ * The database cannot serve now: unreachable, restarting, stalled, out of connections, or a statement or lock wait
+ * timed out.
+ */
 export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
 
@@ -20,7 +23,7 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** The database's disk is full (SQLSTATE 53100): reads still work, writes fail until space returns. */
-export class StorageFullError extends Error {
+class StorageFullError extends Error {
   override readonly name = 'StorageFullError';
 
   constructor(message: string, options?: { cause?: unknown }) {

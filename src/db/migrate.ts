@@ -21,7 +21,7 @@ export function loadMigrations(dir: string): Migration[] {
 }
 
 /** The database holds migrations this engine does not know: a newer Sandbay wrote it. */
-export class SchemaTooNewError extends Error {
+class SchemaTooNewError extends Error {
   constructor(
     readonly databaseVersion: number,
     readonly engineVersion: number,

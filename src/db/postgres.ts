@@ -111,7 +111,9 @@ export function openPostgres(options: PostgresOptions): Db {
       return run();
     }
   };
-  /** A client holding the session advisory lock `key`, or undefined (released at once) when another session holds it. */
+  /**
+   * A client holding the session advisory lock `key`, or undefined (released at once) when another session holds it.
+   */
   const tryLock = async (key: string): Promise<pg.PoolClient | undefined> => {
     const client = await onLiveConnection(poolSize + 1, () => pool.connect());
     try {
@@ -179,7 +181,8 @@ export function openPostgres(options: PostgresOptions): Db {
     },
     async withAdvisoryLock(key, fn) {
       // Tried, not waited for: no client is held while another session has the lock, and a holder that
-      // never lets go (a stopped process whose connection stays open) is named after sessionLockWaitMs, not waited on for ever.
+      // never lets go (a stopped process whose connection stays open) is named after sessionLockWaitMs, not waited on
+      // for ever.
       const deadline = Date.now() + timeouts.sessionLockWaitMs;
       let client: pg.PoolClient | undefined;
       for (let delay = 25; !(client = await tryLock(key)); delay = Math.min(delay * 2, 500)) {

@@ -32,7 +32,7 @@ export function scratchBase(): string {
 }
 
 /** Where the cached templates live: one dir per template key, plus builds in progress. */
-export const templateCache = () => join(scratchBase(), 'sandbay-cache');
+const templateCache = () => join(scratchBase(), 'sandbay-cache');
 
 export function templateDir(key: string, cache = templateCache()): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 16);

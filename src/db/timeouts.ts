@@ -14,7 +14,9 @@ export interface PostgresTimeouts {
   statementMs: number;
   /** The server's lock_timeout: a row or advisory lock another session holds is waited for this long at most. */
   lockMs: number;
-  /** The server's idle_in_transaction_session_timeout: an engine stopped mid-transaction releases its locks after this. */
+  /**
+   * The server's idle_in_transaction_session_timeout: an engine stopped mid-transaction releases its locks after this.
+   */
   idleInTransactionMs: number;
   /** The start-up lock (migrations, seed): after this, the engine stops waiting and names the session holding it. */
   sessionLockWaitMs: number;

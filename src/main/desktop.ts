@@ -83,7 +83,7 @@ export async function runDesktop(electron: DesktopElectron, deps: DesktopDeps): 
       ? { apiBase: running.url, adminKey: running.adminKey }
       : null;
   });
-  window = openWindow(electron, deps.preloadPath, running, deps.icon);
+  window = openWindow(electron, deps.preloadPath, running, deps.icon, deps.log);
   window.on('closed', () => {
     window = undefined;
   });

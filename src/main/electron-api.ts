@@ -38,7 +38,7 @@ export interface IpcEvent {
   returnValue: unknown;
 }
 
-export interface QuitEvent {
+interface QuitEvent {
   preventDefault(): void;
 }
 

@@ -9,7 +9,7 @@ import { linuxWindowIcon, windowIcon } from './window.ts';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => electron.app.quit());
 
-void runDesktop(electron, {
+runDesktop(electron, {
   startEngine: startSandbox,
   // argv: [electron, app path, ...flags from `npm start -- …`]
   options: desktopOptions(process.argv.slice(2)),
@@ -17,4 +17,8 @@ void runDesktop(electron, {
   // out/main/index.js → resources/ at the package root (electron-builder.yml ships this file in the app).
   icon: windowIcon(process.platform, fileURLToPath(new URL(linuxWindowIcon, import.meta.url))),
   log: (message) => console.error(`sandbay: ${message}`),
+}).catch((err) => {
+  // Past the engine's start, which shows its own dialog: a failure here leaves no window, so the app ends.
+  console.error(`sandbay: ${(err as Error)?.message ?? err}`);
+  electron.app.exit(1);
 });

@@ -87,10 +87,13 @@ export function openWindow(
   preloadPath: string,
   engine: { url: string; readyUrl: string },
   icon?: string,
+  log?: (message: string) => void,
 ): WindowApi {
   const window = new electron.BrowserWindow(windowOptions(preloadPath, icon));
   pinNavigation(window.webContents, new URL(engine.url).origin, (url) => electron.shell.openExternal(url));
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(engine.readyUrl);
+  window
+    .loadURL(engine.readyUrl)
+    .catch((err) => log?.(`loading the inspector failed: ${(err as Error)?.message ?? err}`));
   return window;
 }

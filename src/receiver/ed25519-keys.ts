@@ -41,7 +41,7 @@ export function privateKeyOf(text: string): KeyObject | undefined {
 }
 
 /** The verifying key of a whpk_ text; undefined when it is not one. */
-export function publicKeyOf(text: string): KeyObject | undefined {
+function publicKeyOf(text: string): KeyObject | undefined {
   const cached = publicKeys.get(text);
   if (cached) return cached;
   const raw = rawOf(text, keyPrefixes.publicKey);

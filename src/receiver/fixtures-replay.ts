@@ -22,7 +22,10 @@ export interface ReplayOptions {
    * whsec_ secrets sign Sandbay's scheme and Standard Webhooks' v1; a whsk_ ed25519 private key signs v1a.
    */
   secret: string | readonly string[];
-  /** One scheme or several at once. Default: standard-webhooks-ed25519 when every key is a whsk_ key (it signs nothing else), else sandbay. */
+  /**
+   * One scheme or several at once. Default: standard-webhooks-ed25519 when every key is a whsk_ key (it signs nothing
+   * else), else sandbay.
+   */
   scheme?: ReplayScheme | readonly ReplayScheme[];
   /** Per request (default 10 s, as Sandbay's own attempts). */
   timeoutMs?: number;

@@ -36,7 +36,10 @@ export interface LikelyCause {
   text: string;
 }
 
-/** The receiver doctor's likeliest cause of a failed verification, trying each secret the receiver holds (its words are language-neutral). */
+/**
+ * The receiver doctor's likeliest cause of a failed verification, trying each secret the receiver holds (its words are
+ * language-neutral).
+ */
 export function likelyFinding(
   payload: string | Uint8Array,
   header: string,

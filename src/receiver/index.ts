@@ -1,7 +1,8 @@
 /**
  * The receiver kit (SPEC §6, §11): verify a webhook's signature on the raw body in any of Sandbay's
- * schemes (its own, Standard Webhooks HMAC and ed25519), dedupe deliveries, and sign test requests. Published on its own as `sandbay-receiver` (zero dependencies) and re-exported
- * by the main package as `sandbay/receiver`. Nothing of the server is imported here.
+ * schemes (its own, Standard Webhooks HMAC and ed25519), dedupe deliveries, and sign test requests. Published on its
+ * own as `sandbay-receiver` (zero dependencies) and re-exported by the main package as `sandbay/receiver`. Nothing of
+ * the server is imported here.
  */
 export { verifyWebhook, WebhookVerificationError } from './verify.ts';
 export type { StandardWebhookPayload, VerificationFailure, VerifyWebhookOptions, WebhookEnvelope } from './verify.ts';

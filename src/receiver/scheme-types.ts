@@ -9,7 +9,9 @@ export interface SignedRequest {
   id?: string;
 }
 
-/** What one request is signed with: its id (webhook-id), the real-clock second, the exact body, the keys newest first. */
+/**
+ * What one request is signed with: its id (webhook-id), the real-clock second, the exact body, the keys newest first.
+ */
 export interface SignInput {
   id: string;
   timestamp: number;

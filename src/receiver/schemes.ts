@@ -9,7 +9,10 @@ import { standardEd25519Scheme, standardScheme } from './standard.ts';
 export { headerOf, type HeaderSource } from './headers.ts';
 export type { SignatureScheme, SignedRequest, SignInput } from './scheme-types.ts';
 
-/** Sandbay's own scheme (SPEC §5.2): X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with the whole secret. */
+/**
+ * Sandbay's own scheme (SPEC §5.2): X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with the
+ * whole secret.
+ */
 export const sandbayScheme: SignatureScheme = {
   id: 'sandbay',
   headers: [signatureHeaderName],

@@ -35,7 +35,10 @@ const contentOf = (id: string, timestamp: number, body: string | Uint8Array) =>
     typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
   ]);
 
-/** Base64 HMAC-SHA256 of already-assembled signed content ("id.timestamp.body"), as v1 signs it; undefined when the secret is not whsec_ + base64. */
+/**
+ * Base64 HMAC-SHA256 of already-assembled signed content ("id.timestamp.body"), as v1 signs it; undefined when the
+ * secret is not whsec_ + base64.
+ */
 export function standardV1Content(secret: string, content: string): string | undefined {
   const key = hmacKeyOf(secret);
   return key && createHmac('sha256', key).update(content, 'utf8').digest('base64');
@@ -92,7 +95,9 @@ const signWith =
     ),
   });
 
-/** Standard Webhooks with HMAC (SPEC §11): webhook-signature: v1,<base64>, keyed with the base64 after whsec_, decoded. */
+/**
+ * Standard Webhooks with HMAC (SPEC §11): webhook-signature: v1,<base64>, keyed with the base64 after whsec_, decoded.
+ */
 export const standardScheme: SignatureScheme = {
   id: 'standard-webhooks',
   headers: headerNames,

@@ -33,7 +33,8 @@ export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
   /**
    * The likeliest cause the receiver doctor can tell from the payload, header and secret, with the
-   * fix in Node (e.g. "The JSON was parsed and serialised again: … In Node.js: …"), for logs and humans; not for branching.
+   * fix in Node (e.g. "The JSON was parsed and serialised again: … In Node.js: …"), for logs and humans; not for
+   * branching.
    */
   readonly hint?: string;
   /** The doctor's code for that cause (reserialised_json, stripped_prefix, stale_timestamp …). */

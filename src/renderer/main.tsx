@@ -17,7 +17,7 @@ configureApi({
     outage ? useOutage.getState().report(outage) : useOutage.getState().recovered(method === 'GET' ? 'read' : 'write'),
 });
 watchHealth(useApp.getState().session.apiBase);
-void startLive();
+startLive().catch((err) => useApp.getState().toast('error', `Live updates failed to start: ${(err as Error).message}`));
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -11,7 +11,7 @@ export type Route =
 const sandboxPages = new Set(['deliveries', 'dlq', 'endpoints', 'settings']);
 
 /** Reads a path like /sandboxes/sbx_1/deliveries/dlv_2. */
-export function parseRoute(pathname: string): Route {
+function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { view: 'home' };
   if (parts[0] === 'portal' && parts[1] === 'sandbox' && parts.length === 2) return { view: 'portal' };

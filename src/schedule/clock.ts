@@ -10,7 +10,10 @@ import { ApiError } from '../shared/problem.ts';
  * transaction and then calls `setOffset`. The database announces every save (src/db/cache-registry.ts),
  * so every engine on it reads the same time (each sets the offset in memory when the announcement arrives).
  */
-/** How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at most. */
+/**
+ * How long an advance's mark holds without renewal: a crashed advance holds its sandbox's real-time work this long at
+ * most.
+ */
 const advancingMarkMs = 60_000;
 /** How long a second advance of a sandbox waits for the first to end before answering 409 advance_in_progress. */
 const advanceQueueMs = 15_000;
@@ -116,8 +119,8 @@ export class SandboxClock {
    * Marks the sandbox as advancing in the database while `work` runs (renewed as it goes), so the
    * real-time claims of every engine leave its due work to this advance. The mark waits for claims
    * already under way (they hold the tenant row), so none of theirs slips past the advance's wait.
-   * The mark is also the advance's turn (docs/decisions.md, Faults): it is taken only when free, so a
-   * second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
+   * The mark is also the advance's turn (docs/decisions/clock-advances-take-turns-by-their-mark.md): it is taken only
+   * when free, so a second advance of the sandbox, on any engine, waits for it — asking again, holding no connection —
    * and after `advanceQueueMs` answers 409 advance_in_progress.
    */
   async whileAdvancing<T>(tenantId: string, work: () => Promise<T>): Promise<T> {

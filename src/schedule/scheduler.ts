@@ -27,7 +27,9 @@ export interface JobHandler {
    * batch); later ones may be left for the next call. A kind whose jobs live only in memory leaves it out.
    */
   due?(tenantId: string, upTo: number, windowMs: number): Promise<DueJob[]>;
-  /** Resolves when the sandbox's work of this kind in flight on other engines has finished (an advance waits for it). */
+  /**
+   * Resolves when the sandbox's work of this kind in flight on other engines has finished (an advance waits for it).
+   */
   settle?(tenantId: string): Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export class Scheduler {
 
   /**
    * Drops every job of a sandbox, of every kind (reset, delete): webhook attempts and commerce
-   * jobs alike, since the reseeded rows owe none (docs/decisions.md). Stale heap entries are
+   * jobs alike, since the reseeded rows owe none (docs/decisions/the-seed-owes-no-jobs.md). Stale heap entries are
    * skipped later.
    */
   cancelTenant(tenantId: string): void {
@@ -180,7 +182,8 @@ export class Scheduler {
     const target = this.clock.nowMs(tenantId) + ms;
     let jobsRun = 0;
     for (;;) {
-      // Work started outside the queue meanwhile (a manual retry, here or elsewhere) may schedule a follow-up due on the way.
+      // Work started outside the queue meanwhile (a manual retry, here or elsewhere) may schedule a follow-up due on
+      // the way.
       await this.settleEverywhere(tenantId);
       for (const handler of this.handlers.values()) {
         if (handler.due) for (const job of await handler.due(tenantId, target, batchWindowMs)) this.remember(job);
@@ -248,6 +251,7 @@ export class Scheduler {
       const next = this.nextLive();
       if (!next || next.priority > now) break;
       this.heap.pop();
+      // Cannot reject: runJob() catches: the handler's error goes to onError.
       void this.runJob(next.value.job, this.clock.nowMs(next.value.job.tenantId));
     }
     this.arm();

@@ -31,7 +31,7 @@ export async function dataDirAdminKey(
 }
 
 /** A database's installed admin key, if it has one (an install from before the key moved to the data dir). */
-export async function databaseAdminKey(db: Db): Promise<string | undefined> {
+async function databaseAdminKey(db: Db): Promise<string | undefined> {
   const [row] = await db.query<{ value: string }>("select value from meta where key = 'admin_key'");
   return row?.value;
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../shared/problem.ts';
 import { describeJsonSyntaxError } from './json-syntax.ts';
 import { refuseUnstorable } from './validate.ts';
 
-export const maxBodyBytes = 1024 * 1024;
+const maxBodyBytes = 1024 * 1024;
 
 export type BodyKind = 'json' | 'form';
 
@@ -82,7 +82,7 @@ export function decodeBody(raw: Buffer, req: IncomingMessage, accepts: readonly 
 }
 
 /** No request needs more; deeper documents would overflow the stack of recursive code (hashing, validation). */
-export const maxJsonDepth = 64;
+const maxJsonDepth = 64;
 
 /** How deeply a parsed JSON value nests, found without recursion. */
 function depthOf(root: object): number {

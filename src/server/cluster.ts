@@ -17,7 +17,9 @@ type WorkerReady = Pick<RunningSandbox, 'url' | 'publicUrl' | 'readyUrl' | 'shar
 export interface RunningCluster extends WorkerReady {
   dataDir?: string;
   workers: number;
-  /** Stops the workers (each finishes its attempts in flight), then the managed PostgreSQL, then releases the data dir. */
+  /**
+   * Stops the workers (each finishes its attempts in flight), then the managed PostgreSQL, then releases the data dir.
+   */
   close(): Promise<void>;
 }
 

@@ -70,7 +70,10 @@ export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db>
   return db;
 }
 
-/** `--postgres`: the server Sandbay manages in <dataDir>/postgres, or in scratch storage (removed on stop) without a data dir. */
+/**
+ * `--postgres`: the server Sandbay manages in <dataDir>/postgres, or in scratch storage (removed on stop) without a
+ * data dir.
+ */
 export async function startSandboxPostgres(dataDir: string | undefined): Promise<ManagedPostgres> {
   const scratch = dataDir ? undefined : makeScratchDir();
   const server = await startManagedPostgres(dataDir ? join(dataDir, 'postgres') : join(scratch!, 'postgres'));

@@ -26,7 +26,7 @@ const wording: Record<string, string> = {
 };
 
 /** 1-based line and column (in characters) of a UTF-16 offset, as an editor shows it. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {

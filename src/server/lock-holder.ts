@@ -38,7 +38,7 @@ export function readLock(file: string): LockRecord | undefined {
 export type ProbeAnswer = { ok?: unknown; instanceId?: unknown } | 'refused' | 'no-answer';
 
 /** Asks the engine at `url` which instance it is (GET /api/v1/health), giving up after a second. */
-export async function askInstance(url: string, timeoutMs = 1000): Promise<ProbeAnswer> {
+async function askInstance(url: string, timeoutMs = 1000): Promise<ProbeAnswer> {
   try {
     const res = await fetch(new URL('/api/v1/health', url), { signal: AbortSignal.timeout(timeoutMs) });
     const body: unknown = await res.json().catch(() => undefined);

@@ -27,7 +27,7 @@ export interface ListScope {
 }
 
 /** The scope of the list a request reads. */
-export const listScopeOf = (input: { ctx: Context; principal: Principal }): ListScope => ({
+const listScopeOf = (input: { ctx: Context; principal: Principal }): ListScope => ({
   list: input.ctx.path,
   sandbox: input.principal.tenantId ?? null,
 });

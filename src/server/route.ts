@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { BodyKind } from './body.ts';
 import type { Principal } from './auth/principal.ts';
 
-export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /**
  * Who may call a route:
@@ -13,7 +13,7 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
  */
 export type Access = 'none' | 'sandbox' | 'admin';
 
-export interface RouteInput<B, Q, P> {
+interface RouteInput<B, Q, P> {
   body: B;
   query: Q;
   params: P;
@@ -36,7 +36,7 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 
 export interface ResponseSpec {
   description: string;
@@ -93,7 +93,10 @@ export interface RouteDef<
    * receiver, so this one runs on its own and its response is stored once it answers.
    */
   awaitsNetwork?: boolean;
-  /** The handler reads no database (health, the OpenAPI document): it answers during an outage, so no 503/507 is documented. */
+  /**
+   * The handler reads no database (health, the OpenAPI document): it answers during an outage, so no 503/507 is
+   * documented.
+   */
   noDatabase?: boolean;
   /**
    * Routes whose handler writes the response itself (HTML, SSE, redirects) and reads its own

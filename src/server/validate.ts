@@ -31,7 +31,7 @@ export function refuseUnstorable(value: unknown, where: 'body' | 'query' | 'path
 }
 
 const escapePointer = (part: PropertyKey) => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
-export const jsonPointer = (path: readonly PropertyKey[]) => path.map((p) => `/${escapePointer(p)}`).join('');
+const jsonPointer = (path: readonly PropertyKey[]) => path.map((p) => `/${escapePointer(p)}`).join('');
 
 /**
  * Parses input against a schema. Unknown fields are a 400 `unknown_field` even when other

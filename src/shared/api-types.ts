@@ -28,7 +28,10 @@ export type SessionState = z.infer<typeof sandbox.Session>;
 export type CreatedSandbox = z.infer<typeof sandbox.CreatedSandbox>;
 /** POST /api/v1/sandbox/reset. */
 export type ResetResult = z.infer<typeof sandbox.ResetResult>;
-/** GET /api/v1/sandbox/credentials: what the developer portal shows (the client secret only as a hint: it is shown once). */
+/**
+ * GET /api/v1/sandbox/credentials: what the developer portal shows (the client secret only as a hint: it is shown
+ * once).
+ */
 export type PortalSecrets = z.infer<typeof oauth.SandboxCredentials>;
 /** An OAuth client; `clientSecret` only in the answer to its creation or rotation. */
 export type OAuthClientView = z.infer<typeof oauth.OAuthClient>;

@@ -15,7 +15,7 @@ export const blockedCause = (by: string, reached: boolean) =>
     : `Not sent: the receiver did not answer ${by}.`;
 
 /** A receiver that answered nothing at all: every case without an HTTP status (exit code 2). */
-export const receiverUnreachable = (report: CheckReport): boolean =>
+const receiverUnreachable = (report: CheckReport): boolean =>
   report.cases.length > 0 && report.cases.every((c) => c.got.status === null);
 
 /** Exit code of `sandbay check`: 0 every required case passed, 1 a case failed, 2 receiver unreachable. */

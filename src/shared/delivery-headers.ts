@@ -36,7 +36,10 @@ export function attemptHeaders(
   return { ...base, ...attempt.signatureHeaders };
 }
 
-/** An attempt's main signature header among its signing headers: X-Service-Signature, else webhook-signature ('' with neither). */
+/**
+ * An attempt's main signature header among its signing headers: X-Service-Signature, else webhook-signature ('' with
+ * neither).
+ */
 export function mainSignatureHeader(signatureHeaders: Record<string, string>): string {
   return signatureHeaders[signatureHeaderName.toLowerCase()] ?? signatureHeaders[standardHeaders.signature] ?? '';
 }

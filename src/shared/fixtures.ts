@@ -1,5 +1,5 @@
 /**
- * A fixtures file (docs/receivers.md, "Recorded fixtures"): deliveries Sandbay made, kept so that a
+ * A fixtures file (docs/receivers/testing.md): deliveries Sandbay made, kept so that a
  * receiver's own tests can send them again, re-signed (`replayFixtures`, `sandbay replay`).
  */
 import type { Delivery } from './api-types.ts';

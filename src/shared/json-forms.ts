@@ -236,7 +236,7 @@ function canonical(value: unknown): string {
 
 // Marks the numbers a text writes as "<digits>.0" as floats, so a float-keeping form writes them back alike.
 function withFloats(value: unknown, text: string): unknown {
-  const integralFloats = new Set([...text.matchAll(/[:\[,]\s*(-?\d+)\.0+(?=[\s,\]}])/g)].map((m) => Number(m[1])));
+  const integralFloats = new Set([...text.matchAll(/[:[,]\s*(-?\d+)\.0+(?=[\s,\]}])/g)].map((m) => Number(m[1])));
   if (integralFloats.size === 0) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'number') return integralFloats.has(v) ? new JsonFloat(v) : v;

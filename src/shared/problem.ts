@@ -4,7 +4,10 @@ export interface FieldError {
   message: string;
 }
 
-/** An error the API reports (domain rules throw it; the server renders it) as RFC 9457 problem details; `code` is the stable contract. */
+/**
+ * An error the API reports (domain rules throw it; the server renders it) as RFC 9457 problem details; `code` is the
+ * stable contract.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -14,11 +14,9 @@ import { identifyJsonForm, sameJson, type JsonForm } from './json-forms.ts';
  * why verification fails — by finding which known mistake (re-serialised JSON and by which
  * language's serialiser, CRLF, a BOM, trimmed whitespace, a wrong, masked or prefix-stripped
  * secret, a stale or future timestamp) explains it. Its words are the same in every language;
- * receiver-fixes.ts says the fix in the receiver's own. One line of reasoning, two drivers: WebCrypto in the browser (`diagnose`) and
- * any synchronous HMAC in Node (`diagnoseSync`: verifyWebhook's hint, `sandbay verify`).
+ * receiver-fixes.ts says the fix in the receiver's own. One line of reasoning, two drivers: WebCrypto in the browser
+ * (`diagnose`) and any synchronous HMAC in Node (`diagnoseSync`: verifyWebhook's hint, `sandbay verify`).
  */
-
-export type { FindingCode } from './doctor-codes.ts';
 
 export interface Finding {
   code: FindingCode;
@@ -44,7 +42,9 @@ export interface DoctorInput {
   /** Unix seconds. */
   now: number;
   toleranceSeconds?: number;
-  /** What Sandbay knows, when the doctor is opened on a delivery: the bytes sent and the live secrets (and public keys). */
+  /**
+   * What Sandbay knows, when the doctor is opened on a delivery: the bytes sent and the live secrets (and public keys).
+   */
   reference?: { rawBody: string; secrets: readonly string[] };
 }
 
@@ -54,7 +54,7 @@ export interface Diagnosis {
 }
 
 /** The v1 of a body: lowercase hex HMAC-SHA256 of "<t>.<body>" keyed by the UTF-8 bytes of `secret`. */
-export type V1Signer = (secret: string, timestamp: number, body: string) => string;
+type V1Signer = (secret: string, timestamp: number, body: string) => string;
 
 /** A synchronous driver: Sandbay's signer alone, or one for each scheme (node:crypto; see src/receiver/hint.ts). */
 export type SyncSigners =
@@ -65,7 +65,7 @@ export type SyncSigners =
       ed25519(publicKey: string, signature: string, message: string): boolean;
     };
 
-export const secretPrefix = 'whsec_';
+const secretPrefix = 'whsec_';
 
 /** The doctor's words for the secret mistakes, shared with the receiver check's causes. */
 export const secretMistakes = {

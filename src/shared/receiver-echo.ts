@@ -26,7 +26,7 @@ export interface Echo {
 /** How a secret becomes HMAC key bytes: the scheme's way, and the usual mistakes. */
 export type KeyDerivation = 'utf8' | 'utf8_unprefixed' | 'base64_unprefixed' | 'utf8_newline';
 
-export type EchoCode =
+type EchoCode =
   | 'echo_matches'
   | 'reserialised_json'
   | 'wrong_encoding'
@@ -111,7 +111,7 @@ async function hmacHex(key: Uint8Array, message: Uint8Array): Promise<string> {
 }
 
 /** The key bytes a derivation makes of a secret (undefined when it does not apply, e.g. not base64). */
-export function deriveKey(secret: string, how: KeyDerivation): Uint8Array | undefined {
+function deriveKey(secret: string, how: KeyDerivation): Uint8Array | undefined {
   const unprefixed = secret.replace(/^whsec_/, '');
   switch (how) {
     case 'utf8':

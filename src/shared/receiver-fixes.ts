@@ -45,7 +45,7 @@ export function fixFor(kind: FixKind, stack?: ReceiverStack): string {
 }
 
 /** Which fix answers a doctor's or an echo's finding code (undefined: the finding's own words say it). */
-export function fixKindOf(code: string): FixKind | undefined {
+function fixKindOf(code: string): FixKind | undefined {
   if (['reserialised_json', 'bom', 'crlf', 'surrounding_whitespace', 'body_differs'].includes(code)) return 'rawBody';
   if (code === 'wrong_encoding') return 'encoding';
   if (code === 'truncated_body') return 'wholeBody';
@@ -54,7 +54,10 @@ export function fixKindOf(code: string): FixKind | undefined {
   return undefined;
 }
 
-/** The stack to give fixes for: the serialiser's language when the bytes named one (they do not lie), else what the headers said. */
+/**
+ * The stack to give fixes for: the serialiser's language when the bytes named one (they do not lie), else what the
+ * headers said.
+ */
 export function stackFor(detected: ReceiverStack | undefined, language?: ReceiverLanguage): ReceiverStack | undefined {
   if (!language) return detected;
   return detected?.language === language ? detected : { language };

@@ -22,7 +22,9 @@ export const standardHeaders = {
   signature: 'webhook-signature',
 } as const;
 
-/** HMAC secrets (both HMAC schemes), ed25519 secret keys (kept by the endpoint) and public keys (given to receivers). */
+/**
+ * HMAC secrets (both HMAC schemes), ed25519 secret keys (kept by the endpoint) and public keys (given to receivers).
+ */
 export const keyPrefixes = { secret: 'whsec_', signingKey: 'whsk_', publicKey: 'whpk_' } as const;
 
 /** A whpk_ public key (it checks v1a). */

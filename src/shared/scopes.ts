@@ -13,8 +13,6 @@ export const scopeAreas = [
   'sandbox',
 ] as const;
 
-export type ScopeArea = (typeof scopeAreas)[number];
-
 export const allScopes: string[] = scopeAreas.flatMap((area) => [`${area}:read`, `${area}:write`]);
 
 export const isKnownScope = (scope: string) => allScopes.includes(scope);

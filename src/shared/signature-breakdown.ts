@@ -4,7 +4,7 @@ import { defaultToleranceSeconds, parseSignatureHeader, signedPayload } from './
 /** Where a signature timestamp stands against the verifier's tolerance window. */
 export type TimestampStanding = 'within_tolerance' | 'stale' | 'future';
 
-export interface SignatureBreakdown {
+interface SignatureBreakdown {
   timestamp: number;
   /** Exactly what was signed: `<t>.<raw body>`. */
   signedString: string;

@@ -4,8 +4,11 @@ import { timestampStanding, type TimestampStanding } from './signature-breakdown
 import { defaultToleranceSeconds } from './signature.ts';
 import { ed25519Verifies, standardV1Base64 } from './standard-crypto.ts';
 
-/** A Standard Webhooks signature taken apart (SPEC §11): the inspector's breakdown and the catcher-like checks of the doctor. */
-export interface StandardBreakdown {
+/**
+ * A Standard Webhooks signature taken apart (SPEC §11): the inspector's breakdown and the catcher-like checks of the
+ * doctor.
+ */
+interface StandardBreakdown {
   id: string;
   timestamp: number;
   /** Exactly what was signed: `<webhook-id>.<webhook-timestamp>.<raw body>`. */
@@ -27,7 +30,10 @@ export interface StandardBreakdown {
 export type StandardBreakdownResult =
   { ok: true; breakdown: StandardBreakdown } | { ok: false; reason: 'no_header' | 'malformed_header' };
 
-/** Splits the three Standard Webhooks headers and checks each signature with the given whsec_ secrets and whpk_ public keys. */
+/**
+ * Splits the three Standard Webhooks headers and checks each signature with the given whsec_ secrets and whpk_ public
+ * keys.
+ */
 export async function breakDownStandard(input: {
   headers: { id?: string; timestamp?: string; signature?: string };
   body: string;

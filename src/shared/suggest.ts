@@ -42,7 +42,10 @@ const split = (name: string): [subject: string, word: string] => {
   return [name.slice(0, dot), name.slice(dot + 1)];
 };
 
-/** An unknown name taken apart the same way, whatever its separator: order.create, orders/created, order_created, orderCreated. */
+/**
+ * An unknown name taken apart the same way, whatever its separator: order.create, orders/created, order_created,
+ * orderCreated.
+ */
 function parts(input: string): [subject: string, word: string] | undefined {
   const name = input
     .trim()
@@ -54,7 +57,10 @@ function parts(input: string): [subject: string, word: string] | undefined {
   return at > 0 ? [name.slice(0, at), name.slice(at + 1)] : undefined;
 }
 
-/** Whether an unknown name's subject names a topic's: its subject, category or first word, in the singular or plural, or one letter off. */
+/**
+ * Whether an unknown name's subject names a topic's: its subject, category or first word, in the singular or plural, or
+ * one letter off.
+ */
 function sameSubject(subject: string, topic: Topic): boolean {
   const names = [split(topic)[0], categoryOf(topic), split(topic)[0].split('.')[0], ...categoryOf(topic).split('_')];
   const singular = subject.replace(/-/g, '_').replace(/ies$/, 'y').replace(/s$/, '');

@@ -18,7 +18,10 @@ export interface DeliveryFilter {
   since?: Date | string;
 }
 
-/** Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the app running on this machine. */
+/**
+ * Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the app running on
+ * this machine.
+ */
 export interface SandbayConnection {
   url?: string;
   /** A sandbox access token, or the admin key (then name the sandbox). */

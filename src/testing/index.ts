@@ -96,7 +96,10 @@ export interface CheckReceiverOptions {
   secret: string;
   /** How to sign: Sandbay's scheme (default) or Standard Webhooks' HMAC one (SPEC §11). */
   signature?: 'sandbay' | 'standard-webhooks';
-  /** Its count of processed events: a function, or a URL answering a number or {"count": n}; the duplicate case then checks it rose by one. */
+  /**
+   * Its count of processed events: a function, or a URL answering a number or {"count": n}; the duplicate case then
+   * checks it rose by one.
+   */
   effects?: (() => number | Promise<number>) | string;
   /** Accept a self-signed certificate on an https receiver. */
   allowInsecureTls?: boolean;

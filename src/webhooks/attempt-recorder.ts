@@ -56,9 +56,10 @@ interface Pending {
  * lease for that attempt slot, which the write clears; one whose lease was lost (expired and
  * taken by another engine, or the delivery removed by a reset) is dropped: that attempt stands.
  *
- * An outcome that cannot be written because the database is away (docs/decisions.md, Faults) is kept
- * in memory and written when it is back, still under its lease: the receiver has had that slot, so
- * sending it again would repeat it. Other engines leave the lease alone meanwhile (leases.ts).
+ * An outcome that cannot be written because the database is away
+ * (docs/decisions/an-outcome-the-database-could-not-take-is-kept.md) is kept in memory and written when it is back,
+ * still under its lease: the receiver has had that slot, so sending it again would repeat it. Other engines leave the
+ * lease alone meanwhile (leases.ts).
  */
 export class AttemptRecorder {
   private buffer: Pending[] = [];

@@ -17,7 +17,9 @@ export const endpointSigning = (target: EndpointTarget, at: number): AttemptSign
   keys: Endpoints.signingKeys(target, at),
 });
 
-/** Sandbay's scheme with one secret: a test sent to a bare URL (the sandbox's webhookTestSecret), or a receiver check's. */
+/**
+ * Sandbay's scheme with one secret: a test sent to a bare URL (the sandbox's webhookTestSecret), or a receiver check's.
+ */
 export const sandbaySigning = (secret: string): AttemptSigning => ({
   schemes: ['sandbay'],
   keys: { secrets: [secret], signingKeys: [] },
@@ -28,7 +30,9 @@ export interface SignedAttempt {
   headers: Record<string, string>;
   /** Just the signing headers, as the attempt records them. */
   signatureHeaders: Record<string, string>;
-  /** The attempt's main signature header (X-Service-Signature, else webhook-signature), for the API's signatureHeader. */
+  /**
+   * The attempt's main signature header (X-Service-Signature, else webhook-signature), for the API's signatureHeader.
+   */
   signatureHeader: string;
 }
 
@@ -67,7 +71,10 @@ export type AttemptTarget =
     }
   | { skipped: 'endpoint_disabled' | 'endpoint_deleted' };
 
-/** An attempt's target at sandbox time `asOf`: the endpoint's URL, schemes and live keys, or a test's bare URL and secret. */
+/**
+ * An attempt's target at sandbox time `asOf`: the endpoint's URL, schemes and live keys, or a test's bare URL and
+ * secret.
+ */
 export async function resolveTarget(
   deps: { endpoints: Endpoints; testSecret: (tenantId: string) => Promise<string> },
   state: { tenantId: string; endpointId: string | null; targetUrl: string | null },

@@ -29,7 +29,9 @@ export class ClaimLoop {
   private readonly toClaim = new Map<string, Target>();
   /** Targets whose due work did not all fit in their slots: attempts finishing there claim again. */
   private readonly waiting = new Map<string, Target>();
-  /** Leases this engine holds per target whose request has not gone out yet (claimed ahead, waiting for a local turn). */
+  /**
+   * Leases this engine holds per target whose request has not gone out yet (claimed ahead, waiting for a local turn).
+   */
   private readonly unsent = new Map<string, number>();
   private poller?: NodeJS.Timeout;
   private stopListening?: () => Promise<void>;
@@ -68,7 +70,9 @@ export class ClaimLoop {
     else this.unsent.delete(key);
   }
 
-  /** An attempt on the target was recorded: if due work waits there, claim again once what is claimed ahead runs low. */
+  /**
+   * An attempt on the target was recorded: if due work waits there, claim again once what is claimed ahead runs low.
+   */
   finished(target: Target): void {
     const key = targetKey(target);
     if (this.waiting.has(key) && (this.unsent.get(key) ?? 0) <= soleHolderLeases / 2) this.kick(target);
@@ -81,6 +85,7 @@ export class ClaimLoop {
     else this.scanAll = true;
     if (this.claiming) return;
     this.claiming = true;
+    // Cannot reject: the turn catches and reports its own errors.
     void detached(this.deps.db, async () => {
       try {
         while ((this.scanAll || this.toClaim.size > 0) && !this.closed) await this.turn();

@@ -39,7 +39,7 @@ interface Feed {
  * ~1,000 messages, seconds of a busy sandbox.
  */
 export const maxUnsentBytesPerClient = 256 * 1024;
-export const defaultStallMs = 30_000;
+const defaultStallMs = 30_000;
 
 export interface Subscription {
   close: () => void;
@@ -140,11 +140,13 @@ export class DeliveryStream {
     feed.subscribers.add(sub);
     if (lastEventId !== undefined) {
       const from = parseId(lastEventId);
-      // Not ours (malformed, another database's), from before this watch began (messages went unwritten), or too far behind.
+      // Not ours (malformed, another database's), from before this watch began (messages went unwritten), or too far
+      // behind.
       if (from === undefined || from > now || from < since || now - from > maxBacklog) sub.send([resetMessage(now)]);
       else if (from < now) {
         sub.sent = from;
         sub.catchingUp = true;
+        // Cannot reject: catchUp() catches: it reports and cuts the client.
         void detached(this.db, () => this.catchUp(feed, sub));
       }
     }
@@ -341,6 +343,7 @@ export class DeliveryStream {
       // Behind (a full buffer) or a hole in the numbers: from the table, which pages and checks.
       if (sub.unsentBytes() > maxUnsentBytesPerClient || fresh[0].seq !== sub.sent + 1) {
         sub.catchingUp = true;
+        // Cannot reject: catchUp() catches: it reports and cuts the client.
         void detached(this.db, () => this.catchUp(feed, sub));
         continue;
       }

@@ -454,7 +454,7 @@ export class Dispatcher implements JobHandler {
    * and again right after its commit, so neither attempts in flight nor jobs queued in
    * between touch the fresh sandbox. The scheduler drops the sandbox's jobs of every kind,
    * commerce jobs (expiries, payout retries, reports) included: a reset reseeds, and the
-   * seed owes no jobs (docs/decisions.md); a deleted sandbox owes nothing at all.
+   * seed owes no jobs (docs/decisions/the-seed-owes-no-jobs.md); a deleted sandbox owes nothing at all.
    */
   forgetTenant(tenantId: string): void {
     this.flights.bump(tenantId);

@@ -14,7 +14,7 @@ export interface ReplayCounts {
  * The worker writes its progress at least this often; a running job silent for longer lost its
  * worker (a crash, kill -9, a machine gone) and reads as interrupted, on every engine.
  */
-export const heartbeatTimeoutSeconds = 30;
+const heartbeatTimeoutSeconds = 30;
 const silent = `state = 'running' and updated_at < now() - interval '${heartbeatTimeoutSeconds} seconds'`;
 
 const columns = `id, topic, endpoint_id, total, succeeded, failed, skipped, created_at, updated_at,

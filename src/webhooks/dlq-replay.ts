@@ -20,7 +20,9 @@ import { unknownTopic } from './service.ts';
 export type { DlqReplayJob } from './dlq-replay-jobs.ts';
 
 export interface DlqReplayOptions {
-  /** Replays in flight at once per job: SPEC §5.2's ten attempts per endpoint, so one endpoint's DLQ runs at full width. */
+  /**
+   * Replays in flight at once per job: SPEC §5.2's ten attempts per endpoint, so one endpoint's DLQ runs at full width.
+   */
   concurrency: number;
   /** How often the worker writes its counts (its heartbeat). */
   progressEveryMs: number;

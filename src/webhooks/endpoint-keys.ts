@@ -9,7 +9,9 @@ export interface SigningKeys {
   signingKeys: readonly string[];
 }
 
-/** One generation of an endpoint's keys: a whsec_ secret and an ed25519 key (null on generations older than the scheme). */
+/**
+ * One generation of an endpoint's keys: a whsec_ secret and an ed25519 key (null on generations older than the scheme).
+ */
 export interface KeyGeneration {
   secret: string;
   signingKey: string | null;
@@ -29,7 +31,10 @@ const standard = (schemes: readonly SchemeName[]) => schemes.some((s) => s !== '
 export const newWebhookSecret = (schemes: readonly SchemeName[] = [defaultScheme]) =>
   keyPrefixes.secret + (standard(schemes) ? randomBytes(32).toString('base64') : randomString(32));
 
-/** A generation's keys: the secret, and an ed25519 key every generation gets (cheap, and ready should the scheme be turned on). */
+/**
+ * A generation's keys: the secret, and an ed25519 key every generation gets (cheap, and ready should the scheme be
+ * turned on).
+ */
 export const newGeneration = (schemes: readonly SchemeName[]) => ({
   secret: newWebhookSecret(schemes),
   signingKey: newSigningKey(),
@@ -51,7 +56,10 @@ export function signingKeysAt(generations: readonly KeyGeneration[], at: number)
   return { secrets: live.map((g) => g.secret), signingKeys: live.flatMap((g) => (g.signingKey ? [g.signingKey] : [])) };
 }
 
-/** The schemes of a request's `signature` (one name or a list, checked by its schema), without repeats, in the order given. */
+/**
+ * The schemes of a request's `signature` (one name or a list, checked by its schema), without repeats, in the order
+ * given.
+ */
 export const schemesOf = (value: SchemeName | readonly SchemeName[]): SchemeName[] => [
   ...new Set(typeof value === 'string' ? [value] : value),
 ];

@@ -24,10 +24,10 @@ import {
 export { newWebhookSecret } from './endpoint-keys.ts';
 
 /** After a rotation the old secret keeps signing for 24 h of sandbox time (SPEC §5.1). */
-export const rotationOverlapMs = 24 * 3600_000;
+const rotationOverlapMs = 24 * 3600_000;
 
 /** Endpoint targets kept in memory: the dispatcher's working set, not every endpoint ever attempted. */
-export const maxCachedEndpoints = 10_000;
+const maxCachedEndpoints = 10_000;
 
 export interface EndpointInput {
   url: string;
@@ -100,7 +100,10 @@ const endpointSelect = `
     left join lateral (select s.secret, s.signing_key from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id
                         and s.expires_at is null order by s.created_at desc limit 1) s on true`;
 
-/** Why an endpoint is off, as the API shows it (an endpoint disabled before reasons were kept counts as the user's doing). */
+/**
+ * Why an endpoint is off, as the API shows it (an endpoint disabled before reasons were kept counts as the user's
+ * doing).
+ */
 function disabledOf(r: EndpointRow): EndpointDisabled | null {
   if (r.enabled) return null;
   const reason = r.disabled_reason ?? 'user';
@@ -148,7 +151,7 @@ const insertGeneration = (
   );
 };
 
-export function checkTopics(topics: string[]): void {
+function checkTopics(topics: string[]): void {
   const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
   if (bad.length > 0) {
     const each = bad.map(({ t, i }) => ({ t, i, suggestions: suggestPatterns(t) }));
@@ -291,7 +294,10 @@ export class Endpoints {
     return { endpoint, enabledNow };
   }
 
-  /** Generations from before ed25519 keys were kept get one when the endpoint's schemes change (the scheme may be among them now). */
+  /**
+   * Generations from before ed25519 keys were kept get one when the endpoint's schemes change (the scheme may be among
+   * them now).
+   */
   private async keyCurrentGeneration(tx: Queryable, tenantId: string, id: string): Promise<void> {
     const rows = await tx.query<{ secret: string }>(
       'select secret from webhook_secrets where tenant_id = $1 and endpoint_id = $2 and expires_at is null and signing_key is null',
@@ -333,7 +339,10 @@ export class Endpoints {
     });
   }
 
-  /** A new key generation (secret and ed25519 key); the old one signs alongside it until 24 h of sandbox time have passed. */
+  /**
+   * A new key generation (secret and ed25519 key); the old one signs alongside it until 24 h of sandbox time have
+   * passed.
+   */
   async rotateSecret(tenantId: string, id: string): Promise<Endpoint> {
     const now = this.clock.now(tenantId);
     await this.db.transaction(async (tx) => {

@@ -80,10 +80,13 @@ export interface WebhookEngine {
   close(): Promise<void>;
 }
 
-/** SPEC §9: a crashed engine's work is taken again within 30 s (once its heartbeat has lapsed, after at most aliveMs + a poll). */
-export const defaultLeaseMs = 30_000;
-export const defaultPollMs = 2_000;
-export const defaultAliveMs = 20_000;
+/**
+ * SPEC §9: a crashed engine's work is taken again within 30 s (once its heartbeat has lapsed, after at most aliveMs + a
+ * poll).
+ */
+const defaultLeaseMs = 30_000;
+const defaultPollMs = 2_000;
+const defaultAliveMs = 20_000;
 
 /** Wires the delivery engine: outbox → scheduler → dispatcher → sender → recorder → stream. */
 export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngine {

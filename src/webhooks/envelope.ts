@@ -1,21 +1,6 @@
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
 import type { Topic } from '../shared/topics.ts';
 
-export interface Envelope<T = unknown> {
-  topic: Topic;
-  deliveryId: string;
-  tenantId: string;
-  occurredAt: string;
-  data: T;
-}
-
-/** The Standard Webhooks payload: its type, when the event occurred (ISO 8601), its data. */
-export interface StandardEnvelope<T = unknown> {
-  type: Topic;
-  timestamp: string;
-  data: T;
-}
-
 /**
  * The delivery body, serialised once: these exact bytes are signed and sent on every attempt. Its
  * fields follow the endpoint's schemes when the delivery is made: Sandbay's envelope (SPEC §5.2),

@@ -11,7 +11,10 @@ type Header = { name: string; value: string };
 const headerList = (headers: Record<string, string>): Header[] =>
   Object.entries(headers).map(([name, value]) => ({ name, value }));
 
-/** The request as it went out: the delivery's bytes, its headers with this attempt's signature, and what the HTTP client adds. */
+/**
+ * The request as it went out: the delivery's bytes, its headers with this attempt's signature, and what the HTTP client
+ * adds.
+ */
 function requestOf(d: DeliveryDetail, a: Attempt) {
   const url = new URL(a.url);
   const bodySize = Buffer.byteLength(d.rawBody);
@@ -53,7 +56,7 @@ function responseOf(a: Attempt) {
 }
 
 /** One HAR 1.2 entry per attempt of a delivery. `startedDateTime` is the sandbox clock's, as the inspector shows it. */
-export function harEntries(d: DeliveryDetail) {
+function harEntries(d: DeliveryDetail) {
   return d.attempts.map((a) => ({
     startedDateTime: a.startedAt,
     time: a.durationMs,

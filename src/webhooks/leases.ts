@@ -27,7 +27,10 @@ export interface LeasedDelivery {
   slot: number;
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
   sandboxNowMs: number;
-  /** This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the earliest. */
+  /**
+   * This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the
+   * earliest.
+   */
   leasedAt: number;
 }
 
@@ -86,7 +89,10 @@ const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')},
 export const notLeasedFor = (owner: string, settled: string) =>
   `(d.lease_until is null or (d.lease_until < now() and (d.lease_owner = ${owner} or ${settled})))`;
 const notLeased = notLeasedFor('$owner', '$settled::boolean');
-/** No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's question. */
+/**
+ * No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's
+ * question.
+ */
 export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
 const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
@@ -140,16 +146,19 @@ function named(sql: string, names: Record<string, unknown>, positional: unknown[
 
 /**
  * Leases on deliveries: the deliveries table is the queue every engine claims from
- * (docs/decisions.md, Team mode). A claim takes `lease_until = now() + lease` (the database's
- * clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns
- * under a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines.
- * Each engine beats a heartbeat row while it runs (./liveness.ts): the live leases of an engine whose
- * heartbeat has lapsed belong to a dead engine and are released then, not only when they expire.
+ * (docs/decisions/the-deliveries-table-is-the-queue-not-pg-boss-or.md). A claim takes `lease_until = now() + lease`
+ * (the database's clock, which every engine shares) for the next attempt slot; claims of one endpoint take turns under
+ * a transaction advisory lock, so its ten in-flight slots are never over-filled by two engines. Each engine beats a
+ * heartbeat row while it runs (./liveness.ts): the live leases of an engine whose heartbeat has lapsed belong to a dead
+ * engine and are released then, not only when they expire.
  */
 export class DeliveryLeases {
   /** Deliveries this engine has finished sending and not yet recorded: they hold a lease but no slot. */
   private readonly sent = new Set<string>();
-  /** How much lease an attempt needs left when it starts: the attempt's timeout plus time to record it through a short outage. */
+  /**
+   * How much lease an attempt needs left when it starts: the attempt's timeout plus time to record it through a short
+   * outage.
+   */
   private readonly leaseRoomMs: number;
 
   constructor(
@@ -192,10 +201,11 @@ export class DeliveryLeases {
   }
 
   /**
-   * Whether this engine may start the leased attempt now (docs/decisions.md, Faults): its heartbeat
-   * vouches for it for the whole attempt (else it waits for the next beat), and its lease was taken
-   * since the database last answered without a break and leaves room for the attempt and its recording
-   * (else it is renewed, which is also the check that no other engine took it meanwhile). False: not ours any more.
+   * Whether this engine may start the leased attempt now
+   * (docs/decisions/a-dead-engine-s-leases-go-when-its-heartbeat.md): its heartbeat vouches for it for the whole
+   * attempt (else it waits for the next beat), and its lease was taken since the database last answered without a break
+   * and leaves room for the attempt and its recording (else it is renewed, which is also the check that no other engine
+   * took it meanwhile). False: not ours any more.
    */
   async readyToSend(leased: LeasedDelivery): Promise<boolean> {
     for (let tries = 0; ; tries++) {
@@ -208,7 +218,8 @@ export class DeliveryLeases {
       try {
         return await this.renew(leased.tenantId, leased.id, leased.slot);
       } catch (err) {
-        // The database went away between the beat and the renewal: wait for it once more, then leave the lease to expire.
+        // The database went away between the beat and the renewal: wait for it once more, then leave the lease to
+        // expire.
         if (!isUnavailable(err) || tries >= 2) throw err;
         await this.liveness.nextBeat(this.leaseMs);
       }
@@ -246,7 +257,9 @@ export class DeliveryLeases {
     };
   }
 
-  /** Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting. */
+  /**
+   * Serialises claims of one endpoint's slots until the transaction ends; `wait: false` gives up instead of waiting.
+   */
   async lockTarget(
     tx: Tx,
     tenantId: string,
@@ -471,5 +484,7 @@ export class DeliveryLeases {
 
 /** Heartbeats must leave this much beyond an attempt's timeout when it starts (one missed beat and some). */
 const beatSlackMs = 2_000;
-/** Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long. */
+/**
+ * Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long.
+ */
 const recordMarginMs = 10_000;

@@ -17,9 +17,9 @@ const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values (
   on conflict (engine_id) do update set alive_until = excluded.alive_until`;
 
 /**
- * This engine's heartbeat (docs/decisions.md, Faults): a row in engine_heartbeats renewed every
- * aliveMs / 10 through the pool, so no connection has to stay open for the engine to count as alive,
- * and a database restart or a dropped connection does not make it look dead to the others.
+ * This engine's heartbeat (docs/decisions/liveness-is-a-heartbeat-row-not-a-session-lock.md): a row in
+ * engine_heartbeats renewed every aliveMs / 10 through the pool, so no connection has to stay open for the engine to
+ * count as alive, and a database restart or a dropped connection does not make it look dead to the others.
  *
  * Two things follow from it. Other engines' leases (expired, or held by an engine whose heartbeat has
  * lapsed) are taken over only once this engine has itself seen the database answer three beats in a
@@ -31,7 +31,9 @@ const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values (
 export class EngineLiveness {
   /** When the current unbroken run of prompt heartbeats began (local clock); undefined while they fail. */
   private healthySince?: number;
-  /** When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least. */
+  /**
+   * When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least.
+   */
   private lastBeatSentAt = 0;
   private timer?: NodeJS.Timeout;
   private waiters: ((ok: boolean) => void)[] = [];

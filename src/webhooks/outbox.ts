@@ -6,7 +6,9 @@ import { buildEnvelope } from './envelope.ts';
 import { dueChannel } from './claim-loop.ts';
 import type { DeliveryLeases } from './leases.ts';
 
-/** What one emit committed, for the pruner: its deliveries, and the sandbox's count since its last prune before them. */
+/**
+ * What one emit committed, for the pruner: its deliveries, and the sandbox's count since its last prune before them.
+ */
 export interface Committed {
   deliveries: QueuedDelivery[];
   unpruned: number;

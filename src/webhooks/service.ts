@@ -109,9 +109,9 @@ export class WebhookService {
   }
 
   /**
-   * A realistic sample of a topic, changed as the caller asks (SPEC §11), sent to one target (SPEC §5.4): a registered endpoint
-   * by id, or a URL, signed with the endpoint registered at that URL if there is one,
-   * else with the sandbox's webhookTestSecret.
+   * A realistic sample of a topic, changed as the caller asks (SPEC §11), sent to one target (SPEC §5.4): a registered
+   * endpoint by id, or a URL, signed with the endpoint registered at that URL if there is one, else with the sandbox's
+   * webhookTestSecret.
    */
   async sendTest(tenantId: string, topicName: string, endpoint: string, changes: SampleChanges = {}) {
     if (!isTopic(topicName)) throw unknownTopic(topicName);

@@ -108,7 +108,10 @@ async function measure(name: string, fault: Fault): Promise<BenchRow[]> {
   }
 }
 
-/** PGlite under a full disk (a 160 MB tmpfs, as root): 5xx other than 503/507, and writes working again once space returns. */
+/**
+ * PGlite under a full disk (a 160 MB tmpfs, as root): 5xx other than 503/507, and writes working again once space
+ * returns.
+ */
 async function fullDisk(): Promise<BenchRow[]> {
   if (process.getuid?.() !== 0) return [];
   const mount = mkdtempSync(join(tmpdir(), 'sandbay-bench-disk-'));

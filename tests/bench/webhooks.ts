@@ -90,7 +90,10 @@ export async function rawUndici(url: string, count: number): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-/** Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with `signature`, default Sandbay's). */
+/**
+ * Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with `signature`,
+ * default Sandbay's).
+ */
 export async function throughput(
   url: string,
   receiver: Receiver,

@@ -37,7 +37,8 @@ test('SANDBAY_DATA_DIR does the same as --data-dir', async () => {
 });
 
 test('without it, the failure names the data dir it searched and how to point at another', () => {
-  // Port 4400 may be taken on a developer's machine, so the default URL is judged by resolveConnection, not by a request.
+  // Port 4400 may be taken on a developer's machine, so the default URL is judged by resolveConnection, not by a
+  // request.
   const connection = resolveConnection({}, { XDG_DATA_HOME: env.XDG_DATA_HOME });
   assert.deepEqual([connection.url, connection.urlFrom, connection.admin], ['http://127.0.0.1:4400', 'default', false]);
   assert.equal(connection.dataDir, join(env.XDG_DATA_HOME, 'sandbay'));

@@ -138,7 +138,8 @@ test("sandbay/testing's recorded-delivery helpers are in the built package, with
     assert.match(types, new RegExp(`\\b${name}\\b`), name);
 });
 
-// A user's own test, as docs/receivers.md shows it: a receiver built on sandbay/receiver, checked by sandbay/testing.
+// A user's own test, as docs/receivers/testing.md shows it: a receiver built on sandbay/receiver, checked by
+// sandbay/testing.
 const userTest = `
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

@@ -21,7 +21,7 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
-export const screenshotDir = join(packageRoot(), 'docs', 'screenshots');
+const screenshotDir = join(packageRoot(), 'docs', 'screenshots');
 
 /**
  * Launches Chromium for a test file (building the UI first if its sources changed) and
@@ -50,7 +50,7 @@ export function useBrowser(): { newPage(options?: BrowserContextOptions): Promis
 }
 
 /** Whether this run refreshes the docs' screenshots (UPDATE_SCREENSHOTS=1); a plain `npm test` leaves them alone. */
-export const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
+const updatingScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
 
 /** Saves a screenshot for the docs (docs/screenshots/<name>.png) when asked, without passing toasts in the way. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -31,7 +31,10 @@ const scrollThrough = (stepPx: number) => `(async () => {
   return { longTasks, maxRows, steps };
 })()`;
 
-/** Scrolls the delivery list to its end until every page is loaded (`expected` rows); returns the most rows seen in the DOM. */
+/**
+ * Scrolls the delivery list to its end until every page is loaded (`expected` rows); returns the most rows seen in the
+ * DOM.
+ */
 export async function loadAllRows(page: Page, expected: number): Promise<number> {
   const label = `${expected.toLocaleString('en-US')} shown`;
   let maxRows = 0;

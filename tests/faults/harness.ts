@@ -16,7 +16,7 @@ import { eventually, LedgerReceiver, startEngines, type Engine } from '../integr
 export { eventually, LedgerReceiver, type Engine };
 
 /** How long a request may take before it counts as a hang (the request timeout is statement timeout + 2 s = 12 s). */
-export const hangMs = 20_000;
+const hangMs = 20_000;
 
 const order = {
   customerId: 'cus_0001',

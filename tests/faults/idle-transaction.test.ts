@@ -1,7 +1,8 @@
 // A session left open in a transaction (a teammate's psql `BEGIN`), in the engines' database or in another
 // database of the same server (transaction ids are server-wide): the live stream and the lists do not wait
 // on it. Each delivery reaches every engine's stream within the usual budget and every list at once, and
-// Last-Event-ID resumes exactly, on the other engine too (docs/decisions.md, "Commit order per sandbox").
+// Last-Event-ID resumes exactly, on the other engine too
+// (docs/decisions/lists-and-the-live-stream-are-in-commit-order.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../src/server/start.ts';
@@ -28,7 +29,10 @@ after(async () => {
   await receiver.close();
 });
 
-/** Well above a delivery's usual trip to the stream (tens of milliseconds), far below "as long as the session stays open". */
+/**
+ * Well above a delivery's usual trip to the stream (tens of milliseconds), far below "as long as the session stays
+ * open".
+ */
 const budgetMs = 3000;
 
 const streamOn = (engine: RunningSandbox, sandbox: TestSandbox, lastEventId?: string) =>

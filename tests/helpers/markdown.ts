@@ -1,7 +1,7 @@
 // Just enough Markdown for the docs tests: fenced blocks, headings and their GitHub anchors, and links.
 
 /** The lines of a Markdown text outside fenced code blocks (fences may be indented, as in list items). */
-export function proseLines(markdown: string): string[] {
+function proseLines(markdown: string): string[] {
   const lines: string[] = [];
   let fence: string | undefined;
   for (const line of markdown.split('\n')) {

@@ -114,7 +114,9 @@ export async function authorize(
   return new URL(location);
 }
 
-/** Registers an OAuth client of the sandbox (public: no secret, PKCE) and returns it, with its secret when confidential. */
+/**
+ * Registers an OAuth client of the sandbox (public: no secret, PKCE) and returns it, with its secret when confidential.
+ */
 export async function registerClient(
   sb: TestSandbox,
   body: { public?: boolean; name?: string; redirectUris?: string[] } = {},

@@ -151,9 +151,9 @@ function mismatch(
 }
 
 /**
- * Requests no operation matches are answered before routing (decisions.md): 404 not_found,
- * 405 method_not_allowed, or a guard's 403, all problem details; an OPTIONS gets CORS or Allow
- * headers with an empty 200/204.
+ * Requests no operation matches are answered before routing (docs/decisions/requests-no-operation-matches.md): 404
+ * not_found, 405 method_not_allowed, or a guard's 403, all problem details; an OPTIONS gets CORS or Allow headers with
+ * an empty 200/204.
  */
 function unrouted(contract: Contract, seen: ObservedResponse): string | undefined {
   if (seen.method === 'OPTIONS' && (seen.status === 200 || seen.status === 204) && isEmpty(seen.body)) return undefined;

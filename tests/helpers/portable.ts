@@ -46,7 +46,10 @@ const plain = (value: unknown): unknown => {
   return value;
 };
 
-/** Every portable table's rows of one sandbox as its file carries them (secrets as null unless included), in export order. */
+/**
+ * Every portable table's rows of one sandbox as its file carries them (secrets as null unless included), in export
+ * order.
+ */
 export async function portableRows(
   q: Queryable,
   tenantId: string,

@@ -5,7 +5,7 @@ import { startManagedPostgres, type ManagedPostgres } from '../../src/db/managed
 import { makeScratchDir } from '../../src/db/template.ts';
 
 /** The environment variable holding a PostgreSQL server URL for the tests (CI: Debian's PostgreSQL 15). */
-export const testDatabaseUrlVar = 'TEST_DATABASE_URL';
+const testDatabaseUrlVar = 'TEST_DATABASE_URL';
 
 /** Settings for a throwaway server: nothing it holds needs to survive a power cut. */
 const throwawaySettings = [

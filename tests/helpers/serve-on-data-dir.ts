@@ -10,7 +10,8 @@ import { runCli, type ServeProcess } from './process.ts';
  */
 export function useServeDataDir(prefix: string): { dataDir: string; start(args: string[]): ServeProcess } {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  // As root the managed server runs as the postgres user, which must be able to enter the data dir (mkdtemp makes it 0700).
+  // As root the managed server runs as the postgres user, which must be able to enter the data dir (mkdtemp makes it
+  // 0700).
   chmodSync(dataDir, 0o755);
   const processes: ServeProcess[] = [];
   after(async () => {

@@ -3,7 +3,10 @@ import { rawRequest, type RawResponse } from './http.ts';
 /** An operator's admin key for shared-server tests (explicit keys need at least 32 characters). */
 export const operatorKey = 'operator-key-0123456789abcdefghijklmnop';
 
-/** POST /api/v1/session as the inspector page would (its own Origin); returns the response and the cookie pair to send back. */
+/**
+ * POST /api/v1/session as the inspector page would (its own Origin); returns the response and the cookie pair to send
+ * back.
+ */
 export async function signIn(
   url: string,
   body: Record<string, unknown>,

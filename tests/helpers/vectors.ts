@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-export interface VectorCase {
+interface VectorCase {
   secret: string;
   t: number;
   body: string;
@@ -8,7 +8,7 @@ export interface VectorCase {
   v1: string;
   header: string;
 }
-export interface StandardCase {
+interface StandardCase {
   secret: string;
   id: string;
   timestamp: number;
@@ -16,7 +16,7 @@ export interface StandardCase {
   signedContent: string;
   signature: string;
 }
-export interface Ed25519Case {
+interface Ed25519Case {
   signingKey: string;
   publicKey: string;
   id: string;
@@ -28,12 +28,17 @@ export interface Ed25519Case {
 export interface SignatureVectors {
   cases: VectorCase[];
   rotation: { secrets: string[]; t: number; body: string; header: string };
-  /** Standard Webhooks v1, computed by the official standardwebhooks library (scripts/vectors/standard-webhooks-v1.mjs). */
+  /**
+   * Standard Webhooks v1, computed by the official standardwebhooks library (scripts/vectors/standard-webhooks-v1.mjs).
+   */
   standardWebhooks: {
     cases: StandardCase[];
     rotation: { secrets: string[]; id: string; timestamp: number; body: string; header: string };
   };
-  /** Standard Webhooks v1a, computed by Python's cryptography from RFC 8032 keys (scripts/vectors/standard-webhooks-v1a.py). */
+  /**
+   * Standard Webhooks v1a, computed by Python's cryptography from RFC 8032 keys
+   * (scripts/vectors/standard-webhooks-v1a.py).
+   */
   standardWebhooksEd25519: {
     cases: Ed25519Case[];
     rotation: { publicKeys: string[]; id: string; timestamp: number; body: string; header: string };

@@ -1,8 +1,8 @@
-// Every relative link and anchor in README.md and docs/*.md leads somewhere: a moved section or a renamed
+// Every relative link and anchor in README.md and docs/**/*.md leads somewhere: a moved section or a renamed
 // heading fails here, not in a reader's browser.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { readDoc } from '../helpers/docs.ts';
@@ -11,9 +11,9 @@ import { anchors, linkTargets, slug } from '../helpers/markdown.ts';
 const root = packageRoot();
 const docs = [
   'README.md',
-  ...readdirSync(join(root, 'docs'))
+  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
+    .map((f) => `docs/${f.split(sep).join('/')}`),
 ];
 
 /** What is wrong with one link of one file, or undefined when it resolves. */

@@ -1,6 +1,6 @@
 // The engine's heartbeat on a real database, with the database taken away and given back: when an
 // engine may take over other engines' leases, and when it must re-check a lease of its own before
-// it sends (docs/decisions.md, Faults).
+// it sends (docs/decisions/liveness-is-a-heartbeat-row-not-a-session-lock.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Db } from '../../src/db/database.ts';

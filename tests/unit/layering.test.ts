@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import ts from 'typescript';
 
 /**
- * The layering of docs/decisions.md ("Layers"): each top-level folder of src/ and the folders of src/
+ * The layering of docs/decisions/imports-run-one-way.md: each top-level folder of src/ and the folders of src/
  * it may import. Imports run one way; a folder missing here is a layer nobody has placed yet.
  */
 const mayImport: Record<string, readonly string[]> = {
@@ -73,7 +73,7 @@ function layeringViolations(): string[] {
   return problems;
 }
 
-test('imports under src/ run one way, as the layering in docs/decisions.md ("Layers") says', () => {
+test('imports under src/ run one way, as the layering in docs/decisions/imports-run-one-way.md says', () => {
   assert.deepEqual(layeringViolations(), []);
 });
 

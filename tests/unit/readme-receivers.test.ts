@@ -1,4 +1,4 @@
-// docs/receivers.md's Python, Go and PHP receivers, run verbatim (interpreters from .ci/run) against the
+// The receiver pages' Python, Go and PHP receivers, run verbatim (interpreters from .ci/run) against the
 // reference vectors and against fresh signatures made here with node:crypto.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,9 +1,9 @@
 // The README is a first screen that sends the reader on: short, with a table of contents, the facts a
 // newcomer must not miss about a shared server linked to the page that explains them; and the user docs
-// speak of the product as it is, not of its history (that lives in docs/decisions.md).
+// speak of the product as it is, not of its history (that lives in docs/decisions/).
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { test } from 'node:test';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { readDoc } from '../helpers/docs.ts';
@@ -28,7 +28,7 @@ test('the README fits a first screen and opens with a table of contents', () => 
     'team-mode',
     'performance',
     'development',
-    'decisions',
+    'decisions/README',
   ]) {
     assert.ok(
       linkTargets(contents).some((t) => t.startsWith(`docs/${page}.md`)),
@@ -61,11 +61,12 @@ test('the README says what changes on a shared server, each with a link to where
 });
 
 test('user docs carry no project history (issue numbers, "previously", "no longer", "used to")', () => {
-  // decisions.md records why things are as they are; cli.md is generated from the CLI's own text.
+  // docs/decisions/ records why things are as they are; cli.md is generated from the CLI's own text.
   const pages = [
     'README.md',
-    ...readdirSync(join(packageRoot(), 'docs'))
-      .filter((f) => f.endsWith('.md') && f !== 'decisions.md')
+    ...readdirSync(join(packageRoot(), 'docs'), { recursive: true, encoding: 'utf8' })
+      .map((f) => f.split(sep).join('/'))
+      .filter((f) => f.endsWith('.md') && !f.startsWith('decisions/'))
       .map((f) => `docs/${f}`),
   ];
   const found = pages.flatMap((page) =>

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { makeScratchDir, scratchBase } from '../../src/db/template.ts';
 
 // --memory instances live in scratch dirs named for their pid; a process killed before it
-// could remove its dir leaves it behind, and the next start sweeps it (docs/decisions.md).
+// could remove its dir leaves it behind, and the next start sweeps it (docs/decisions/template-data-dir.md).
 test("making a scratch dir sweeps those of dead processes and keeps a live process's", () => {
   const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
   const tag = `sweep-test-${Math.random().toString(36).slice(2, 10)}`;

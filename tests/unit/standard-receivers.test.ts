@@ -1,4 +1,4 @@
-// docs/receivers.md's Standard Webhooks verifiers in Python, Go and PHP, run verbatim against the
+// The receiver pages' Standard Webhooks verifiers in Python, Go and PHP, run verbatim against the
 // Standard Webhooks vectors and against fresh signatures: v1 made by the official standardwebhooks
 // library, v1a by node:crypto (no Sandbay code signs anything here).
 import assert from 'node:assert/strict';
@@ -55,7 +55,8 @@ const ed25519 = (id: string, t: number, body: string) =>
 
 function cases(): Case[] {
   const out: Case[] = [];
-  // The vectors are long past: a verifier that agrees with them stops at the clock, one that disagrees at the signature.
+  // The vectors are long past: a verifier that agrees with them stops at the clock, one that disagrees at the
+  // signature.
   for (const [i, c] of v1.cases.entries()) {
     out.push({
       name: `v1 vector ${i}`,

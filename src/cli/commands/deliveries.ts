@@ -53,7 +53,10 @@ async function writeHar(
   say(`Wrote ${out} (${formatBytes(bytes)}): open it in Chrome DevTools (Network → Import HAR) or any HAR viewer.`);
 }
 
-/** `sandbay deliveries [--status S] [--topic T] [--endpoint ID] [--limit N] [--har FILE]`: the delivery log, newest first. */
+/**
+ * `sandbay deliveries [--status S] [--topic T] [--endpoint ID] [--limit N] [--har FILE]`: the delivery log, newest
+ * first.
+ */
 export function deliveriesCommand(program: Command): void {
   const deliveries = apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)');
   deliveriesDiffCommand(deliveries);

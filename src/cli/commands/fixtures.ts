@@ -50,7 +50,8 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
       for (const d of (await newest()).reverse()) {
         if (known.has(d.id)) continue;
         known.add(d.id);
-        if (!wanted(d.topic) || d.check || fixtures.length >= count) continue; // a receiver check's probes are no fixtures
+        // A receiver check's probes are no fixtures.
+        if (!wanted(d.topic) || d.check || fixtures.length >= count) continue;
         const detail = await client.request<Delivery>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(d.id)}`);
         fixtures.push(fixtureOf(detail));
         if (!flags.json) say(`  ${detail.topic}  ${detail.id}`);
@@ -63,7 +64,10 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
   return fixtures;
 }
 
-/** `sandbay fixtures record --topics 'order.*' --out fixtures.json`: deliveries in the log, or (--follow) those made from now on. */
+/**
+ * `sandbay fixtures record --topics 'order.*' --out fixtures.json`: deliveries in the log, or (--follow) those made
+ * from now on.
+ */
 async function record(flags: RecordFlags): Promise<void> {
   const client = await sandboxClient(flags);
   if (flags.follow) {
@@ -98,10 +102,12 @@ async function record(flags: RecordFlags): Promise<void> {
 }
 
 /** Exit codes as `sandbay check`'s: 0 every fixture answered 2xx, 1 one did not, 2 one got no answer at all. */
-export const replayExitCode = (results: ReplayResult[]) =>
+const replayExitCode = (results: ReplayResult[]) =>
   results.some((r) => r.status === null) ? 2 : results.some((r) => !r.ok) ? 1 : 0;
 
-/** `sandbay replay fixtures.json --to URL --secret S`: sends each fixture again, re-signed with the receiver's secret. */
+/**
+ * `sandbay replay fixtures.json --to URL --secret S`: sends each fixture again, re-signed with the receiver's secret.
+ */
 async function replay(
   file: string,
   flags: { to: string; secret: string[]; scheme?: string; json?: boolean; timeout?: string },

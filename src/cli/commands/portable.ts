@@ -14,7 +14,9 @@ interface ExportFlags extends ConnectionFlags {
   notes?: string;
 }
 
-/** `sandbay export --out demo.sandbay [--include-secrets] [--notes TEXT]`: the sandbox as one file (docs/portable.md). */
+/**
+ * `sandbay export --out demo.sandbay [--include-secrets] [--notes TEXT]`: the sandbox as one file (docs/portable.md).
+ */
 async function exportSandbox(flags: ExportFlags): Promise<void> {
   const client = await sandboxClient(flags);
   const query = new URLSearchParams();

@@ -8,7 +8,7 @@ import { printJson, say } from '../output.ts';
 const deliveryPath = (id: string) => `/api/v1/webhooks/deliveries/${encodeURIComponent(id)}`;
 
 /** Replays one delivery now (an extra attempt) and prints the attempt's outcome. */
-export async function replayOne(client: Client, id: string, json?: boolean): Promise<void> {
+async function replayOne(client: Client, id: string, json?: boolean): Promise<void> {
   await printAttempt(client, await client.request<DeliveryDetail>('POST', `${deliveryPath(id)}/replay`), json);
 }
 

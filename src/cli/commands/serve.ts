@@ -75,7 +75,9 @@ export function parsePoolSize(value: string): number {
   return size;
 }
 
-/** The PostgreSQL timeouts given as flags (or their SANDBAY_* variables), in milliseconds; the rest keep their defaults. */
+/**
+ * The PostgreSQL timeouts given as flags (or their SANDBAY_* variables), in milliseconds; the rest keep their defaults.
+ */
 export function databaseTimeouts(flags: ServeFlags): SandboxOptions['databaseTimeouts'] {
   const ms = (value: string | undefined) => (value === undefined ? undefined : Math.round(parseDuration(value) * 1000));
   const given = {

@@ -17,7 +17,10 @@ interface TriggerFlags extends ConnectionFlags {
 // An attempt times out after 10 s (SPEC §5.3); a little more covers recording it.
 const firstAttemptWaitMs = 15_000;
 
-/** `sandbay trigger <topic> --to <url|endpointId> [--override …] [--add …] [--data @file]`: a test webhook (SPEC §5.4, §11), then its first attempt. */
+/**
+ * `sandbay trigger <topic> --to <url|endpointId> [--override …] [--add …] [--data @file]`: a test webhook (SPEC §5.4,
+ * §11), then its first attempt.
+ */
 export function triggerCommand(program: Command): void {
   apiCommand(
     program,

@@ -58,7 +58,10 @@ function headersOf(values: string[]): { headers: Record<string, string>; doctorT
   return { headers, doctorText };
 }
 
-/** `sandbay verify --secret S --header H --body-file F [--scheme …]`: the receiver toolkit's check, offline (SPEC §6, §11). */
+/**
+ * `sandbay verify --secret S --header H --body-file F [--scheme …]`: the receiver toolkit's check, offline (SPEC §6,
+ * §11).
+ */
 export function verifyCommand(program: Command): void {
   program
     .command('verify')

@@ -12,7 +12,7 @@ import {
 import { iso, keyset, keysetParams, type PageOptions } from '../commerce/deps.ts';
 import type { DomainDeps } from '../deps.ts';
 
-export interface NewVariant {
+interface NewVariant {
   sku: string;
   name: string;
   priceMinor: number;

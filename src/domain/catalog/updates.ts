@@ -60,7 +60,10 @@ export async function updateProduct(
   return getProduct(deps.db, tenantId, id);
 }
 
-/** Changes a variant's name, price or stock; emits product.updated for its product (fields like variants.var_0001.price). */
+/**
+ * Changes a variant's name, price or stock; emits product.updated for its product (fields like
+ * variants.var_0001.price).
+ */
 export async function updateVariant(
   deps: DomainDeps,
   tenantId: string,

@@ -4,7 +4,7 @@ import { jobsChannel } from './deps.ts';
 import { overdueJobs, type ColumnJob } from './jobs.ts';
 
 /** How often an engine looks for column jobs that are due and that no engine has run (default). */
-export const defaultJobPollMs = 5_000;
+const defaultJobPollMs = 5_000;
 // One poll hands at most this many to the scheduler; the next poll takes the rest.
 const pollLimit = 500;
 

@@ -64,7 +64,8 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
         // SKIP LOCKED: when another engine is running this job, it is theirs (and once they commit, the
         // row no longer owes it); a row some request holds is skipped too, and the poll finds it again
         // if it still owes the job afterwards. Never two runs, never an engine waiting on another.
-        // A real-time run leaves a sandbox another engine is advancing to that advance (which runs it as of its due time).
+        // A real-time run leaves a sandbox another engine is advancing to that advance (which runs it as of its due
+        // time).
         const realTime = !deps.scheduler.advancingTenants().includes(due.tenantId);
         const [row] = await tx.query(
           `select 1 from ${job.table} j where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3

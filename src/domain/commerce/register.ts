@@ -12,10 +12,10 @@ import type { ColumnJobHandler } from './jobs.ts';
 /**
  * The commerce platform's jobs on the sandbox clock: expiries, payout retries, reports, IYS pushes.
  * A reset or delete drops them with every other job of the sandbox (Dispatcher.forgetTenant →
- * Scheduler.cancelTenant, which cancels every kind): the reseeded rows owe none (docs/decisions.md,
- * "The seed owes no jobs"), so commerce keeps no per-kind cancel of its own.
+ * Scheduler.cancelTenant, which cancels every kind): the reseeded rows owe none
+ * (docs/decisions/the-seed-owes-no-jobs.md), so commerce keeps no per-kind cancel of its own.
  */
-export function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
+function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
   return [
     [approvalExpiryJob, approvalExpiryHandler(deps)],
     [quoteExpiryJob, quoteExpiryHandler(deps)],

@@ -1,5 +1,5 @@
 /** Türkiye's 81 provinces (il), in licence-plate order. */
-export const provinces = [
+const provinces = [
   'Adana',
   'Adıyaman',
   'Afyonkarahisar',

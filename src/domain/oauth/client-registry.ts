@@ -5,7 +5,7 @@ import { clientColumns, newClientId, newClientSecret, toClient, type ClientRow, 
 import type { TokenStore } from './token-store.ts';
 
 /** Clients one sandbox may register besides its own: plenty for apps under test, bounded for a shared server. */
-export const maxClientsPerSandbox = 25;
+const maxClientsPerSandbox = 25;
 
 export interface ClientInput {
   name?: string;
@@ -70,7 +70,9 @@ export class OAuthClients {
     return view(toClient(rows[0]), secret?.secret);
   }
 
-  /** A new secret for a confidential client (its own included): shown in full this once, the old one refused at once. */
+  /**
+   * A new secret for a confidential client (its own included): shown in full this once, the old one refused at once.
+   */
   async rotateSecret(tenantId: string, clientId: string): Promise<OAuthClientView> {
     const client = await this.get(tenantId, clientId);
     if (client.public) throw new ApiError(409, 'public_client', 'A public client has no secret to rotate.');

@@ -57,7 +57,7 @@ export function newClientSecret(): { secret: string; hash: string; hint: string 
   return { secret, hash: hashClientSecret(secret), hint: `cs_…${secret.slice(-4)}` };
 }
 
-export const hashClientSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+const hashClientSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** Whether `secret` is the confidential client's secret (compared as hashes, in constant time). */
 export function secretMatches(client: OAuthClient, secret: string): boolean {

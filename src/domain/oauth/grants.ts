@@ -21,7 +21,7 @@ export interface TokenResponse {
 
 const verifierPattern = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-export const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 /** The token endpoint (RFC 6749 §3.2): client_credentials, authorization_code + PKCE, refresh_token. */
 export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequest): Promise<TokenResponse> {

@@ -5,7 +5,7 @@ import { randomString } from '../../shared/ids.ts';
 import { LruMap } from '../../shared/lru-map.ts';
 
 export const accessTokenTtlSeconds = 3600;
-export const refreshTokenTtlSeconds = 30 * 86400;
+const refreshTokenTtlSeconds = 30 * 86400;
 
 /**
  * Verified tokens kept in memory (~0.5 KB each, so ~5 MB): thousands of clients minting
@@ -132,7 +132,9 @@ export class TokenStore {
     this.invalidations.dropAfterCommit(tx, { cache: 'tokens', familyId });
   }
 
-  /** Every token a client was issued (a grant's family never spans clients: a refresh token is spent only by its own). */
+  /**
+   * Every token a client was issued (a grant's family never spans clients: a refresh token is spent only by its own).
+   */
   async revokeClient(tx: Tx, tenantId: string, clientId: string): Promise<void> {
     await tx.query(
       'update oauth_tokens set revoked_at = now() where tenant_id = $1 and client_id = $2 and revoked_at is null',

@@ -46,7 +46,7 @@ export async function getOrderJson(q: Queryable, tenantId: string, id: string): 
   return row.doc;
 }
 
-export async function getOrder(q: Queryable, tenantId: string, id: string): Promise<Order> {
+async function getOrder(q: Queryable, tenantId: string, id: string): Promise<Order> {
   return JSON.parse(await getOrderJson(q, tenantId, id)) as Order;
 }
 

@@ -33,7 +33,7 @@ const select = `
     from payments p`;
 
 /** The API shape; `baseUrl` makes the 3-D Secure challenge link absolute. */
-export const toPayment = (p: PaymentRow, baseUrl: string) => ({
+const toPayment = (p: PaymentRow, baseUrl: string) => ({
   id: p.id,
   orderId: p.order_id,
   status: p.status,

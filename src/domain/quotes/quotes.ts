@@ -235,7 +235,10 @@ export const rejectQuote = (deps: CommerceDeps, tenantId: string, id: string, re
     params: [reason ?? null],
   });
 
-/** accepted → converted: places the order at the quoted prices in the same transaction (order.placed and quote.converted). */
+/**
+ * accepted → converted: places the order at the quoted prices in the same transaction (order.placed and
+ * quote.converted).
+ */
 export const convertQuote = (deps: CommerceDeps, tenantId: string, id: string) =>
   step(
     deps,

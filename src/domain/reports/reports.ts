@@ -22,7 +22,7 @@ import { computeReport } from './compute.ts';
 export const reportDueJob = 'report.due';
 
 type Schedule = (typeof reportSchedules)[number];
-export const scheduleMs: Record<Schedule, number> = { hourly: 3600_000, daily: 86_400_000, weekly: 7 * 86_400_000 };
+const scheduleMs: Record<Schedule, number> = { hourly: 3600_000, daily: 86_400_000, weekly: 7 * 86_400_000 };
 
 export interface NewReport {
   name: string;

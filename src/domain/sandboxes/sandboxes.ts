@@ -7,10 +7,10 @@ import type { TenantLifecycle } from '../../shared/tenant-lifecycle.ts';
 import type { SandboxClock } from '../../schedule/clock.ts';
 import type { TokenStore } from '../oauth/token-store.ts';
 import { newClientId, newClientSecret } from '../oauth/clients.ts';
-import { seedTenant, templateTenant } from './seed.ts';
+import { seedTenant } from './seed.ts';
 
 /** What `counts` reports, label → table; domains add theirs. */
-export const countedTables: Record<string, string> = {
+const countedTables: Record<string, string> = {
   products: 'products',
   variants: 'variants',
   customers: 'customers',
@@ -31,7 +31,7 @@ export const countedTables: Record<string, string> = {
  * Tables a reset leaves alone: the tenant, its OAuth client and tokens (revoked by scope all), and who
  * streams it (its clients stay connected and must get the reset message).
  */
-export const keptOnReset = new Set([
+const keptOnReset = new Set([
   'tenants',
   'oauth_clients',
   'oauth_tokens',
@@ -44,7 +44,7 @@ export const keptOnReset = new Set([
   'list_counters',
 ]);
 /** Kept on a plain reset, cleared by `{ "scope": "all" }`. */
-export const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
+const keptUnlessAll = new Set(['webhook_endpoints', 'webhook_secrets', 'catchers']);
 
 /** How a sandbox is made other than by seeding it (an import). */
 export interface CreateOptions {
@@ -257,5 +257,3 @@ export class Sandboxes {
     return this.tenantTables;
   }
 }
-
-export { templateTenant };

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { Db, Queryable } from '../../db/database.ts';
 
 /** The hidden tenant holding the seed rows every sandbox is copied from. */
-export const templateTenant = '__seed__';
+const templateTenant = '__seed__';
 
 /**
  * Seeded tables, parents first. Each has a seed/<table>.json file of camelCase rows
  * (money in integer minor units); domains add their tables here.
  */
-export const seededTables: string[] = [
+const seededTables: string[] = [
   'vendors',
   'products',
   'variants',

@@ -20,7 +20,7 @@ import { audit } from './audit.ts';
 
 export const consentPushJob = 'consent.iys_push';
 /** Changes are batched for 15 minutes, so a quick opt-in/opt-out pair reaches IYS as one final state. */
-export const iysBatchMs = 15 * 60_000;
+const iysBatchMs = 15 * 60_000;
 
 interface ConsentRow extends ConsentEventRow {
   push_due_at: Date | null;

@@ -49,7 +49,7 @@ const networkProblem = (err: unknown): Problem => ({
 });
 
 /** One JSON request; throws ApiProblem on any non-2xx answer. */
-export async function request<T>(
+async function request<T>(
   method: string,
   path: string,
   body?: unknown,

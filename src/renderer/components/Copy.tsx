@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** Writes text to the clipboard, falling back to a hidden textarea where the async API is refused. */
-export async function copyText(text: string): Promise<void> {
+async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
   } catch {

@@ -5,7 +5,7 @@ import type { StreamStatus } from '../api/stream.ts';
 import type { AdvancedClock, Clock, CreatedSandbox, Page, SandboxSummary } from '../../shared/api-types.ts';
 import { rememberToken } from './tokens.ts';
 
-export interface Toast {
+interface Toast {
   id: number;
   kind: 'info' | 'success' | 'error';
   text: string;
@@ -18,7 +18,7 @@ export interface Toast {
 }
 
 /** At most this many toasts show at once: more would climb over the page (the detail panel). */
-export const maxToasts = 2;
+const maxToasts = 2;
 
 interface AppState {
   session: Session;
@@ -55,9 +55,9 @@ const lastSandboxKey = 'sandbay.lastSandbox';
 let toastIds = 0;
 
 /** How long a toast shows: errors stay longer, to be read and acted on. */
-export const toastMs = { info: 5000, success: 5000, error: 10_000 } as const;
+const toastMs = { info: 5000, success: 5000, error: 10_000 } as const;
 /** The fade-out (the CSS transition of .toast.leaving). */
-export const toastFadeMs = 300;
+const toastFadeMs = 300;
 
 // Each toast's remaining time; paused while the pointer is over the toasts.
 const toastTimers = new Map<
@@ -99,6 +99,7 @@ export const useApp = create<AppState>()((set, get) => ({
     configureApi({ sandboxId: id });
     if (id) localStorage.setItem(lastSandboxKey, id);
     set({ sandboxId: id, clockOffsetMs: 0 });
+    // Cannot reject: refreshClock() catches: the header keeps its last offset.
     if (id) void get().refreshClock();
   },
 

@@ -38,6 +38,7 @@ export const useDetail = create<DetailState>()((set, get) => {
       if (id === get().id) return;
       generation++;
       set({ id, delivery: null, error: null });
+      // Cannot reject: refresh() catches: the error shows in the store.
       if (id) void get().refresh();
     },
 

@@ -57,6 +57,7 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
     if (watching !== job.id) return;
     watching = null;
     useApp.getState().toast(job.state === 'completed' && job.failed === 0 ? 'success' : 'error', replayOutcome(job));
+    // Cannot reject: load() catches: the error shows in the list.
     void useDlqList.getState().load();
   };
 

@@ -4,7 +4,7 @@ import type { Endpoint, EndpointChaos, Page } from '../../shared/api-types.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
 import type { SchemeName } from '../../shared/schemes.ts';
 
-export interface EndpointInput {
+interface EndpointInput {
   url: string;
   topics: string[];
   description?: string | null;

@@ -6,7 +6,7 @@ import { applyMessages, capRows, liveRowCap, mergeHead, type ListFilters } from 
 
 export type { ListFilters };
 
-export interface ListState {
+interface ListState {
   rows: DeliverySummary[];
   filters: ListFilters;
   nextCursor: string | null;
@@ -122,6 +122,7 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
 
       setFilters(filters) {
         set({ filters: kind === 'dlq' ? { ...filters, status: 'dead' } : filters });
+        // Cannot reject: load() catches: the error shows in the list.
         void get().load();
       },
 

@@ -9,6 +9,7 @@ import { useDeliveryList, useDlqList } from './list.ts';
 
 /** Reloads everything shown for the sandbox (after a reset, or when the stream could not resume). */
 export function reloadSandboxData(): void {
+  // Cannot reject: load(), refresh() and refreshClock() catch: their errors show in their stores.
   for (const list of [useDeliveryList, useDlqList]) if (list.getState().loaded) void list.getState().load();
   void useDetail.getState().refresh();
   useDetail.getState().forgetSecrets();
@@ -59,6 +60,7 @@ export async function startLive(): Promise<LiveStream> {
     if (clock) useApp.getState().setClockOffset(clock.data.offsetSeconds! * 1000);
     // A 410 Gone turned an endpoint off: the endpoints view shows why, and offers to turn it back on.
     if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded)
+      // Cannot reject: load() catches: the error shows in the endpoints view.
       void useEndpoints.getState().load();
   });
   stream.follow(useApp.getState().sandboxId);

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /** What is down: the database (503), its disk (507), or Sandbay itself (no answer). */
-export type OutageKind = 'database' | 'storage' | 'server';
+type OutageKind = 'database' | 'storage' | 'server';
 
 interface OutageState {
   outage: { kind: OutageKind; since: number } | null;
@@ -45,6 +45,7 @@ export function watchHealth(apiBase: string): () => void {
     }
   };
   const timer = setInterval(() => void check(), healthEveryMs);
+  // Cannot reject: check() catches: no answer is reported as an outage.
   void check();
   return () => clearInterval(timer);
 }

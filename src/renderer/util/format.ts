@@ -79,7 +79,9 @@ const shortErrors: [RegExp, string][] = [
   [/^TLS certificate/, 'TLS rejected'],
 ];
 
-/** An attempt's outcome in a word or two: the status, or the error cut to its gist (the full text goes in a tooltip). */
+/**
+ * An attempt's outcome in a word or two: the status, or the error cut to its gist (the full text goes in a tooltip).
+ */
 export function shortOutcomeText(status: number | null, error: string | null): string {
   if (status !== null) return String(status);
   if (!error) return '—';

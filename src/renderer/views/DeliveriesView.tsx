@@ -81,6 +81,7 @@ export function DeliveriesView({
   const endpointsLoaded = useEndpoints((s) => s.loaded);
 
   useEffect(() => {
+    // Cannot reject: load() catches: the errors show in the stores.
     if (!list.getState().loaded) void list.getState().load();
     if (!useEndpoints.getState().loaded) void useEndpoints.getState().load();
   }, [sandboxId, list, endpointsLoaded]);

@@ -21,7 +21,9 @@ export interface GridProps {
   label: string;
 }
 
-/** The next attempt's countdown; none while the endpoint is off (a 410 Gone or a user turned it off): it waits for it. */
+/**
+ * The next attempt's countdown; none while the endpoint is off (a 410 Gone or a user turned it off): it waits for it.
+ */
 function NextAttempt({ at, endpointId, paused }: { at: string | null; endpointId: string | null; paused: boolean }) {
   const now = useNow();
   const offset = useApp((s) => s.clockOffsetMs);
@@ -93,7 +95,8 @@ const Row = memo(function Row({
         className="c-topic"
         title={row.check ? `Sent by the receiver check, case ${row.check.case}` : undefined}
       >
-        {/* A check's probes sit among real deliveries: mark them so "x.unknown" or a tampered body is not taken for a real event. */}
+        {/* A check's probes sit among real deliveries: mark them so "x.unknown" or a tampered body is not taken for a
+            real event. */}
         {row.check && (
           <span className="tag" data-testid="check-tag">
             check

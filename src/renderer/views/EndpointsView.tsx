@@ -16,6 +16,7 @@ export function EndpointsView({ sandboxId }: { sandboxId: string }) {
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<Endpoint | null>(null);
   useEffect(() => {
+    // Cannot reject: load() catches: the error shows in the store.
     if (!useEndpoints.getState().loaded) void useEndpoints.getState().load();
   }, [sandboxId]);
   return (

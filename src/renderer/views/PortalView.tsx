@@ -83,6 +83,7 @@ function Credentials({ sandbox, createdSecret }: { sandbox: SandboxSummary; crea
     setSecrets(null);
     setFresh(createdSecret);
     setToken(rememberedToken(sandbox.id));
+    // Cannot reject: useAction's run() catches: the error shows inline.
     void load.run();
   }, [sandbox.id, createdSecret]);
   // The address users and receivers see (--public-url), which may differ from the one this page came by.
@@ -198,6 +199,7 @@ export function PortalView() {
           className="form-row"
           onSubmit={(e) => {
             e.preventDefault();
+            // Cannot reject: useAction's run() catches: the error shows inline.
             void create.run();
           }}
         >

@@ -97,6 +97,7 @@ export function SandboxMenu({ canImport }: { canImport: boolean }) {
         onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
+          // Cannot reject: upload() catches: a failure is a toast.
           if (file) void upload(file);
         }}
       />

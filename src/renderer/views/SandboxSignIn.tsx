@@ -79,6 +79,7 @@ export function SandboxSignIn({ expired }: { expired: boolean }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
+          // Cannot reject: useAction's run() catches: the error shows inline.
           void signIn.run();
         }}
       >

@@ -73,6 +73,7 @@ function ClockPanel() {
               noValidate
               onSubmit={(e) => {
                 e.preventDefault();
+                // Cannot reject: useAction's run() catches: the error shows inline.
                 if (!amountError) void advance.run(seconds);
               }}
             >

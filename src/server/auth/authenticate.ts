@@ -21,7 +21,7 @@ export interface AuthConfig {
   sandboxExists: (id: string) => Promise<boolean>;
 }
 
-export const bearerOf = (ctx: Context): string | undefined => {
+const bearerOf = (ctx: Context): string | undefined => {
   const header = ctx.get('authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
@@ -41,7 +41,10 @@ export function sessionCookieToken(ctx: Context, config: AuthConfig): string | u
   return ctx.get('authorization') ? undefined : sessionTokenOf(ctx, config.session);
 }
 
-/** The sandbox a request names: the Sandbay-Sandbox header, or a sandbox query parameter (EventSource cannot set headers). */
+/**
+ * The sandbox a request names: the Sandbay-Sandbox header, or a sandbox query parameter (EventSource cannot set
+ * headers).
+ */
 const namedSandbox = (ctx: Context): string =>
   ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
 

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 export class StartupError extends Error {}
 
 /** Shortest explicit admin key accepted: as strong as the generated one (sbk_ + 32 random characters). */
-export const minAdminKeyLength = 32;
+const minAdminKeyLength = 32;
 
 /** True for names and addresses only this machine can reach (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {

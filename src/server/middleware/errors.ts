@@ -34,10 +34,10 @@ export function errorHandler(logger: Logger): Middleware {
 }
 
 /** Seconds a client should wait before trying again: the engine recovers within 5 s of the database returning. */
-export const databaseRetryAfterSeconds = 2;
+const databaseRetryAfterSeconds = 2;
 
 /** The answer to a database fault (src/db/errors.ts): 503 while it cannot serve, 507 while its disk is full. */
-export function databaseFaultError(caught: unknown): ApiError | undefined {
+function databaseFaultError(caught: unknown): ApiError | undefined {
   const fault = faultOf(caught);
   if (fault === 'unavailable') {
     return new ApiError(

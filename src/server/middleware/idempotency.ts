@@ -153,7 +153,8 @@ export class IdempotencyKeys {
       return await this.db.ambient(
         () => settle(handler),
         async (tx, outcome) => {
-          if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse(); // another request took the claim over: undo ours
+          // Another request took the claim over: undo ours.
+          if (!(await this.keep(tx, req, token, outcome, mode))) throw inUse();
           return outcome;
         },
       );
@@ -224,7 +225,8 @@ function withoutSecrets(body: unknown, secretFields: readonly string[]): { store
 
 function replayOf(row: KeyRow): RouteResult {
   const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
-  // The first response showed these once; the stored copy never held them (docs/decisions.md).
+  // The first response showed these once; the stored copy never held them
+  // (docs/decisions/replays-never-hold-a-secret-sandbay-keeps-hashed.md).
   if (row.omitted?.length) headers['Idempotent-Omitted'] = row.omitted.join(', ');
   return { status: row.status!, body: JSON.parse(row.response!), headers };
 }

@@ -10,7 +10,9 @@ import { securityRoutes } from './security.ts';
 import { threeDSecureRoutes } from './three-d-secure.ts';
 import { marketplaceRoutes } from './vendors.ts';
 
-/** Every commerce area's routes (issue 5): catalog, customers, B2B, payments, marketplace, payouts, reports, security. */
+/**
+ * Every commerce area's routes (issue 5): catalog, customers, B2B, payments, marketplace, payouts, reports, security.
+ */
 export const commerceRoutes = (s: Services): RouteDef[] => [
   ...catalogRoutes(s),
   ...customerRoutes(s),

@@ -65,7 +65,7 @@ const FixturesFile = z
   })
   .meta({
     id: 'FixturesFile',
-    description: 'Recorded deliveries for replayFixtures() and sandbay replay (docs/receivers.md)',
+    description: 'Recorded deliveries for replayFixtures() and sandbay replay (docs/receivers/testing.md)',
   });
 
 /** Export routes come before GET /webhooks/deliveries/:id, which would otherwise take "export" for an id. */

@@ -28,7 +28,9 @@ export function seqPage<T extends { id: string; seq: number }>(cursors: ListCurs
   return { data: page.data.map(({ seq: _seq, ...row }) => row), nextCursor: page.nextCursor };
 }
 
-/** A page of rows ordered by (commit position, sequence) (src/webhooks/deliveries.ts ListPosition); both stay internal. */
+/**
+ * A page of rows ordered by (commit position, sequence) (src/webhooks/deliveries.ts ListPosition); both stay internal.
+ */
 export function commitPage<T extends { id: string; seq: number; position: number }>(
   cursors: ListCursors,
   rows: T[],

@@ -12,7 +12,7 @@ import type { Services } from '../services.ts';
 
 const tags = ['Session'];
 
-export const SignInRequest = z
+const SignInRequest = z
   .object({
     clientId: z.string().min(1).max(200).optional(),
     clientSecret: z.string().min(1).max(200).optional(),

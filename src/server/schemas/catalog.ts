@@ -39,7 +39,7 @@ export const UpdateVariantRequest = z
   .strict()
   .meta({ id: 'UpdateVariantRequest' });
 
-export const Variant = z
+const Variant = z
   .object({ id: z.string(), sku: z.string(), name: z.string(), price: Money, stock: z.number().int() })
   .meta({ id: 'Variant' });
 

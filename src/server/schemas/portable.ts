@@ -17,7 +17,7 @@ export const ImportQuery = z.object({
   name: z.string().trim().min(1).max(100).optional().describe("The new sandbox's name (default: the file's)"),
 });
 
-export const ImportReport = z
+const ImportReport = z
   .object({
     source: z.object({
       sandboxId: z.string(),

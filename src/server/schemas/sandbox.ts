@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 export {
-  Counts,
   CreatedSandbox,
   Credentials,
   ResetResult,

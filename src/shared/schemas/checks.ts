@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { Timestamp } from './common.ts';
 import { SigningScheme } from './webhooks.ts';
 
-/** One case's result. `id` is any string here; the server narrows it to the battery's case ids (and names the schemas). */
+/**
+ * One case's result. `id` is any string here; the server narrows it to the battery's case ids (and names the schemas).
+ */
 export const CheckCaseResult = z.object({
   id: z.string().describe('The case (JUnit testcase name)'),
   ok: z.boolean().describe('Passed'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 
-export const Counts = z.record(z.string(), z.number().int()).meta({ id: 'SandboxCounts' });
+const Counts = z.record(z.string(), z.number().int()).meta({ id: 'SandboxCounts' });
 
 export const Sandbox = z
   .object({

@@ -15,12 +15,12 @@ interface Row {
   request_count: number;
 }
 
-export const defaultBehaviour: CatcherBehaviour = { mode: 'status', status: 200, delayMs: 0 };
+const defaultBehaviour: CatcherBehaviour = { mode: 'status', status: 200, delayMs: 0 };
 
 const requestCount = `(select count(*) from catcher_requests r where r.tenant_id = catchers.tenant_id and r.catcher_name = catchers.name)::int as request_count`;
 
 /** The path a sandbox's catcher receives at: the sandbox is part of it, so names are per sandbox. */
-export const catcherPath = (tenantId: string, name: string) =>
+const catcherPath = (tenantId: string, name: string) =>
   `/catch/${encodeURIComponent(tenantId)}/${encodeURIComponent(name)}`;
 
 /**

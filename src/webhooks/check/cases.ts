@@ -8,7 +8,10 @@ export interface CaseData {
   /** order.placed data of a real order, and its order.cancelled. */
   placed: Record<string, unknown>;
   cancelled: Record<string, unknown>;
-  /** Topics the receiver does not handle: a real one outside the endpoint's subscription (with --endpoint), and x.unknown. */
+  /**
+   * Topics the receiver does not handle: a real one outside the endpoint's subscription (with --endpoint), and
+   * x.unknown.
+   */
   unhandled: { topic: string; data: unknown }[];
   /** Whether an effects source was given (the duplicate then checks the delivery was processed once). */
   effects: boolean;
@@ -32,8 +35,8 @@ export interface CheckCase {
   judge: (j: Judging, data: CaseData) => Verdict | Promise<Verdict>;
 }
 
-export const latencyWarnMs = 2000;
-export const largeBodyBytes = 1024 * 1024;
+const latencyWarnMs = 2000;
+const largeBodyBytes = 1024 * 1024;
 const turkish = 'İ ı ğ ü ş ö ç';
 
 const utf8Data = (d: CaseData) => ({

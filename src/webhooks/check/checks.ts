@@ -9,7 +9,7 @@ import type { CheckRunner, EffectsCounter } from './runner.ts';
 
 const effectsTimeoutMs = 5000;
 /** An effects URL answers a count: more than this is refused unread (a flood must not fill memory). */
-export const effectsMaxBytes = 1024;
+const effectsMaxBytes = 1024;
 
 /**
  * Reads a receiver's effects URL: a GET answering its count of processed events as a bare

@@ -21,7 +21,7 @@ import { sandbayWords, type CheckWords } from './words.ts';
  */
 
 /** Text and a float that tell the serialisers apart: "/", <, &, non-ASCII, and 0.0 written with its point. */
-export const probeData = (data: Record<string, unknown>) => ({
+const probeData = (data: Record<string, unknown>) => ({
   ...data,
   note: 'İstanbul/Kadıköy <b>&</b>',
   discount: new JsonFloat(0),
@@ -30,7 +30,7 @@ export const probeData = (data: Record<string, unknown>) => ({
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The receiver's stack from the headers it answered with. */
-export const stackOf = (answers: readonly Answer[]) => answers.map((a) => detectStack(a.headers)).find(Boolean);
+const stackOf = (answers: readonly Answer[]) => answers.map((a) => detectStack(a.headers)).find(Boolean);
 
 const inLanguage = (stack: ReceiverStack | undefined) =>
   stack ? ` (by its headers, a ${stackLabel(stack)} receiver)` : '';
@@ -61,7 +61,7 @@ function reserialised(lead: string, form: JsonForm, stack: ReceiverStack | undef
 }
 
 /** The receiver's own account (Sandbay-Echo) of what it verified, when it answered with one. */
-export async function fromEcho(
+async function fromEcho(
   j: Judging,
   a: Answer,
   lead: string,
@@ -220,7 +220,7 @@ export async function rejectedUtf8Body(
   };
 }
 
-export const smallerBodyBytes = 64 * 1024;
+const smallerBodyBytes = 64 * 1024;
 
 /** `large-body` failed: a size limit (413), or a body verified only in part (a 64 KiB one passes). */
 export async function rejectedLargeBody(

@@ -33,7 +33,7 @@ export type Signing =
   | { header: string };
 
 const standardProbes = ['utf8-key', 'undecoded-key', 'no-id', 'hmac-for-v1a'] as const;
-export type StandardProbe = (typeof standardProbes)[number];
+type StandardProbe = (typeof standardProbes)[number];
 const sandbayProbes = ['stripped-prefix', 'decoded-key'] as const;
 const isStandardProbe = (s: Signing): s is StandardProbe => (standardProbes as readonly unknown[]).includes(s);
 const isSandbayProbe = (s: Signing) => (sandbayProbes as readonly unknown[]).includes(s);
@@ -53,7 +53,9 @@ export interface CheckRequest {
   again?: boolean;
   /** Default `ascii`: compact JSON with non-ASCII text as \uXXXX, so decoding bugs show in utf8-body alone. */
   layout?: Layout;
-  /** Drop the pretty layout's trailing newline (signed without it): tells a receiver that trims the body it verifies. */
+  /**
+   * Drop the pretty layout's trailing newline (signed without it): tells a receiver that trims the body it verifies.
+   */
   trim?: boolean;
   /** Pad `data` so the body is exactly this many bytes. */
   bytes?: number;
@@ -74,7 +76,7 @@ export interface BuiltRequest {
   timestamp: number;
 }
 
-export const skewSeconds = 600;
+const skewSeconds = 600;
 
 const toAscii = (json: string) =>
   json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -192,7 +194,10 @@ function standardHeadersFor(
   return sign(run.keys);
 }
 
-/** Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard Webhooks'). */
+/**
+ * Every signing header of one request, by lowercase name, under the case's signing (Sandbay's and/or Standard
+ * Webhooks').
+ */
 function signingHeaders(
   signing: Signing,
   run: AttemptSigning,
@@ -204,7 +209,8 @@ function signingHeaders(
   const standard = run.schemes.some((s) => s !== 'sandbay');
   const out: Record<string, string> = {};
   if (typeof signing === 'object' || signing === 'none') {
-    // A broken or missing signature header: the others (webhook-id, webhook-timestamp) stay, as a real one would send them.
+    // A broken or missing signature header: the others (webhook-id, webhook-timestamp) stay, as a real one would send
+    // them.
     if (standard) Object.assign(out, { 'webhook-id': id, 'webhook-timestamp': String(now) });
     if (typeof signing === 'object') {
       if (sandbay) out[signatureHeaderName.toLowerCase()] = signing.header;

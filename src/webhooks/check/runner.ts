@@ -21,7 +21,10 @@ export interface CheckTarget {
   url: string;
   /** Live secrets, newest first; the first is the run's secret. */
   secrets: string[];
-  /** The schemes it signs with (the endpoint's; Sandbay's for a bare URL unless asked) and, for ed25519, the live whsk_ keys. */
+  /**
+   * The schemes it signs with (the endpoint's; Sandbay's for a bare URL unless asked) and, for ed25519, the live whsk_
+   * keys.
+   */
   schemes: SchemeName[];
   signingKeys: string[];
   allowInsecureTls: boolean;
@@ -104,6 +107,7 @@ export class CheckRunner {
       return this.deps.store.get(this.deps.db, tenantId, run.id).catch(() => run);
     });
     this.running.add(done);
+    // Cannot reject: done catches (and reports) whatever the run threw.
     void done.finally(() => {
       this.running.delete(done);
       release();
@@ -115,7 +119,8 @@ export class CheckRunner {
     const now = this.deps.clock.now(tenantId);
     const placed = (await buildSample(this.deps.db, tenantId, 'order.placed', now)) as Record<string, unknown>;
     const unhandled: CaseData['unhandled'] = [];
-    // A real topic the endpoint did not subscribe to, preferring one whose sample is ASCII (decoding is utf8-body's job).
+    // A real topic the endpoint did not subscribe to, preferring one whose sample is ASCII (decoding is utf8-body's
+    // job).
     const outside = target.topics ? topics.filter((t) => !target.topics!.some((p) => patternMatches(p, t))) : [];
     let fallback: CaseData['unhandled'][number] | undefined;
     for (const topic of outside) {
@@ -184,6 +189,7 @@ export class CheckRunner {
       const finished = report.cases.length === checkCases.length;
       if (finished) release();
       const snapshot = structuredClone(report);
+      // Cannot reject: execute awaits the chain (`await writes`), so a failed write fails the run.
       void write(async () => {
         await this.deps.store.progress(tenantId, run.id, snapshot, checkCases.length, finished);
         this.announce(tenantId, run.id, target.endpointId, snapshot.cases.length, finished ? 'finished' : 'running');
@@ -193,7 +199,10 @@ export class CheckRunner {
     return this.deps.store.get(this.deps.db, tenantId, run.id);
   }
 
-  /** Sends a case's requests and judges the answers; `blocker` is the failed case whose failure makes a refusal meaningless. */
+  /**
+   * Sends a case's requests and judges the answers; `blocker` is the failed case whose failure makes a refusal
+   * meaningless.
+   */
   private async runCase(
     tenantId: string,
     runId: string,
@@ -228,6 +237,7 @@ export class CheckRunner {
       const number = (attempts.get(built.deliveryId) ?? 0) + 1;
       attempts.set(built.deliveryId, number);
       if (number === 1) deliveryIds.push(built.deliveryId);
+      // Cannot reject: execute awaits the chain (`await writes`), so a failed write fails the run.
       void write(() => this.record(tenantId, runId, c.id, target, built, number, startedAt, outcome));
       return {
         deliveryId: built.deliveryId,
@@ -246,7 +256,8 @@ export class CheckRunner {
     for (const request of c.requests(data)) answers.push(await send(request));
     const after = before !== undefined ? await count() : undefined;
     const refused = answers.find((a) => !is2xx(a));
-    // While a correct delivery is refused, a refusal scores nothing: only an acceptance says something (of a bad request, a real failure).
+    // While a correct delivery is refused, a refusal scores nothing: only an acceptance says something (of a bad
+    // request, a real failure).
     if (blocker && (c.rejects ? answers.every((a) => !is2xx(a)) : refused)) {
       const got = refused ?? answers[0];
       return {

@@ -5,8 +5,10 @@ import type { CheckReport, CheckRun } from '../../shared/check-report.ts';
 import { newId } from '../../shared/ids.ts';
 import { notFound } from '../../shared/problem.ts';
 
-/** Each endpoint (and the sandbox's bare-URL checks together) keeps its newest runs, so a user sees the score improve. */
-export const keptRunsPerEndpoint = 10;
+/**
+ * Each endpoint (and the sandbox's bare-URL checks together) keeps its newest runs, so a user sees the score improve.
+ */
+const keptRunsPerEndpoint = 10;
 // A battery sends ~20 requests of at most 10 s each; a run 'running' longer than this was cut off by a stop.
 const staleRunSeconds = 600;
 

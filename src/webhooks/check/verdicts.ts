@@ -38,7 +38,7 @@ export type Explanation = Pick<Verdict, 'cause' | 'fix'>;
 
 export const is2xx = (a: Answer) => a.status !== null && a.status >= 200 && a.status < 300;
 const is3xx = (a: Answer) => a.status !== null && a.status >= 300 && a.status < 400;
-export const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
+const is4xx = (a: Answer) => a.status !== null && a.status >= 400 && a.status < 500;
 const is5xx = (a: Answer) => a.status !== null && a.status >= 500;
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };

@@ -35,7 +35,10 @@ export const sandbayWords: CheckWords = {
   malformed: ['garbage', 't=abc,v1='],
 };
 
-/** The words of a run signed with these schemes: Sandbay's whenever its scheme is among them (its receivers read its headers). */
+/**
+ * The words of a run signed with these schemes: Sandbay's whenever its scheme is among them (its receivers read its
+ * headers).
+ */
 export function wordsFor(schemes: readonly SchemeName[]): CheckWords {
   if (schemes.includes('sandbay')) return sandbayWords;
   const hmac = schemes.includes('standard-webhooks');

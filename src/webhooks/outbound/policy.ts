@@ -7,7 +7,7 @@ import { addressKind, AllowList, canonicalAddress, type AddressKind } from './ad
 /** Resolves a host name to its addresses (all of them, in the resolver's order). Tests pass a stub. */
 export type HostLookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, order: 'verbatim' });
+const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, order: 'verbatim' });
 
 export interface OutboundPolicyOptions {
   /** Shared mode (SPEC §9): every outbound request is checked. On a laptop nothing is. */

@@ -17,7 +17,8 @@ export interface SampleChanges {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-// Keys come from users ("__proto__" included): always own data properties, never a prototype's setter or a walk into one.
+// Keys come from users ("__proto__" included): always own data properties, never a prototype's setter or a walk into
+// one.
 const setOwn = (object: Record<string, unknown>, key: string, value: unknown) =>
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 const ownValue = (object: Record<string, unknown>, key: string) =>

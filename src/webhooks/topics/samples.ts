@@ -12,7 +12,7 @@ import type { SampleBuilder } from './samples/rows.ts';
  * the same builder functions the real operations call (./data/*), so a sample has exactly the
  * shape the real event has.
  */
-export const sampleBuilders: Record<Topic, SampleBuilder> = {
+const sampleBuilders: Record<Topic, SampleBuilder> = {
   ...commerceSamples,
   ...b2bSamples,
   ...marketplaceSamples,

@@ -1,7 +1,7 @@
 import { attemptSpanId, attemptTrace } from './trace-context.ts';
 
 /** What a span knows of the attempt it stands for. */
-export interface AttemptSpanStart {
+interface AttemptSpanStart {
   tenantId: string;
   deliveryId: string;
   topic: string;
@@ -11,13 +11,13 @@ export interface AttemptSpanStart {
 }
 
 /** How an attempt ended, as its span records it. */
-export interface AttemptSpanEnd {
+interface AttemptSpanEnd {
   ok: boolean;
   status: number | null;
   error: string | null;
 }
 
-export interface AttemptSpan {
+interface AttemptSpan {
   /** The W3C `traceparent` header the attempt carries (SPEC §5.2's headers, plus trace context). */
   readonly traceparent: string;
   end(outcome: AttemptSpanEnd): void;

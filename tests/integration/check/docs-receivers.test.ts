@@ -1,5 +1,5 @@
-// docs/receivers.md, run: its Node receiver (on the sandbay-receiver kit) answers a refusal with a
-// Sandbay-Echo the check reads (readme-receivers.test.ts runs it through the whole battery); its echo
+// The receiver pages (docs/receivers.md, docs/receivers/), run: its Node receiver (on the sandbay-receiver kit) answers
+// a refusal with a Sandbay-Echo the check reads (readme-receivers.test.ts runs it through the whole battery); its echo
 // recipes in Python, Go and PHP write exactly what the kit's err.echo does.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

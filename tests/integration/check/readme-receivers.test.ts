@@ -1,4 +1,4 @@
-// docs/receivers.md's four receivers (Node, Python, Go, PHP), run verbatim as servers, pass the whole
+// The receiver pages' four receivers (Node, Python, Go, PHP), run verbatim as servers, pass the whole
 // receiver check: what the docs teach is what the battery expects.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -5,7 +5,8 @@ import { advance, eventTopics, lastEvent, ok, order, paths, stockOf, variantAt }
 
 const engine = useEngine();
 
-// Seeded: com_0001 (threshold 5,000 TRY; manager then finance), buyer cus_0041, approvers cus_0043 (manager), cus_0044 (finance).
+// Seeded: com_0001 (threshold 5,000 TRY; manager then finance), buyer cus_0041, approvers cus_0043 (manager), cus_0044
+// (finance).
 async function bigOrder(sb: Awaited<ReturnType<typeof createSandbox>>) {
   const variantId = await variantAt(sb, 2600.5);
   const o = await order(sb, [{ variantId, quantity: 2 }], 'cus_0041');

@@ -5,7 +5,7 @@ import { Receiver } from '../../helpers/receiver.ts';
 import { registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 import { advance, ok } from './helpers.ts';
 
-// A reset reseeds and the seed owes no jobs (docs/decisions.md), so a reset drops the sandbox's
+// A reset reseeds and the seed owes no jobs (docs/decisions/the-seed-owes-no-jobs.md), so a reset drops the sandbox's
 // due jobs of every kind; a delete drops them all. Another sandbox's jobs are never touched.
 const engine = useEngine();
 const rx = new Receiver();

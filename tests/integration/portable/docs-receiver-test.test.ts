@@ -1,4 +1,4 @@
-// docs/receivers.md's own test of its Node receiver ("Replay recorded deliveries in your tests"), run
+// docs/receivers/testing.md's own test of the Node receiver ("Replay recorded deliveries in your tests"), run
 // verbatim with node --test, as a user's project would: sandbay/testing from the built package, the
 // receiver beside it, and a fixtures file recorded from a real sandbox.
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ test("the Node receiver's documented test passes: a delivery it caused answered 
   execFileSync(process.execPath, [join(root, 'scripts', 'build-receiver.mjs')], { cwd: root, stdio: 'pipe' });
   const blocks = receiverBlocks('js');
   const testBlock = blocks.find((b) => b.includes('replayFixtures('));
-  assert.ok(testBlock, 'docs/receivers.md has the test');
+  assert.ok(testBlock, 'docs/receivers/testing.md has the test');
   // Fixtures as `sandbay fixtures record` writes them, from deliveries of another sandbox (another secret).
   const receiver = await new Receiver().start();
   const sb = await createSandbox(engine.url);

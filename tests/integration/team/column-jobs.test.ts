@@ -1,5 +1,6 @@
 // Commerce column jobs (here a saved report falling due) run exactly once whichever engine finds them
-// due, and run even when the engine that scheduled them has stopped (docs/decisions.md, Team mode).
+// due, and run even when the engine that scheduled them has stopped
+// (docs/decisions/commerce-column-jobs-run-once-whichever-engine.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../../src/server/start.ts';
@@ -60,7 +61,7 @@ test('a job both engines hold runs once when it falls due: one run, one event, o
 });
 
 test('a job scheduled on an engine that stopped before it fell due is run by another', async () => {
-  const [a, b] = team.engines;
+  const [a] = team.engines;
   const c = await team.start();
   const sandbox = await sandboxWithEndpoint(c);
   const reportId = await reportDueSoon(c, sandbox, 1500);
@@ -72,7 +73,7 @@ test('a job scheduled on an engine that stopped before it fell due is run by ano
 });
 
 test('a due job whose row another transaction holds is skipped without waiting, then run once by the poll', async () => {
-  const [a, b] = team.engines;
+  const [a] = team.engines;
   const sandbox = await sandboxWithEndpoint(a);
   const reportId = await reportDueSoon(a, sandbox, 1100);
   await withOpenTransaction(team.databaseUrl, async (holder) => {

@@ -30,7 +30,8 @@ test("deliveries made on three engines are pruned by the sandbox's one count", a
   const made: string[] = [];
   const total = 15;
   for (let i = 0; i < total; i++) {
-    // Five on each engine, fewer than `keep`: only their sum passes it (twice: the first prune at 6 finds nothing to drop).
+    // Five on each engine, fewer than `keep`: only their sum passes it (twice: the first prune at 6 finds nothing to
+    // drop).
     const engine = team.engines[Math.floor(i / 5)];
     assert.equal((await call(engine.url, '/api/v1/orders', { token: sandbox.token, body: order })).status, 201);
     made.push(

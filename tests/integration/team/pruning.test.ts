@@ -1,6 +1,6 @@
 // The delivery pruner with several engines on one database: two engines pruning one sandbox at once
 // neither fail nor prune twice, and a prune never waits on (nor breaks) a delivery whose attempt is
-// being recorded in another transaction (docs/decisions.md, Team mode).
+// being recorded in another transaction (docs/decisions/pruning-with-several-engines.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../../src/server/start.ts';

@@ -11,7 +11,7 @@ const attemptTimeoutMs = 600;
 const engine = useEngine({ attemptTimeoutMs });
 
 const at = (iso: string) => Date.parse(iso);
-/** When an attempt finished, in sandbox ms: retry timing counts from there (docs/decisions.md). */
+/** When an attempt finished, in sandbox ms: retry timing counts from there (docs/decisions/retry-timing.md). */
 const finished = (a: any) => at(a.startedAt) + a.durationMs;
 
 /** A sandbox whose one delivery failed its first attempt at `rx` (which answers 500). */
@@ -44,7 +44,8 @@ test('an advance issued while a manual retry is in flight returns only after tha
     );
     const [, manual, third, fourth] = d.attempts;
     assert.match(manual.error, /timeout|timed out/i);
-    // The manual attempt took slot 2; slots 3 and 4 follow 2 min and 10 min after each failure, run as of their due time.
+    // The manual attempt took slot 2; slots 3 and 4 follow 2 min and 10 min after each failure, run as of their due
+    // time.
     assert.equal(at(third.startedAt), finished(manual) + 120_000);
     assert.equal(at(fourth.startedAt), finished(third) + 600_000);
     assert.equal(d.status, 'pending');

@@ -1,7 +1,7 @@
-// The deliveries table is the queue (docs/decisions.md, Team mode): a live lease blocks every other
-// attempt of the delivery, a result recorded without its lease is dropped, and a lease of an engine
-// that is gone is taken again at once. Leases are written here as an engine would write them; the
-// tests with several live engines are in tests/integration/team (PostgreSQL).
+// The deliveries table is the queue (docs/decisions/the-deliveries-table-is-the-queue-not-pg-boss-or.md): a live lease
+// blocks every other attempt of the delivery, a result recorded without its lease is dropped, and a lease of an engine
+// that is gone is taken again at once. Leases are written here as an engine would write them; the tests with several
+// live engines are in tests/integration/team (PostgreSQL).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';

@@ -1,4 +1,4 @@
-// docs/receivers.md's Standard Webhooks receivers (Node, Python, Go, PHP), run verbatim as servers and sent
+// The receiver pages' Standard Webhooks receivers (Node, Python, Go, PHP), run verbatim as servers and sent
 // real deliveries: signed ones are accepted (a replay too, processed once), a tampered one is refused.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -7,7 +7,7 @@
  */
 
 /** What an import does with a secret column of a file exported without secrets (its value is null there). */
-export type SecretPolicy =
+type SecretPolicy =
   /** A new webhook secret (whsec_…): the endpoint signs with it from then on, and the report says so. */
   | 'new-webhook-secret'
   /** An empty string: the value only served the original (the secret a receiver check signed with). */

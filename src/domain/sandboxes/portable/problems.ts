@@ -1,6 +1,8 @@
 import { ApiError } from '../../../shared/problem.ts';
 
-/** Where in a sandbox file a problem is: the line (uncompressed, from 1), its table, or a byte of the compressed file. */
+/**
+ * Where in a sandbox file a problem is: the line (uncompressed, from 1), its table, or a byte of the compressed file.
+ */
 export interface FileWhere {
   line?: number;
   table?: string;

@@ -19,7 +19,7 @@ export interface ReadLimits {
   maxLineBytes: number;
 }
 
-export const defaultReadLimits: ReadLimits = { maxBytes: 8 * 2 ** 30, maxLineBytes: 16 * 2 ** 20 };
+const defaultReadLimits: ReadLimits = { maxBytes: 8 * 2 ** 30, maxLineBytes: 16 * 2 ** 20 };
 
 export type FileRecord =
   | { kind: 'header'; line: number; header: SandboxFileHeader }

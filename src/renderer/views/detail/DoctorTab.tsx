@@ -117,6 +117,7 @@ export function DoctorTab({ delivery }: { delivery: Delivery }) {
         className="stack"
         onSubmit={(e) => {
           e.preventDefault();
+          // Cannot reject: useAction's run() catches: the error shows inline.
           void check.run();
         }}
       >

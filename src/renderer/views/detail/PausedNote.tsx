@@ -6,7 +6,10 @@ import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
 import { formatDateTime } from '../../util/format.ts';
 
-/** Why a pending delivery is not attempted (its endpoint is off, after a 410 Gone or by hand), with the one click that resumes it. */
+/**
+ * Why a pending delivery is not attempted (its endpoint is off, after a 410 Gone or by hand), with the one click that
+ * resumes it.
+ */
 export function PausedNote({ delivery }: { delivery: Delivery }) {
   const canWrite = useCan('webhooks:write');
   const enable = useAction(async () => {

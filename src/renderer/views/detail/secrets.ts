@@ -8,6 +8,7 @@ export function useSigningSecrets(delivery: Delivery): SigningSecrets | ApiProbl
   const key = secretsKey(delivery);
   const value = useDetail((s) => s.secrets[key]);
   useEffect(() => {
+    // Cannot reject: loadSecrets() catches: the error is stored as the value.
     void useDetail.getState().loadSecrets(delivery);
     // Keyed by endpoint: the delivery object changes on every refresh, the secrets that sign it do not.
   }, [key]);

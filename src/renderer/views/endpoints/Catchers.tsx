@@ -102,6 +102,7 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
           className="form-row"
           onSubmit={(e) => {
             e.preventDefault();
+            // Cannot reject: useAction's run() catches: the error shows inline.
             if (!delayError) void save.run({ delayMs });
           }}
         >
@@ -128,6 +129,7 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
               disabled={!canWrite}
               onChange={(e) => setDelay(e.target.value)}
               onBlur={() => {
+                // Cannot reject: useAction's run() catches: the error shows inline.
                 if (!delayError && delayMs !== catcher.delayMs) void save.run({ delayMs });
               }}
             />
@@ -214,6 +216,7 @@ export function Catchers({ sandboxId }: { sandboxId: string }) {
           onSubmit={(e) => {
             e.preventDefault();
             setTouched(true);
+            // Cannot reject: useAction's run() catches: the error shows inline.
             if (namePattern.test(name.trim())) void create.run();
           }}
         >

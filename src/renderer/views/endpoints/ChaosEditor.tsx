@@ -7,7 +7,10 @@ import { InlineError } from '../../components/Misc.tsx';
 import { useEndpoints } from '../../store/endpoints.ts';
 import { chaosOf, chaosProblems, draftOf, type ChaosDraft } from './chaos-draft.ts';
 
-/** Duplicate rate, reorder window, added delay and seed, with what is wrong beside each (checked as typed, else the server's message). */
+/**
+ * Duplicate rate, reorder window, added delay and seed, with what is wrong beside each (checked as typed, else the
+ * server's message).
+ */
 export function ChaosFields({
   draft,
   onChange,
@@ -63,6 +66,7 @@ export function ChaosEditor({ endpoint, canEdit }: { endpoint: Endpoint; canEdit
         onSubmit={(e) => {
           e.preventDefault();
           if (Object.keys(chaosProblems(draft)).length === 0)
+            // Cannot reject: useAction's run() catches: the error shows inline.
             void save.run(chaosOf(draft)).then((ep) => ep && setDraft(draftOf(ep.chaos)));
         }}
       >

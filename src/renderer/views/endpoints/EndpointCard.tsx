@@ -177,6 +177,7 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
             className="row"
             onSubmit={(e) => {
               e.preventDefault();
+              // Cannot reject: useAction's run() catches: the error shows inline.
               void test.run();
             }}
           >

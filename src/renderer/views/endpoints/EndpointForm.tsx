@@ -48,6 +48,7 @@ export function EndpointForm({
   const submit = () => {
     setTouched(true);
     if (urlProblem(url) || picked.size === 0 || Object.keys(chaosProblems(chaos)).length > 0) return;
+    // Cannot reject: useAction's run() catches: the error shows inline.
     void create.run();
   };
   return (

@@ -8,7 +8,9 @@ import { pathOf } from '../../router.ts';
 import { useChecks } from '../../store/checks.ts';
 import { formatDateTime } from '../../util/format.ts';
 
-/** Whether a URL is one of this sandbox's built-in catchers (…/catch/<sandboxId>/<name>), on whatever host serves it. */
+/**
+ * Whether a URL is one of this sandbox's built-in catchers (…/catch/<sandboxId>/<name>), on whatever host serves it.
+ */
 const isCatcherUrl = (url: string, sandboxId: string) => {
   try {
     return new RegExp(`^/catch/${sandboxId}/[^/]+$`).test(new URL(url).pathname);
@@ -164,6 +166,7 @@ export function ReceiverCheck({
           className="form-row"
           onSubmit={(e) => {
             e.preventDefault();
+            // Cannot reject: useAction's run() catches: the error shows inline.
             void start.run();
           }}
         >

@@ -6,7 +6,10 @@ const about: Record<SchemeName, string> = {
   'standard-webhooks-ed25519': 'webhook-signature: v1a,<base64 ed25519>, verified with a public key',
 };
 
-/** The signing schemes of an endpoint: one, or several at once while receivers migrate (every scheme's headers on each request). */
+/**
+ * The signing schemes of an endpoint: one, or several at once while receivers migrate (every scheme's headers on each
+ * request).
+ */
 export function SchemePicker({
   value,
   onChange,

@@ -36,7 +36,10 @@ export function TopicSelect({
   );
 }
 
-/** Sends a realistic sample of a topic (with the user's data merged over it, if any) to an endpoint or URL, and links to the delivery. */
+/**
+ * Sends a realistic sample of a topic (with the user's data merged over it, if any) to an endpoint or URL, and links to
+ * the delivery.
+ */
 export async function sendTestWebhook(
   sandboxId: string,
   topic: string,
@@ -94,6 +97,7 @@ export function TestWebhookForm({ sandboxId }: { sandboxId: string }) {
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
+        // Cannot reject: useAction's run() catches: the error shows inline.
         if (!targetProblem(target) && !('error' in data)) void send.run();
       }}
     >

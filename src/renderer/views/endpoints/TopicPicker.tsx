@@ -70,7 +70,9 @@ export function TopicPicker({
   const all = topics.every((t) => picked.has(t));
   const toggle = (names: readonly string[], on: boolean) => {
     const next = new Set(picked);
-    for (const n of names) on ? next.add(n) : next.delete(n);
+    for (const n of names)
+      if (on) next.add(n);
+      else next.delete(n);
     onChange(next);
   };
   const categoryState = (c: TopicCategory) => {
