@@ -10,18 +10,20 @@ import { useEndpoints } from '../../store/endpoints.ts';
 import { formatCountdown, formatDateTime } from '../../util/format.ts';
 import { DeliveryActions } from './Actions.tsx';
 import { AttemptsTab } from './AttemptsTab.tsx';
+import { CompareTab } from './CompareTab.tsx';
 import { DoctorTab } from './DoctorTab.tsx';
 import { PausedNote } from './PausedNote.tsx';
 import { RequestTab } from './RequestTab.tsx';
 import { RetryTimeline } from './RetryTimeline.tsx';
 import { SignatureTab } from './SignatureTab.tsx';
 
-type Tab = 'attempts' | 'request' | 'signature' | 'doctor';
+type Tab = 'attempts' | 'request' | 'signature' | 'doctor' | 'compare';
 const tabs: { id: Tab; label: string }[] = [
   { id: 'attempts', label: 'Attempts' },
   { id: 'request', label: 'Request' },
   { id: 'signature', label: 'Signature' },
   { id: 'doctor', label: 'Receiver doctor' },
+  { id: 'compare', label: 'Compare' },
 ];
 
 /** One delivery: facts, retry timeline and actions on top; attempts, request, signature and doctor below. */
@@ -133,6 +135,7 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
         {tab === 'request' && <RequestTab delivery={delivery} />}
         {tab === 'signature' && <SignatureTab delivery={delivery} />}
         {tab === 'doctor' && <DoctorTab delivery={delivery} />}
+        {tab === 'compare' && <CompareTab delivery={delivery} />}
       </div>
     </article>
   );
