@@ -110,7 +110,7 @@ export async function authorize(
     body: text,
   });
   const location = res.headers.get('location');
-  if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${text}`);
+  if (res.status !== 303 || !location) throw new Error(`decision (303 See Other expected): ${res.status} ${text}`);
   return new URL(location);
 }
 

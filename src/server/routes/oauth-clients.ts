@@ -38,6 +38,7 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
     method: 'get',
     path: '/api/v1/sandbox/credentials',
     operationId: 'getSandboxCredentials',
+    credentials: true,
     tags,
     access: 'sandbox',
     scope: 'sandbox:write',

@@ -76,6 +76,7 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
     method: 'post',
     path: '/api/v1/sandboxes/import',
     operationId: 'importSandbox',
+    credentials: true,
     tags,
     access: 'none',
     raw: true,

@@ -38,6 +38,7 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     method: 'post',
     path: '/api/v1/sandboxes',
     operationId: 'createSandbox',
+    credentials: true,
     tags,
     access: 'none',
     summary:
@@ -81,6 +82,7 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     method: 'post',
     path: '/api/v1/sandbox/reset',
     operationId: 'resetSandbox',
+    credentials: true,
     tags,
     access: 'sandbox',
     scope: 'sandbox:write',
