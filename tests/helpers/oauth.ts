@@ -117,7 +117,7 @@ export async function authorize(
 /** Registers an OAuth client of the sandbox (public: no secret, PKCE) and returns it, with its secret when confidential. */
 export async function registerClient(
   sb: TestSandbox,
-  body: { public?: boolean; name?: string; redirectUris?: string[] } = {},
+  body: { public?: boolean; name?: string; redirectUris?: string[]; scope?: string } = {},
 ): Promise<any> {
   const res = await sb.api('/api/v1/sandbox/oauth-clients', { body });
   if (res.status !== 201) throw new Error(`client registration failed: ${res.status} ${JSON.stringify(res.body)}`);

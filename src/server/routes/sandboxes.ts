@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import { ApiError, notFound } from '../../shared/problem.ts';
+import { allScopes } from '../../shared/scopes.ts';
 import { tenantOf } from '../auth/principal.ts';
+import { assertHolds } from '../auth/scope-ceiling.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { listOf } from '../schemas/common.ts';
@@ -93,9 +95,11 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     body: ResetRequest,
     responses: { 200: ResetResult },
     idempotent: false,
-    handler: async ({ body, principal }) => ({
-      body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all'),
-    }),
+    handler: async ({ body, principal }) => {
+      // Fresh credentials carry every scope: only a caller holding them all may have them (SPEC §3).
+      if (body.scope === 'all') assertHolds(principal, allScopes, 'A reset with scope all');
+      return { body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all') };
+    },
   }),
   route({
     method: 'delete',
