@@ -41,6 +41,12 @@ test('each route answering with a credential says Cache-Control: no-store', asyn
     }),
     'POST /oauth/token',
   );
+  const exported = await fetch(`${engine.url}/api/v1/sandbox/export?includeSecrets=true`, {
+    headers: { authorization: `Bearer ${sb.token}` },
+  });
+  await exported.arrayBuffer();
+  assert.equal(exported.status, 200);
+  assert.equal(exported.headers.get('cache-control'), 'no-store', 'GET /sandbox/export (secrets included)');
   noStore(await importBytes(engine.url, await exportBytes(engine.url, sb)), 'POST /sandboxes/import');
   noStore(await sb.api('/api/v1/sandbox/reset', { body: { scope: 'all' } }), 'POST /sandbox/reset (scope all)');
 });
