@@ -57,10 +57,11 @@ export async function startCluster(
   let closing = false;
   let serving = false;
   try {
-    const { databaseUrl } = await claimDataDir(
+    const { databaseUrl, tightened } = await claimDataDir(
       { dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres },
       cleanups,
     );
+    if (tightened) log(tightened);
     // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them.
     const adminKey = !exposure.adminKey && dataDir && !options.databaseUrl ? await dataDirAdminKey(dataDir) : undefined;
     const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey }) };
