@@ -5,7 +5,7 @@ import { formatDateTime, formatTime } from '../util/format.ts';
  * advance (retries, occurredAt, expiries, rotation overlaps), the real one does not (signature times,
  * token lifetimes, what the browser and the catchers saw). Hours apart on one screen, so each says which.
  */
-export type Clock = 'sandbox' | 'real';
+type Clock = 'sandbox' | 'real';
 
 export const clockName: Record<Clock, string> = { sandbox: 'sandbox clock', real: 'real clock' };
 
