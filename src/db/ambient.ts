@@ -7,7 +7,8 @@ import type { Db, Tx } from './database.ts';
  */
 export interface AmbientDb extends Db {
   /**
-   * Runs `work` in one transaction: `query`/`exec` calls from its async flow join it, and a
+   * Runs `work` in one transaction, begun at its first statement (what it awaits before that, a DNS
+   * lookup say, holds no connection): `query`/`exec` calls from its async flow join it, and a
    * `transaction()` inside it becomes a savepoint (rolled back alone when its function throws).
    * Then `finish` runs in the same transaction, which nothing joins any more, and it commits.
    * If either throws, everything rolls back. afterCommit callbacks, nested ones included, run
@@ -26,10 +27,13 @@ export function detached<T>(db: Db, fn: () => T): T {
   return 'detached' in db && typeof db.detached === 'function' ? (db as AmbientDb).detached(fn) : fn();
 }
 
+/** What a level runs its statements on. */
+type Statements = Pick<Tx, 'query' | 'exec'>;
+
 /** One level of an ambient transaction: the transaction itself, or a savepoint inside it. */
 interface Frame {
-  /** The driver's transaction, shared by every level. */
-  tx: Tx;
+  /** The driver's transaction (begun on its first statement), shared by every level. */
+  tx: Statements;
   /** False once its work has settled: timers it left behind then use the database as usual. */
   joinable: boolean;
   after: (() => void)[];
@@ -59,6 +63,51 @@ const txOf = (frame: Frame, db: Db): Tx => ({
   afterCommit: (cb) => void frame.after.push(cb),
   notify: async (channel, payload) => notifyAfterCommit(frame, db)(channel, payload),
 });
+
+/**
+ * The transaction of one ambient() call, begun when its work first needs it rather than before the
+ * work starts: whatever the work awaits first (the outbound policy's DNS lookup, up to 5 s) then holds
+ * no connection, which on PGlite is the only one and on PostgreSQL one of a small pool (SPEC §9: no
+ * request holds a connection across I/O). COMMIT runs `last` in it, beginning it if nothing did.
+ */
+class LazyTransaction<R> {
+  private begun?: Promise<Tx>;
+  private done?: Promise<R>;
+  private body!: { resolve: (last: () => Promise<R>) => void; reject: (err: unknown) => void };
+
+  constructor(private readonly db: Db) {}
+
+  readonly statements: Statements = {
+    query: async (sql, params) => (await this.begin()).query(sql, params),
+    exec: async (sql) => (await this.begin()).exec(sql),
+  };
+
+  private begin(): Promise<Tx> {
+    this.begun ??= new Promise<Tx>((opened, failed) => {
+      const body = new Promise<() => Promise<R>>((resolve, reject) => (this.body = { resolve, reject }));
+      body.catch(() => {}); // rejected only to roll back; a BEGIN that failed never reads it
+      this.done = this.db.transaction(async (tx) => {
+        opened(tx);
+        return (await body)();
+      });
+      this.done.catch(failed); // a BEGIN that fails fails the statement that wanted it
+    });
+    return this.begun;
+  }
+
+  async commit(last: () => Promise<R>): Promise<R> {
+    await this.begin();
+    this.body.resolve(last);
+    return this.done!;
+  }
+
+  /** Rolls back what was begun, if anything. */
+  async rollback(reason: unknown): Promise<void> {
+    if (!this.begun) return;
+    this.body.reject(reason);
+    await this.done!.catch(() => {});
+  }
+}
 
 /**
  * Adds ambient transactions to any Db (it only needs `transaction()`), so a caller can make a
@@ -117,21 +166,24 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
     close: () => db.close(),
     detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),
-    async ambient(work, finish) {
+    async ambient<T, R>(work: () => Promise<T>, finish: (tx: Tx, outcome: T) => Promise<R>): Promise<R> {
       const after: (() => void)[] = [];
       active++;
       try {
-        const result = await db.transaction(async (tx) => {
-          const root: Frame = { tx, joinable: true, after, queue: Promise.resolve() };
-          let outcome;
-          try {
-            outcome = await frames.run(root, work);
-          } finally {
-            root.joinable = false;
-            await root.queue;
-          }
-          return finish(txOf(root, db), outcome);
-        });
+        const transaction = new LazyTransaction<R>(db);
+        const root: Frame = { tx: transaction.statements, joinable: true, after, queue: Promise.resolve() };
+        let outcome: T;
+        try {
+          outcome = await frames.run(root, work);
+        } catch (err) {
+          root.joinable = false;
+          await root.queue;
+          await transaction.rollback(err);
+          throw err;
+        }
+        root.joinable = false;
+        await root.queue;
+        const result = await transaction.commit(() => finish(txOf(root, db), outcome));
         for (const cb of after) cb();
         return result;
       } finally {

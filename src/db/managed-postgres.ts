@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { stopOrphanedServer } from './orphaned-postgres.ts';
@@ -50,8 +50,12 @@ export async function startManagedPostgres(
     logTail.splice(0, Math.max(0, logTail.length - 20));
   };
   const runAs = isRoot() ? postgresUser() : undefined;
-  if (runAs) assertReachable(dirname(dir), runAs);
   mkdirSync(dirname(dir), { recursive: true });
+  if (runAs) {
+    // The data dir is Sandbay's (0700): the server's user may pass through it (not list it; its files are 0600).
+    chmodSync(dirname(dir), statSync(dirname(dir)).mode | 0o001);
+    assertReachable(dirname(dir), runAs);
+  }
   const given = options.binDir ?? (await embeddedBinDir());
   const binDir = runAs ? reachableBinDir(given, dirname(dir), runAs) : given;
   const place: ClusterPlace = { binDir, dir, runAs };

@@ -3,6 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './database.ts';
 import { pgliteParsers, wrapPglite } from './pglite.ts';
+import { PrivateNodeFS } from './private-nodefs.ts';
 import { copyTemplate, ensureTemplate, makeScratchDir } from './template.ts';
 
 export interface OpenOptions {
@@ -23,7 +24,7 @@ const pgliteVersion = 'pglite-0.5.16';
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 async function openDir(dir: string): Promise<PGlite> {
-  return PGlite.create(dir, { parsers: pgliteParsers, startParams });
+  return PGlite.create({ fs: new PrivateNodeFS(dir), parsers: pgliteParsers, startParams });
 }
 
 /** Opens a PGlite database (creating it from the cached template when needed) and prepares it. */

@@ -54,6 +54,9 @@ export function unreachableFolder(path: string, user: RunAs): string | undefined
   return undefined;
 }
 
+/** The folder name a copy of the binaries gets: program files its user must read, not data to keep private. */
+export const binariesCopyPrefix = 'postgres-binaries-';
+
 /**
  * Binaries `user` can run: `binDir` itself when it can reach it, else a copy under `cacheDir` (which
  * it can reach), made once per binaries' version. A checkout in a folder only root may enter (a
@@ -66,7 +69,7 @@ export function reachableBinDir(binDir: string, cacheDir: string, user: RunAs): 
   const version = existsSync(manifest)
     ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
     : String(statSync(join(binDir, 'postgres')).mtimeMs);
-  const copy = join(cacheDir, `postgres-binaries-${version}`);
+  const copy = join(cacheDir, `${binariesCopyPrefix}${version}`);
   if (existsSync(join(copy, 'complete'))) return join(copy, 'bin');
   const draft = `${copy}.draft-${process.pid}`;
   rmSync(draft, { recursive: true, force: true });

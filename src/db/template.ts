@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makePrivate } from '../shared/node/private-files.ts';
 import { processAlive } from '../shared/node/process-alive.ts';
 
 // initdb costs ~3 s and ~700 MB of RSS; copying an initialised, migrated and seeded data
@@ -122,9 +123,11 @@ export function sweepTemplates(cache: string, keep: string, now = Date.now()): s
   return removed;
 }
 
+/** A new data dir from the template: owner-only, whatever modes the copy carried over (SPEC §7). */
 export function copyTemplate(template: string, target: string): void {
-  mkdirSync(target, { recursive: true });
+  mkdirSync(target, { recursive: true, mode: 0o700 });
   cpSync(template, target, { recursive: true });
+  makePrivate(target);
 }
 
 /** A scratch dir for a --memory instance; the pid in its name lets later runs sweep it up. */

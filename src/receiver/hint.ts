@@ -1,6 +1,6 @@
 import { nodeFixes } from '../shared/fixes/node.ts';
 import type { FindingCode } from '../shared/doctor-codes.ts';
-import { diagnoseSync, type Finding, type SyncSigners } from '../shared/receiver-doctor.ts';
+import { diagnoseSync, secretMistakes, type Finding, type SyncSigners } from '../shared/receiver-doctor.ts';
 import { ed25519Verifies } from './ed25519-keys.ts';
 import { v1Signature } from './sign.ts';
 import { standardV1Content } from './standard.ts';
@@ -69,4 +69,21 @@ export function likelyCause(...args: Parameters<typeof likelyFinding>): LikelyCa
   const fix = nodeFix[found.code];
   const more = found.code === 'reserialised_json' ? frameworks : '';
   return { code: found.code, text: `${found.title}. ${found.detail}${fix ? ` In Node.js: ${fix}.${more}` : ''}` };
+}
+
+/**
+ * The cause of a signature that matches nothing: the doctor's, or when no usual mistake with the body or the
+ * key's form explains it (it tried them all), a key that is not the endpoint's. A hint is never left out.
+ */
+export function mismatchCause(publicKey: boolean, ...args: Parameters<typeof likelyFinding>): LikelyCause {
+  const tried =
+    'No usual mistake with the body (BOM, CRLF, whitespace, JSON serialised again, Latin-1) or with the key (a stripped whsec_, whitespace) explains the mismatch';
+  return (
+    likelyCause(...args) ?? {
+      code: 'wrong_secret',
+      text: publicKey
+        ? `Wrong public key. ${tried}. Use the endpoint's current whpk_… public key.`
+        : `${secretMistakes.wrong_secret.title}. ${tried}. ${secretMistakes.wrong_secret.detail}`,
+    }
+  );
 }

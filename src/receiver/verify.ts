@@ -3,7 +3,7 @@ import { isSchemeName, schemeNames, type SchemeName } from '../shared/schemes.ts
 import { defaultToleranceSeconds, signatureHeaderName } from '../shared/signature.ts';
 import type { Topic } from '../shared/topics.ts';
 import { echoValue } from './echo.ts';
-import { likelyCause, type LikelyCause } from './hint.ts';
+import { likelyCause, mismatchCause, type LikelyCause } from './hint.ts';
 import {
   headerOf,
   sandbayScheme,
@@ -187,7 +187,8 @@ function verifyWith(
     return fail(
       'no_matching_signature',
       `No ${what} signature matches: check the ${sandbay || scheme.id === 'standard-webhooks' ? 'secret' : 'public key'}, and verify the raw body bytes (not JSON parsed and serialised again).`,
-      likelyCause(
+      mismatchCause(
+        scheme.id === 'standard-webhooks-ed25519',
         payload,
         header,
         ownKeys.length ? ownKeys : keys,

@@ -36,12 +36,14 @@ async function databaseAdminKey(db: Db): Promise<string | undefined> {
   return row?.value;
 }
 
-/** The data dir's key, recorded in the database it runs on too, so the two never disagree. */
+/**
+ * The data dir's key. Its database (PGlite's files, or the server --postgres runs there) keeps no copy:
+ * the 0600 file is its one home, as a database's files and write-ahead log outlive what is deleted from
+ * them. An install from before keeps its key: adopted from the database when the file is missing, then
+ * taken out of the database.
+ */
 export async function ownDatabaseAdminKey(dataDir: string, db: Db): Promise<string> {
   const key = await dataDirAdminKey(dataDir, () => databaseAdminKey(db));
-  await db.query(
-    "insert into meta (key, value) values ('admin_key', $1) on conflict (key) do update set value = excluded.value",
-    [key],
-  );
+  await db.query("delete from meta where key = 'admin_key'");
   return key;
 }

@@ -1,4 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
+import { binariesCopyPrefix } from '../db/postgres-binaries.ts';
+import { makePrivate } from '../shared/node/private-files.ts';
 import { startSandboxPostgres } from './database.ts';
 import { acquireLock } from './instance-lock.ts';
 
@@ -6,6 +9,8 @@ import { acquireLock } from './instance-lock.ts';
 export interface DataDirClaim {
   /** The database to use: the --database-url given, the managed server --postgres started, or none (PGlite). */
   databaseUrl?: string;
+  /** The one line to log when an existing data dir others could read was made owner-only. */
+  tightened?: string;
 }
 
 /**
@@ -16,12 +21,17 @@ export async function claimDataDir(
   options: { dataDir?: string; instanceId: string; databaseUrl?: string; postgres?: boolean },
   cleanups: (() => void | Promise<void>)[],
 ): Promise<DataDirClaim> {
+  let tightened: string | undefined;
   if (options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // A copy of PostgreSQL's binaries (as root, for the `postgres` user) is programs, not data.
+    const changed = makePrivate(options.dataDir, (path) => basename(path).startsWith(binariesCopyPrefix));
+    if (changed)
+      tightened = `data dir ${options.dataDir}: ${changed} files and folders other users could read are now yours alone (0700 folders, 0600 files)`;
     cleanups.push(await acquireLock(options.dataDir, options.instanceId));
   }
-  if (!options.postgres || options.databaseUrl) return { databaseUrl: options.databaseUrl };
+  if (!options.postgres || options.databaseUrl) return { databaseUrl: options.databaseUrl, tightened };
   const server = await startSandboxPostgres(options.dataDir);
   cleanups.push(() => server.stop());
-  return { databaseUrl: server.url };
+  return { databaseUrl: server.url, tightened };
 }

@@ -57,14 +57,20 @@ export async function startCluster(
   let closing = false;
   let serving = false;
   try {
-    const { databaseUrl } = await claimDataDir(
+    const { databaseUrl, tightened } = await claimDataDir(
       { dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres },
       cleanups,
     );
+    if (tightened) log(tightened);
     // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them.
     const adminKey = !exposure.adminKey && dataDir && !options.databaseUrl ? await dataDirAdminKey(dataDir) : undefined;
     const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey }) };
     const restarts: number[] = [];
+    // Workers accept from the shared socket themselves. Under the default round-robin the primary accepts
+    // each connection and passes it on, keeping it open until the worker says it took it: one passed to a
+    // worker killed meanwhile stayed open, answered by no one, until the client timed out. Accepted by the
+    // worker, it is reset by the kernel as the worker dies, and the ones not yet taken go to another.
+    cluster.schedulingPolicy = cluster.SCHED_NONE;
     const fork = () => cluster.fork(env);
     cluster.on('exit', (worker, code, signal) => {
       if (closing || !serving) return;

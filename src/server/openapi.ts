@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { packageRoot } from '../shared/node/package-root.ts';
 import { Problem } from '../shared/schemas/common.ts';
 import { errorMeanings, problemCodes } from './openapi-errors.ts';
-import type { ResponseSpec, RouteDef } from './route.ts';
+import { carriesCredentials, type ResponseSpec, type RouteDef } from './route.ts';
 
 const componentRef = (id: string) => `#/components/schemas/${id}`;
 
@@ -85,10 +85,18 @@ const retryAfterHeader = {
   schema: { type: 'integer', minimum: 1 },
 };
 
+/** What a response carrying a credential says to caches (SPEC §7). */
+const noStoreHeader = {
+  description: 'A credential is in this answer: no cache may keep it (RFC 6749 §5.1).',
+  schema: { type: 'string', const: 'no-store' },
+};
+
 function responses(def: RouteDef): JsonSchema {
   const out: Record<string, JsonSchema> = {};
-  for (const [status, spec] of Object.entries(def.responses ?? { 200: { description: 'OK' } }))
+  for (const [status, spec] of Object.entries(def.responses ?? { 200: { description: 'OK' } })) {
     out[status] = documented(spec);
+    if (carriesCredentials(def) && status.startsWith('2')) out[status].headers = { 'Cache-Control': noStoreHeader };
+  }
   for (const [status, codes] of problemCodes(def)) {
     // A status the route documents only by range (the catcher's configured 4XX) keeps that content too.
     const own = (out[status] ?? out[`${String(status)[0]}XX`]) as

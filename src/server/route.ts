@@ -88,6 +88,12 @@ export interface RouteDef<
    */
   secretFields?: string[];
   /**
+   * The response carries a credential (a token, a client or endpoint secret, a sandbox's credentials):
+   * it goes out with `Cache-Control: no-store` (RFC 6749 §5.1, SPEC §7), answers and replays alike, and
+   * the OpenAPI document says so. Routes with secretFields carry one by definition.
+   */
+  credentials?: boolean;
+  /**
    * The handler awaits the network (webhook attempts). With an Idempotency-Key every other
    * handler runs in one transaction with its stored response; no transaction may wait on a
    * receiver, so this one runs on its own and its response is stored once it answers.
@@ -105,6 +111,9 @@ export interface RouteDef<
   raw?: boolean;
   handler: (input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<RouteResult> | RouteResult;
 }
+
+/** Whether a route's answers carry a credential, so no cache may keep them. */
+export const carriesCredentials = (def: RouteDef) => Boolean(def.credentials || def.secretFields?.length);
 
 /** Keeps each route's handler typed by its own schemas. */
 export function route<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(def: RouteDef<B, Q, P>): RouteDef {

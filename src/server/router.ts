@@ -5,7 +5,7 @@ import { ApiError } from '../shared/problem.ts';
 import { authenticate, type AuthConfig } from './auth/authenticate.ts';
 import { decodeBody, readRawBody } from './body.ts';
 import type { IdempotencyKeys } from './middleware/idempotency.ts';
-import { JsonText, type RouteDef, type RouteResult } from './route.ts';
+import { carriesCredentials, JsonText, type RouteDef, type RouteResult } from './route.ts';
 import { parseInput } from './validate.ts';
 
 // Built once: zod compiles a schema on its first parse, so a schema made per request costs
@@ -25,6 +25,8 @@ export interface RouterDeps {
 function pipeline(def: RouteDef, deps: RouterDeps): Middleware {
   return async (ctx) => {
     const principal = await authenticate(ctx, def.access, def.scope, deps.auth);
+    // Set before the handler runs, so raw routes (/oauth/token) and replays carry it as well.
+    if (carriesCredentials(def)) ctx.set('Cache-Control', 'no-store');
     const params = parseInput(def.params ?? anyParams, ctx.params, 'path');
     // Most reads have no query string and no query schema: nothing to parse.
     const query = def.query || ctx.querystring ? parseInput(def.query ?? emptyObject, ctx.query, 'query') : noQuery;

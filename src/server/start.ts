@@ -179,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Names this engine run in its lock, its discovery file and GET /api/v1/health alike.
   const instanceId = options.worker?.instanceId ?? `ins_${randomString(20)}`;
   try {
-    const { databaseUrl } = await claimDataDir(
+    const { databaseUrl, tightened } = await claimDataDir(
       { dataDir, instanceId, databaseUrl: options.databaseUrl, postgres: options.postgres },
       cleanups,
     );
@@ -209,6 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
     logError = (message) => logger.error(message);
+    if (tightened) logger.warn(tightened);
 
     const invalidations = new Invalidations(db);
     const clock = new SandboxClock();

@@ -71,7 +71,8 @@ const secretPrefix = 'whsec_';
 export const secretMistakes = {
   stripped_prefix: {
     title: 'The secret lost its whsec_ prefix',
-    detail: `The HMAC key is the whole ${secretPrefix}… string, prefix included, as UTF-8 bytes: do not strip the prefix or base64-decode the rest (that is Svix's scheme, not this one).`,
+    // What was seen, not what to do: every caller adds the fix (fixFor('key')) after it.
+    detail: `With ${secretPrefix} put back in front of the secret given, the signature matches: the receiver computes its HMAC with the secret minus its prefix.`,
   },
   secret_whitespace: {
     title: 'The secret has surrounding whitespace',

@@ -85,6 +85,19 @@ function sameMeaning(input: string): Topic[] {
   return topics.filter((t) => sameSubject(subject, t) && meaningOf(split(t)[1]) === meaning);
 }
 
+/**
+ * The topics that name the unknown name's subject as their event, when no topic has that subject: an object
+ * Sandbay reports on another's topic (`refund.create` → payment.refunded, `winner.update` → buybox.winner_changed).
+ */
+function namedByObject(input: string): Topic[] {
+  const named = parts(input);
+  if (!named) return [];
+  const object = named[0].split('.').at(-1)!.replace(/ies$/, 'y').replace(/s$/, '');
+  if (object.length < 4 || topics.some((t) => sameSubject(object, t))) return [];
+  const stem = object.replace(/e$/, '');
+  return topics.filter((t) => split(t)[1].startsWith(stem));
+}
+
 const suggestionCount = 3;
 
 /**
@@ -93,7 +106,8 @@ const suggestionCount = 3;
  * order.deleted is not order.placed).
  */
 function suggest(input: string, candidates: readonly string[]): string[] {
-  const meant: string[] = sameMeaning(input);
+  const sameWord = sameMeaning(input);
+  const meant: string[] = sameWord.length > 0 ? sameWord : namedByObject(input);
   const spelt = closest(input, candidates);
   if (spelt === undefined || meant.includes(spelt)) return meant.slice(0, suggestionCount);
   const slip = editDistance(norm(input), norm(spelt)) <= 1;

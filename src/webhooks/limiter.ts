@@ -24,6 +24,19 @@ export class KeyedLimiter {
     };
   }
 
+  /** A slot now, or undefined when the key's are all held (no waiting): for a caller that refuses instead. */
+  tryAcquire(key: string): (() => void) | undefined {
+    const count = this.active.get(key) ?? 0;
+    if (count >= this.limit) return undefined;
+    this.active.set(key, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release(key);
+    };
+  }
+
   private release(key: string): void {
     const queue = this.waiting.get(key);
     const next = queue?.shift();

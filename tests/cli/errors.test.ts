@@ -90,6 +90,11 @@ test('a typo gets a "did you mean": a topic names the CLI verb that lists them, 
     await runCli(['trigger', 'order.create', '--to', 'http://127.0.0.1:9/x', ...as]),
     /^sandbay: Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\. \(unknown_topic\)$/,
   );
+  // And an object Sandbay reports under another subject, by its name: refunds are payment.refunded.
+  assertOneLineFailure(
+    await runCli(['trigger', 'refund.create', '--to', 'http://127.0.0.1:9/x', ...as]),
+    /^sandbay: Unknown topic refund\.create\. Did you mean payment\.refunded\? `sandbay topics` lists all 33\. \(unknown_topic\)$/,
+  );
   assertOneLineFailure(
     await runCli(['dlq', 'replay', '--all', '--topic', 'payment.succeeded', ...as]),
     /Did you mean payment\.captured\?/,

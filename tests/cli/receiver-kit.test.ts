@@ -71,7 +71,11 @@ test(`the tarball is sandbay-receiver ${version}: bundled ESM and CommonJS, decl
   assert.equal(manifest.name, 'sandbay-receiver');
   assert.equal(manifest.version, version, 'versioned with the main package');
   assert.equal(manifest.dependencies, undefined);
-  assert.equal(manifest.scripts, undefined, 'no install (or any) scripts');
+  assert.deepEqual(
+    Object.keys(manifest.scripts),
+    ['prepack'],
+    'no install scripts: prepack runs only where it is packed',
+  );
   assert.doesNotMatch(installOutput, /install-scripts|EBADENGINE|deprecated|WARN/i, installOutput);
 });
 

@@ -105,7 +105,9 @@ test('sign out ends the session; an expired one says so', async () => {
   await page.getByLabel('Access token', { exact: true }).fill(short.body.access_token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('signed-in-as')).visible();
-  await expect(page.getByText('Your session expired (access tokens live 1 hour). Sign in again.')).visible();
+  await expect(
+    page.getByText('Your session expired (access tokens live 1 hour on the real clock). Sign in again.'),
+  ).visible();
   assert.deepEqual(page.errors, []);
 });
 

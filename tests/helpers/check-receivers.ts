@@ -13,6 +13,8 @@ export type Flaw =
   | 'processes-duplicates'
   | 'latin1-body'
   | 'redirects'
+  /** Serves /hook and redirects /hook/ to it (308), as Werkzeug's and Starlette's routers do. */
+  | 'redirects-other-slash'
   | 'strips-prefix'
   | 'decodes-key'
   | 'rejects-everything'
@@ -75,6 +77,8 @@ export async function startTestReceiver(secretOf: string | (() => string), ...fl
       return void res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ count: state.processed }));
+    if (flaws.has('redirects-other-slash') && req.url === '/hook/')
+      return void res.writeHead(308, { location: '/hook' }).end();
     if (flaws.has('rejects-everything')) return void res.writeHead(400).end('rejected');
     if (flaws.has('fails-everything')) throw new Error('database is locked');
     if (flaws.has('limit-100kb') && raw.length > 100 * 1024)

@@ -110,7 +110,7 @@ export async function authorize(
     body: text,
   });
   const location = res.headers.get('location');
-  if (res.status !== 302 || !location) throw new Error(`decision: ${res.status} ${text}`);
+  if (res.status !== 303 || !location) throw new Error(`decision (303 See Other expected): ${res.status} ${text}`);
   return new URL(location);
 }
 
@@ -119,7 +119,7 @@ export async function authorize(
  */
 export async function registerClient(
   sb: TestSandbox,
-  body: { public?: boolean; name?: string; redirectUris?: string[] } = {},
+  body: { public?: boolean; name?: string; redirectUris?: string[]; scope?: string } = {},
 ): Promise<any> {
   const res = await sb.api('/api/v1/sandbox/oauth-clients', { body });
   if (res.status !== 201) throw new Error(`client registration failed: ${res.status} ${JSON.stringify(res.body)}`);

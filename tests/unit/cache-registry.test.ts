@@ -34,32 +34,66 @@ test('every announcing trigger in the database is in the registry, and every reg
   assert.deepEqual(rows, registered);
 });
 
+type Announcement = Record<string, unknown>;
+
 /**
- * A write to each source table as a new code path (or a psql session) would make it, with no
- * announcement of its own. A source table without one here fails the test below: add one.
+ * Each kind of write to each source table as a new code path (or a psql session) would make it, with no
+ * announcement of its own, and the messages it must announce. A source table without one here fails the
+ * test below: add one.
  */
-const writes: Record<string, (tenant: string) => string[]> = {
+const writes: Record<string, (tenant: string) => { sql: string; announces: Announcement[] }[]> = {
   oauth_tokens: (t) => [
-    `update oauth_tokens set revoked_at = now() where tenant_id = '${t}'`,
-    `delete from oauth_tokens where tenant_id = '${t}'`,
+    {
+      sql: `update oauth_tokens set revoked_at = now() where tenant_id = '${t}'`,
+      announces: [{ cache: 'tokens', tenantId: t }],
+    },
+    { sql: `delete from oauth_tokens where tenant_id = '${t}'`, announces: [{ cache: 'tokens', tenantId: t }] },
   ],
-  webhook_endpoints: (t) => [
-    `insert into webhook_endpoints (tenant_id, id, url, topics, created_at, updated_at) values ('${t}', 'whe_probe', 'http://127.0.0.1:9/', '{*}', now(), now())`,
-    `update webhook_endpoints set url = 'http://127.0.0.1:8/' where tenant_id = '${t}' and id = 'whe_probe'`,
-    `delete from webhook_endpoints where tenant_id = '${t}' and id = 'whe_probe'`,
-  ],
-  webhook_secrets: (t) => [
-    `insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ('${t}', 'whe_probe', 'whsec_probe', now())`,
-    `update webhook_secrets set expires_at = now() where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
-    `delete from webhook_secrets where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
-  ],
+  webhook_endpoints: (t) => {
+    const endpoint = [{ cache: 'endpoints', tenantId: t, id: 'whe_probe' }];
+    return [
+      {
+        sql: `insert into webhook_endpoints (tenant_id, id, url, topics, created_at, updated_at) values ('${t}', 'whe_probe', 'http://127.0.0.1:9/', '{*}', now(), now())`,
+        announces: endpoint,
+      },
+      {
+        sql: `update webhook_endpoints set url = 'http://127.0.0.1:8/' where tenant_id = '${t}' and id = 'whe_probe'`,
+        announces: endpoint,
+      },
+      { sql: `delete from webhook_endpoints where tenant_id = '${t}' and id = 'whe_probe'`, announces: endpoint },
+    ];
+  },
+  webhook_secrets: (t) => {
+    const endpoint = [{ cache: 'endpoints', tenantId: t, id: 'whe_probe' }];
+    return [
+      {
+        sql: `insert into webhook_secrets (tenant_id, endpoint_id, secret, created_at) values ('${t}', 'whe_probe', 'whsec_probe', now())`,
+        announces: endpoint,
+      },
+      {
+        sql: `update webhook_secrets set expires_at = now() where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
+        announces: endpoint,
+      },
+      {
+        sql: `delete from webhook_secrets where tenant_id = '${t}' and endpoint_id = 'whe_probe'`,
+        announces: endpoint,
+      },
+    ];
+  },
   tenants: (t) => [
-    `update tenants set clock_offset_ms = clock_offset_ms + 1000, webhook_test_secret = 'whsec_other' where id = '${t}'`,
+    {
+      sql: `update tenants set clock_offset_ms = 7000 where id = '${t}'`,
+      announces: [{ cache: 'clock', tenantId: t, offsetMs: 7000 }],
+    },
+    {
+      sql: `update tenants set webhook_test_secret = 'whsec_other' where id = '${t}'`,
+      announces: [{ cache: 'testSecrets', tenantId: t }],
+    },
   ],
 };
 
-async function notificationsOf(statements: string[], commit: boolean): Promise<Record<string, unknown>[]> {
-  const heard: Record<string, unknown>[] = [];
+async function notificationsOf(statements: string[], commit: boolean): Promise<Announcement[]> {
+  const heard: Announcement[] = [];
   const stop = await db.listen('sandbay_invalidate', (payload) => heard.push(JSON.parse(payload)));
   try {
     await db
@@ -89,15 +123,26 @@ test('every write to a cached table, by any code, is announced at COMMIT naming 
   );
   for (const table of new Set(sources.map((s) => s.table))) {
     assert.ok(writes[table], `no write of ${table} in this test: add one`);
-    const caches = new Set(sources.filter((s) => s.table === table).map((s) => s.cache));
-    assert.deepEqual(await notificationsOf(writes[table](tenant), false), [], `${table}: rolled back`);
-    const heard = await notificationsOf(writes[table](tenant), true);
-    for (const cache of caches) {
-      assert.ok(
-        heard.some((m) => m.cache === cache && m.tenantId === tenant),
-        `${table}: ${cache} announced (heard ${JSON.stringify(heard)})`,
-      );
+    const statements = writes[table](tenant);
+    const rolledBack = await notificationsOf(
+      statements.map((w) => w.sql),
+      false,
+    );
+    assert.deepEqual(rolledBack, [], `${table}: rolled back`);
+    // One transaction per operation, so that each insert, update and delete must be announced by itself
+    // (in one transaction, one operation's message would hide another's missing trigger).
+    const heardOf = new Set<string>();
+    for (const { sql, announces } of statements) {
+      const heard = await notificationsOf([sql], true);
+      assert.deepEqual(heard, announces, `${sql.split(' ').slice(0, 2).join(' ')} ${table}`);
+      for (const message of heard) heardOf.add(String(message.cache));
     }
+    const caches = sources.filter((s) => s.table === table).map((s) => s.cache);
+    assert.deepEqual(
+      [...heardOf].sort(),
+      [...new Set(caches)].sort(),
+      `${table}: every cache it feeds is announced, and only those`,
+    );
   }
   // Issuing a token or using a refresh token changes no cached token: nothing announced.
   assert.deepEqual(

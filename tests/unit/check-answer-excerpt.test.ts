@@ -6,6 +6,7 @@ import { answered, type Answer } from '../../src/webhooks/check/verdicts.ts';
 
 const answer = (status: number, body: string, contentType = 'text/html; charset=utf-8'): Answer => ({
   deliveryId: 'dlv_x',
+  url: 'http://127.0.0.1:9/hook',
   status,
   ms: 1,
   error: null,

@@ -180,10 +180,11 @@ test('the error carries a hint naming the likeliest cause the doctor can tell', 
   assert.match(hintOf(cases[0][1]).hint!, /whole whsec_… string/);
 });
 
-test('a cause nothing explains leaves the hint out', () => {
-  const { hint, hintCode } = hintOf({ payload: body, header, secret: 'whsec_wrong', now: t });
-  assert.equal(hint, undefined);
-  assert.equal(hintCode, undefined);
+test('a mismatch no usual mistake explains is put down to a wrong secret, never left without a hint', () => {
+  const { hint, hintCode, message } = hintOf({ payload: body, header, secret: 'whsec_wrong', now: t });
+  assert.equal(hintCode, 'wrong_secret');
+  assert.match(hint!, /^Wrong secret\. No usual mistake .* explains the mismatch\. Use the endpoint's current secret/);
+  assert.ok(message.endsWith(`Likely cause: ${hint}`));
 });
 
 test("the hint says the fix the Node way, with the frameworks' own for a re-serialised body", () => {

@@ -93,6 +93,33 @@ test('a delivery dying asks the DLQ for its head', () => {
   assert.equal(needsHead, true);
 });
 
+test('a replayed delivery that succeeds leaves the DLQ; one that fails again stays, patched; the deliveries list keeps both', () => {
+  const dead = [row('dlv_1', { status: 'dead' }), row('dlv_2', { status: 'dead' }), row('dlv_3', { status: 'dead' })];
+  const messages: StreamMessage[] = [
+    { event: 'delivery.updated', data: { id: 'dlv_1', status: 'pending', attemptCount: 6 } },
+    { event: 'delivery.updated', data: { id: 'dlv_1', status: 'succeeded', attemptCount: 6 } },
+    { event: 'delivery.updated', data: { id: 'dlv_2', status: 'pending', attemptCount: 6 } },
+    { event: 'delivery.updated', data: { id: 'dlv_2', status: 'dead', attemptCount: 6 } },
+  ];
+  const dlq = applyMessages(dead, messages, 'dlq', {}, now).rows;
+  assert.deepEqual(
+    dlq.map((r) => [r.id, r.status, r.attemptCount]),
+    [
+      ['dlv_2', 'dead', 6],
+      ['dlv_3', 'dead', 0],
+    ],
+  );
+  const all = applyMessages(dead, messages, 'deliveries', {}, now).rows;
+  assert.deepEqual(
+    all.map((r) => [r.id, r.status]),
+    [
+      ['dlv_1', 'succeeded'],
+      ['dlv_2', 'dead'],
+      ['dlv_3', 'dead'],
+    ],
+  );
+});
+
 function server(all: DeliverySummary[], pageSize: number) {
   const calls: (string | null | undefined)[] = [];
   const fetchPage = async (cursor?: string | null): Promise<Page<DeliverySummary>> => {

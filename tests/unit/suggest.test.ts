@@ -64,6 +64,19 @@ test('by meaning too: a name in another platform’s words suggests the topic of
   for (const [input, expected] of cases) assert.deepEqual(suggestTopics(input), expected, input);
 });
 
+test('an object Sandbay reports under another subject finds its topics by name', () => {
+  const cases: [string, string[]][] = [
+    ['refund.create', ['payment.refunded']],
+    ['refunds/created', ['payment.refunded']],
+    ['capture.create', ['payment.captured']],
+    ['winner.update', ['buybox.winner_changed']],
+    ['invite.send', ['staff.invited']],
+  ];
+  for (const [input, expected] of cases) assert.deepEqual(suggestTopics(input), expected, input);
+  assert.deepEqual(suggestTopics('order.refund'), [], 'order is a subject: its own topics decide');
+  assert.deepEqual(suggestTopics('shipment.create'), [], 'no topic names shipments');
+});
+
 test('a far spelling is dropped when a topic means the same, and nothing is invented', () => {
   assert.deepEqual(suggestTopics('order.deleted'), ['order.cancelled'], 'not order.placed, three letters away');
   assert.deepEqual(

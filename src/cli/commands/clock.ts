@@ -10,7 +10,11 @@ const describe = (c: Clock) =>
 
 /** `sandbay clock advance <duration>` and `sandbay clock show` (SPEC §5.5). */
 export function clockCommand(program: Command): void {
-  const clock = program.command('clock').description('the sandbox clock: retries, expiries and reports run on it');
+  const clock = program
+    .command('clock')
+    .description(
+      'the sandbox clock: retries, expiries and reports run on it (token lifetimes and signature times stay on the real clock)',
+    );
   apiCommand(
     clock,
     'advance <duration>',

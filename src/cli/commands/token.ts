@@ -47,7 +47,10 @@ export function tokenCommand(program: Command): void {
     .option('--new', 'create a new seeded sandbox and print its token')
     .option('--name <name>', 'with --new: the sandbox name')
     .option('--scope <scopes>', 'space-separated scopes (default: all)')
-    .option('--expires-in <seconds>', 'a shorter lifetime, 1–3600 s, to rehearse expiry')
+    .option(
+      '--expires-in <seconds>',
+      'a shorter lifetime, 1–3600 s on the real clock (a clock advance does not expire it), to rehearse expiry',
+    )
     .action(async (flags: TokenFlags) => {
       if (flags.new) return newSandbox(flags);
       const client = await sandboxClient(flags);

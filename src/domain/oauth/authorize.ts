@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.ts';
 import { randomString } from '../../shared/ids.ts';
-import { allScopes } from '../../shared/scopes.ts';
 import { findClient, redirectAllowed, type OAuthClient } from './clients.ts';
 import { OAuthError } from './oauth-error.ts';
 import { requestedScope } from './grants.ts';
@@ -49,7 +48,7 @@ export async function checkAuthorizeRequest(
     redirectUri,
     state: params.state,
     codeChallenge: params.code_challenge,
-    scope: requestedScope(params.scope, allScopes),
+    scope: requestedScope(params.scope, client.scopes),
   };
 }
 

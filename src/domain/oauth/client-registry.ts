@@ -11,6 +11,8 @@ export interface ClientInput {
   name?: string;
   public?: boolean;
   redirectUris?: string[];
+  /** Space-separated, each one its creator's (the caller checked that). */
+  scope: string;
 }
 
 const view = (c: OAuthClient, clientSecret?: string): OAuthClientView => ({
@@ -19,6 +21,7 @@ const view = (c: OAuthClient, clientSecret?: string): OAuthClientView => ({
   public: c.public,
   sandboxClient: c.sandboxClient,
   redirectUris: c.redirectUris,
+  scope: c.scopes.join(' '),
   clientSecretHint: c.secretHint,
   createdAt: c.createdAt.toISOString(),
   ...(clientSecret ? { clientSecret } : {}),
@@ -46,8 +49,8 @@ export class OAuthClients {
   async create(tenantId: string, input: ClientInput): Promise<OAuthClientView> {
     const secret = input.public ? undefined : newClientSecret();
     const rows = await this.db.query<ClientRow>(
-      `insert into oauth_clients (client_id, tenant_id, public, name, redirect_uris, secret_hash, secret_hint)
-       select $1, $2, $3, $4, $5, $6, $7
+      `insert into oauth_clients (client_id, tenant_id, public, name, redirect_uris, secret_hash, secret_hint, scope)
+       select $1, $2, $3, $4, $5, $6, $7, $9
         where (select count(*) from oauth_clients where tenant_id = $2) < $8
        returning ${clientColumns}`,
       [
@@ -59,6 +62,7 @@ export class OAuthClients {
         secret?.hash ?? null,
         secret?.hint ?? null,
         maxClientsPerSandbox + 1,
+        input.scope,
       ],
     );
     if (!rows[0])
@@ -71,10 +75,16 @@ export class OAuthClients {
   }
 
   /**
-   * A new secret for a confidential client (its own included): shown in full this once, the old one refused at once.
+   * A new secret for a confidential client (its own included): shown in full this once, the old one
+   * refused at once. Its holder gets every scope of the client, so `mayHold` sees them first (SPEC §3).
    */
-  async rotateSecret(tenantId: string, clientId: string): Promise<OAuthClientView> {
+  async rotateSecret(
+    tenantId: string,
+    clientId: string,
+    mayHold: (scopes: readonly string[]) => void,
+  ): Promise<OAuthClientView> {
     const client = await this.get(tenantId, clientId);
+    mayHold(client.scopes);
     if (client.public) throw new ApiError(409, 'public_client', 'A public client has no secret to rotate.');
     const secret = newClientSecret();
     const [row] = await this.db.query<ClientRow>(

@@ -12,6 +12,8 @@ export interface OAuthClient {
   sandboxClient: boolean;
   name: string | null;
   redirectUris: string[];
+  /** The scopes the client may be granted (SPEC §3: its creator's at most); every grant is capped by them. */
+  scopes: string[];
   /** The secret's SHA-256 (confidential clients); the secret itself is never stored. */
   secretHash: string | null;
   /** What is shown of the secret after creation: its prefix and last four characters. */
@@ -26,13 +28,14 @@ export interface ClientRow {
   sandbox_client: boolean;
   name: string | null;
   redirect_uris: string[];
+  scope: string;
   secret_hash: string | null;
   secret_hint: string | null;
   created_at: Date;
 }
 
 export const clientColumns =
-  'client_id, tenant_id, public, sandbox_client, name, redirect_uris, secret_hash, secret_hint, created_at';
+  'client_id, tenant_id, public, sandbox_client, name, redirect_uris, scope, secret_hash, secret_hint, created_at';
 
 export const toClient = (r: ClientRow): OAuthClient => ({
   clientId: r.client_id,
@@ -41,6 +44,7 @@ export const toClient = (r: ClientRow): OAuthClient => ({
   sandboxClient: r.sandbox_client,
   name: r.name,
   redirectUris: r.redirect_uris,
+  scopes: r.scope.split(' '),
   secretHash: r.secret_hash,
   secretHint: r.secret_hint,
   createdAt: r.created_at,

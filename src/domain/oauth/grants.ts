@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { allScopes, isKnownScope } from '../../shared/scopes.ts';
+import { isKnownScope } from '../../shared/scopes.ts';
 import { findClient, secretMatches, type OAuthClient } from './clients.ts';
 import { OAuthError } from './oauth-error.ts';
 import { accessTokenTtlSeconds, hashToken, type TokenStore } from './token-store.ts';
@@ -56,7 +56,7 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
           'A public client cannot use client_credentials; use authorization_code with PKCE.',
         );
       // RFC 6749 §4.4.3: no refresh token for client credentials.
-      return respond(client.tenantId, requestedScope(params.scope, allScopes), false);
+      return respond(client.tenantId, requestedScope(params.scope, client.scopes), false);
     }
     case 'authorization_code': {
       const code = required(params, 'code');
@@ -78,7 +78,7 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
       if (!verifierPattern.test(verifier) || s256(verifier) !== row.code_challenge) {
         throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (S256).');
       }
-      return respond(row.tenant_id, row.scope, true, row.family_id);
+      return respond(row.tenant_id, cappedBy(client, row.scope), true, row.family_id);
     }
     case 'refresh_token': {
       const presented = required(params, 'refresh_token');
@@ -97,7 +97,8 @@ export async function grantTokens(db: Db, tokens: TokenStore, request: TokenRequ
         );
       if (row === 'unknown') throw new OAuthError('invalid_grant', 'Unknown or revoked refresh token.');
       if (row.expires_at.getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'The refresh token expired.');
-      return respond(row.tenant_id, requestedScope(params.scope, row.scope.split(' ')), true, row.family_id);
+      const granted = cappedBy(client, row.scope).split(' ');
+      return respond(row.tenant_id, requestedScope(params.scope, granted), true, row.family_id);
     }
     default:
       throw new OAuthError(
@@ -152,6 +153,13 @@ function parseExpiresIn(value: string | undefined): number {
   }
   return seconds;
 }
+
+/** What was granted, cut down to the client's own scopes (SPEC §3: every grant is capped by them). */
+const cappedBy = (client: OAuthClient, granted: string) =>
+  granted
+    .split(' ')
+    .filter((s) => client.scopes.includes(s))
+    .join(' ');
 
 /** The requested scopes (all allowed ones when none is asked for); each must be known and allowed. */
 export function requestedScope(requested: string | undefined, allowed: readonly string[]): string {

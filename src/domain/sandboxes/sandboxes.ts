@@ -98,8 +98,8 @@ export class Sandboxes {
         [id, displayName, webhookTestSecret, createdAt, options.notes ?? null],
       );
       await tx.query(
-        'insert into oauth_clients (client_id, tenant_id, secret_hash, secret_hint, sandbox_client) values ($1, $2, $3, $4, true)',
-        [clientId, id, hash, hint],
+        'insert into oauth_clients (client_id, tenant_id, secret_hash, secret_hint, sandbox_client, scope) values ($1, $2, $3, $4, true, $5)',
+        [clientId, id, hash, hint, scope],
       );
       await (options.fill ? options.fill(tx, id) : seedTenant(tx, id));
       return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });

@@ -1,5 +1,5 @@
 import { useOutage } from '../store/outage.ts';
-import { formatTime } from '../util/format.ts';
+import { ClockTime } from './ClockTime.tsx';
 
 const what = {
   database: 'The database is not answering',
@@ -13,7 +13,8 @@ export function OutageBanner() {
   if (!outage) return null;
   return (
     <div className="outage-banner callout bad" role="alert" data-testid="outage">
-      <strong>{what[outage.kind]}</strong> since {formatTime(outage.since)}. What you see was loaded before;{' '}
+      <strong>{what[outage.kind]}</strong> since <ClockTime at={outage.since} clock="real" />. What you see was loaded
+      before;{' '}
       {outage.kind === 'storage' ? 'free some disk space and try again.' : 'it updates by itself once it is back.'}
     </div>
   );

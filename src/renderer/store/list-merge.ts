@@ -58,6 +58,7 @@ export function applyMessages(
 ): { rows: DeliverySummary[]; needsHead: boolean } {
   const position = new Map(rows.map((r, i) => [r.id, i]));
   const patched = new Map<number, DeliverySummary>();
+  const left = new Set<number>();
   const fresh: DeliverySummary[] = [];
   let needsHead = false;
   const rowAt = (i: number) => patched.get(i) ?? rows[i];
@@ -93,10 +94,12 @@ export function applyMessages(
       else if (kind === 'dlq' && data.status === 'dead' && !filters.search) needsHead = true;
       continue;
     }
-    patched.set(i, patch(rowAt(i), event, data));
+    // A replayed delivery that succeeded is no longer dead: it leaves the DLQ (a failed replay dies again and stays).
+    if (kind === 'dlq' && event === 'delivery.updated' && data.status === 'succeeded') left.add(i);
+    else patched.set(i, patch(rowAt(i), event, data));
   }
-  if (patched.size === 0 && fresh.length === 0) return { rows, needsHead };
-  const next = patched.size ? rows.map((r, i) => patched.get(i) ?? r) : rows;
+  if (patched.size === 0 && left.size === 0 && fresh.length === 0) return { rows, needsHead };
+  const next = patched.size || left.size ? rows.flatMap((r, i) => (left.has(i) ? [] : [patched.get(i) ?? r])) : rows;
   return { rows: fresh.length ? [...fresh, ...next] : next, needsHead };
 }
 

@@ -5,7 +5,8 @@ import { useNow } from '../components/hooks.ts';
 import { StatusBadge } from '../components/Misc.tsx';
 import { useApp } from '../store/app.ts';
 import { useEndpoints } from '../store/endpoints.ts';
-import { formatCountdown, formatTime, outcomeText } from '../util/format.ts';
+import { formatCountdown, outcomeText } from '../util/format.ts';
+import { ClockTime } from '../components/ClockTime.tsx';
 
 const rowHeight = 32;
 const loadMoreWithin = 30;
@@ -131,7 +132,7 @@ const Row = memo(function Row({
       </span>
       {!compact && (
         <span role="gridcell" className="c-created mono">
-          {formatTime(row.createdAt)}
+          <ClockTime at={row.createdAt} clock="sandbox" />
         </span>
       )}
       {rowAction && (

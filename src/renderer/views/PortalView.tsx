@@ -9,10 +9,11 @@ import { Secret } from '../components/Secret.tsx';
 import { pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
-import { countsText, formatDateTime } from '../util/format.ts';
+import { countsText } from '../util/format.ts';
 import { rememberToken, rememberedToken } from '../store/tokens.ts';
 import { useCan, useSignIn } from '../store/signin.ts';
 import { TestCardsPanel } from './TestCardsPanel.tsx';
+import { ClockTime } from '../components/ClockTime.tsx';
 
 const orderBody =
   '{"customerId":"cus_0001","items":[{"variantId":"var_0001","quantity":1}],"shippingAddress":{"city":"İstanbul","district":"Kadıköy"}}';
@@ -245,7 +246,9 @@ export function PortalView() {
                 <tr key={s.id} aria-current={s.id === sandboxId ? 'true' : undefined}>
                   <td>{s.name}</td>
                   <td className="mono">{s.id}</td>
-                  <td>{formatDateTime(s.createdAt)}</td>
+                  <td>
+                    <ClockTime at={s.createdAt} clock="real" withDate />
+                  </td>
                   <td>
                     {s.id === sandboxId ? (
                       <span className="tag">current</span>

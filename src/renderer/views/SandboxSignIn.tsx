@@ -57,7 +57,7 @@ export function SandboxSignIn({ expired }: { expired: boolean }) {
       <h1>Sign in to your sandbox</h1>
       {expired && (
         <div className="callout" role="alert">
-          Your session expired (access tokens live 1 hour). Sign in again.
+          Your session expired (access tokens live 1 hour on the real clock). Sign in again.
         </div>
       )}
       <p className="muted">

@@ -7,9 +7,10 @@ import { useAction, useNow } from '../components/hooks.ts';
 import { InlineError } from '../components/Misc.tsx';
 import { useApp } from '../store/app.ts';
 import { reloadSandboxData } from '../store/live.ts';
-import { countsText, formatDateTime, counted, formatDuration } from '../util/format.ts';
+import { countsText, counted, formatDuration } from '../util/format.ts';
 import { rememberToken } from '../store/tokens.ts';
 import { useCan } from '../store/signin.ts';
+import { ClockTime } from '../components/ClockTime.tsx';
 
 const steps = [30, 120, 600, 3600, 86_400];
 const units = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;
@@ -48,10 +49,12 @@ function ClockPanel() {
         <dl className="facts">
           <dt>Sandbox time</dt>
           <dd className="mono big" data-testid="clock-now">
-            {formatDateTime(now + offset)}
+            <ClockTime at={now + offset} clock="sandbox" withDate />
           </dd>
           <dt>Real time</dt>
-          <dd className="mono">{formatDateTime(now)}</dd>
+          <dd className="mono">
+            <ClockTime at={now} clock="real" withDate />
+          </dd>
           <dt>Ahead by</dt>
           <dd>{offset >= 1000 ? formatDuration(offset) : 'nothing (in step with real time)'}</dd>
         </dl>

@@ -5,8 +5,9 @@ import { OutageBanner } from '../components/OutageBanner.tsx';
 import { navigate, pathOf, type Route } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { useSignIn } from '../store/signin.ts';
-import { formatDuration, formatTime } from '../util/format.ts';
+import { formatDuration } from '../util/format.ts';
 import { SandboxMenu } from './SandboxMenu.tsx';
+import { ClockTime } from '../components/ClockTime.tsx';
 
 const connectionText = {
   idle: 'Not connected',
@@ -75,7 +76,7 @@ function HeaderClock() {
     <Link to={pathOf('settings', sandboxId)} className="header-clock" aria-label="Sandbox clock: open clock and reset">
       <span className="label">Sandbox time</span>
       <span className="mono" data-testid="sandbox-time">
-        {formatTime(now + offset)}
+        <ClockTime at={now + offset} clock="sandbox" />
       </span>
       {offset >= 1000 && <span className="tag">+{formatDuration(offset)}</span>}
     </Link>

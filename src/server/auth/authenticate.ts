@@ -49,7 +49,7 @@ const namedSandbox = (ctx: Context): string =>
   ctx.get('sandbay-sandbox') || (typeof ctx.query.sandbox === 'string' ? ctx.query.sandbox : '');
 
 // SPEC §3 fixes the error challenges verbatim; a request with no credentials gets RFC 6750's bare realm.
-const challenge = (error?: string, extra = '') =>
+export const challenge = (error?: string, extra = '') =>
   error ? `Bearer error="${error}"${extra}` : 'Bearer realm="sandbay"';
 
 /** Resolves the caller for a route's access level, or throws the SPEC §3 401/403. */

@@ -190,6 +190,7 @@ export const checkRoutes = (s: Services) => {
       method: 'get',
       path: '/api/v1/webhooks/checks/:checkId/secrets',
       operationId: 'getCheckSecrets',
+      credentials: true,
       tags,
       access: 'sandbox',
       scope: 'webhooks:write',

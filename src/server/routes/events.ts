@@ -4,6 +4,8 @@ import { getEvent, listEvents } from '../../webhooks/events.ts';
 import { listDeliveries } from '../../webhooks/deliveries.ts';
 import { unknownTopic } from '../../webhooks/service.ts';
 import { isTopic } from '../../shared/topics.ts';
+import { ApiError } from '../../shared/problem.ts';
+import { KeyedLimiter } from '../../webhooks/limiter.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
@@ -14,7 +16,21 @@ import { commitPage } from './paging.ts';
 
 const tags = ['Events'];
 
-export const eventRoutes = (s: Services) => [
+/**
+ * Live streams one sandbox may hold open at once on one engine: an inspector tab and a `sandbay listen`
+ * each take one, so 20 is plenty for a team, while one token can no longer pin hundreds of sockets.
+ */
+export const streamsPerSandbox = 20;
+
+const tooManyStreams = () =>
+  new ApiError(
+    429,
+    'too_many_streams',
+    `This sandbox already has ${streamsPerSandbox} live streams open on this server; close one (another tab, another listen) first.`,
+    { headers: { 'Retry-After': '5' } },
+  );
+
+export const eventRoutes = (s: Services, streams = new KeyedLimiter(streamsPerSandbox)) => [
   route({
     method: 'get',
     path: '/api/v1/events',
@@ -53,8 +69,13 @@ export const eventRoutes = (s: Services) => [
       lastEventId: z.string().optional(),
     }),
     responses: { 200: { description: 'text/event-stream', contentType: 'text/event-stream' } },
+    errors: { 429: ['too_many_streams'] },
     handler: async ({ ctx, principal, query }) => {
       const tenantId = tenantOf(principal);
+      const release = streams.tryAcquire(tenantId);
+      if (!release) throw tooManyStreams();
+      ctx.req.on('close', release);
+      if (ctx.req.destroyed) release(); // gone already: 'close' will not come again
       ctx.respond = false;
       // Koa leaves its default 404 on ctx.res until a body is set; better-sse would send that status.
       const session = await createSession(ctx.req, ctx.res, {

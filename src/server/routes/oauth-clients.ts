@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { OAuthClients } from '../../domain/oauth/client-registry.ts';
-import { ApiError, notFound } from '../../shared/problem.ts';
-import { allScopes, isKnownScope } from '../../shared/scopes.ts';
-import { can, tenantOf, type Principal } from '../auth/principal.ts';
+import { notFound } from '../../shared/problem.ts';
+import { tenantOf } from '../auth/principal.ts';
+import { assertHolds, grantableScope } from '../auth/scope-ceiling.ts';
 import { route } from '../route.ts';
 import {
   ClientIdParam,
@@ -16,19 +16,6 @@ import type { Services } from '../services.ts';
 
 const tags = ['Sandboxes'];
 
-/** The scopes a minted token carries: those asked for (default: all the caller has), each one the caller has. */
-function mintedScope(principal: Principal, requested: string | undefined): string {
-  const mine = allScopes.filter((s) => can(principal, s));
-  if (!requested) return mine.join(' ');
-  const scopes = [...new Set(requested.split(/\s+/))];
-  const bad = scopes.filter((s) => !isKnownScope(s) || !can(principal, s));
-  if (bad.length) {
-    const message = `Not a scope this token can give: ${bad.join(' ')}.`;
-    throw new ApiError(422, 'scope_not_allowed', message, { errors: [{ path: '/scope', message }] });
-  }
-  return scopes.join(' ');
-}
-
 /**
  * The sandbox's credentials and OAuth clients (SPEC §3): its own client's id and secret hint, new
  * tokens without the secret, registered confidential and public clients, secret rotation.
@@ -38,6 +25,7 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
     method: 'get',
     path: '/api/v1/sandbox/credentials',
     operationId: 'getSandboxCredentials',
+    credentials: true,
     tags,
     access: 'sandbox',
     scope: 'sandbox:write',
@@ -65,7 +53,7 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
     secretFields: ['accessToken'],
     handler: async ({ body, principal }) => {
       const tenantId = tenantOf(principal);
-      const scope = mintedScope(principal, body.scope);
+      const scope = grantableScope(principal, body.scope);
       const own = await clients.sandboxClient(tenantId);
       const issued = await s.tokens.issue(s.db, {
         tenantId,
@@ -107,9 +95,12 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
       'Register a client: confidential (the answer shows its secret, this once) or public (no secret; PKCE required).',
     body: ClientRequest,
     responses: { 201: OAuthClient },
-    errors: { 409: ['client_limit_reached'] },
+    errors: { 409: ['client_limit_reached'], 422: ['scope_not_allowed'] },
     secretFields: ['clientSecret'],
-    handler: async ({ body, principal }) => ({ status: 201, body: await clients.create(tenantOf(principal), body) }),
+    handler: async ({ body, principal }) => ({
+      status: 201,
+      body: await clients.create(tenantOf(principal), { ...body, scope: grantableScope(principal, body.scope) }),
+    }),
   }),
   route({
     method: 'post',
@@ -125,7 +116,9 @@ export const oauthClientRoutes = (s: Services, clients: OAuthClients) => [
     errors: { 409: ['public_client'] },
     secretFields: ['clientSecret'],
     handler: async ({ params, principal }) => ({
-      body: await clients.rotateSecret(tenantOf(principal), params.clientId),
+      body: await clients.rotateSecret(tenantOf(principal), params.clientId, (scopes) =>
+        assertHolds(principal, scopes, "A client's new secret"),
+      ),
     }),
   }),
   route({

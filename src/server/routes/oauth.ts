@@ -127,12 +127,22 @@ function authorizeFailure(ctx: Context, params: Record<string, string | undefine
     ctx.body = errorPage(err.description);
     return;
   }
-  ctx.redirect(
+  backToClient(
+    ctx,
     redirectBack(
       { redirectUri: params.redirect_uri!, state: params.state },
       { error: err.error, error_description: err.description },
     ),
   );
+}
+
+/**
+ * The redirect to the client: 302 from the GET, 303 See Other from the consent form's POST, so the
+ * browser follows it with a GET whatever its habits (RFC 9110 §15.4.4).
+ */
+function backToClient(ctx: Context, location: string): void {
+  if (ctx.method === 'POST') ctx.status = 303;
+  ctx.redirect(location);
 }
 
 /**
@@ -177,6 +187,7 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
     method: 'post',
     path: '/oauth/token',
     operationId: 'oauthToken',
+    credentials: true,
     tags,
     access: 'none',
     raw: true,
@@ -204,7 +215,6 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
         params: await readOAuthParams(ctx, TokenRequestSchema),
         basic: basicCredentials(ctx),
       });
-      ctx.set('Cache-Control', 'no-store');
       ctx.set('Pragma', 'no-cache');
       ctx.body = response;
       return {};
@@ -300,7 +310,10 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
     summary: "The consent page's Approve / Deny; redirects to redirect_uri with a code or access_denied.",
     accepts: ['form'],
     responses: {
-      302: { description: 'Back to redirect_uri with a code, or with error=access_denied', contentType: redirectMedia },
+      303: {
+        description: 'Back to redirect_uri (See Other: a GET) with a code, or with error=access_denied',
+        contentType: redirectMedia,
+      },
       400: {
         description: 'An error page: the client or redirect_uri cannot be trusted with a redirect',
         contentType: 'text/html',
@@ -331,7 +344,7 @@ export const oauthRoutes = (s: Services, config: OAuthRouteConfig) => [
           );
           return {};
         }
-        ctx.redirect(redirectBack(request, { code: await issueCode(s.db, request) }));
+        backToClient(ctx, redirectBack(request, { code: await issueCode(s.db, request) }));
       } catch (err) {
         authorizeFailure(ctx, params, err);
       }

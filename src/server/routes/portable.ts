@@ -30,6 +30,8 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
     method: 'get',
     path: '/api/v1/sandbox/export',
     operationId: 'exportSandbox',
+    // With includeSecrets the file holds every endpoint's signing secret.
+    credentials: true,
     tags,
     access: 'sandbox',
     scope: 'sandbox:read',
@@ -76,6 +78,7 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
     method: 'post',
     path: '/api/v1/sandboxes/import',
     operationId: 'importSandbox',
+    credentials: true,
     tags,
     access: 'none',
     raw: true,

@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import { ApiError, notFound } from '../../shared/problem.ts';
+import { allScopes } from '../../shared/scopes.ts';
 import { tenantOf } from '../auth/principal.ts';
+import { assertHolds } from '../auth/scope-ceiling.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { listOf } from '../schemas/common.ts';
@@ -38,6 +40,7 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     method: 'post',
     path: '/api/v1/sandboxes',
     operationId: 'createSandbox',
+    credentials: true,
     tags,
     access: 'none',
     summary:
@@ -81,6 +84,7 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     method: 'post',
     path: '/api/v1/sandbox/reset',
     operationId: 'resetSandbox',
+    credentials: true,
     tags,
     access: 'sandbox',
     scope: 'sandbox:write',
@@ -91,9 +95,11 @@ export const sandboxRoutes = (s: Services, creation: SandboxCreation) => [
     body: ResetRequest,
     responses: { 200: ResetResult },
     idempotent: false,
-    handler: async ({ body, principal }) => ({
-      body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all'),
-    }),
+    handler: async ({ body, principal }) => {
+      // Fresh credentials carry every scope: only a caller holding them all may have them (SPEC §3).
+      if (body.scope === 'all') assertHolds(principal, allScopes, 'A reset with scope all');
+      return { body: await s.sandboxes.reset(tenantOf(principal), body.scope === 'all') };
+    },
   }),
   route({
     method: 'delete',

@@ -27,6 +27,15 @@ export const ClientRequest = z
       .max(10)
       .default([])
       .describe('Redirect URIs besides the loopback ones every client may use (RFC 8252)'),
+    scope: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe(
+        "Space-separated scopes the client may be granted, each one the caller has (default: all of the caller's); every grant is capped by them",
+      ),
   })
   .strict()
   .meta({ id: 'OAuthClientRequest' });

@@ -10,6 +10,9 @@ export const OAuthClient = z
       .boolean()
       .describe("The sandbox's own credentials client, created with it (confidential; cannot be deleted)"),
     redirectUris: z.array(z.string()),
+    scope: z
+      .string()
+      .describe("The scopes the client may be granted, space-separated: at most its creator's (scopes never grow)"),
     clientSecretHint: z
       .string()
       .nullable()

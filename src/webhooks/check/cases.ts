@@ -1,6 +1,14 @@
 import type { CheckRequest } from './requests.ts';
 import { rejectedCorrectDelivery, rejectedLargeBody, rejectedUtf8Body } from './diagnosis.ts';
-import { answered, expect2xx, expect4xx, expectPromptAcceptance, type Judging, type Verdict } from './verdicts.ts';
+import {
+  answered,
+  expect2xx,
+  expect4xx,
+  expectNoRedirect,
+  expectPromptAcceptance,
+  type Judging,
+  type Verdict,
+} from './verdicts.ts';
 import { sandbayWords, type CheckWords } from './words.ts';
 
 /** What the cases build their requests from: the sandbox's own data. */
@@ -252,16 +260,19 @@ export const casesFor = (w: CheckWords): readonly CheckCase[] => [
       })),
   },
   {
+    // `valid` already fails a receiver that redirects its own URL; this one sends where routers redirect
+    // (the URL's other trailing-slash form), which valid never reaches.
     id: 'redirect',
     rejects: false,
-    sends: 'a correct delivery',
-    guards: 'a redirect (Sandbay never follows one)',
-    expected: () => '2xx, not a 3xx',
-    requests: (d) => [{ topic: 'order.placed', data: d.placed }],
+    sends: 'a correct delivery to the URL with its trailing slash toggled (/hook ↔ /hook/)',
+    guards:
+      "a router that redirects the URL's other form: Sandbay never follows a redirect, so an endpoint registered in that form fails every delivery",
+    expected: () => 'any answer but a 3xx (a 2xx, or a 404 when only the registered form is served)',
+    requests: (d) => [{ topic: 'order.placed', data: d.placed, slashToggled: true }],
     judge: (j) =>
-      expect2xx(j, (a) => ({
-        cause: `Rejected a correct delivery (${answered(a)}) although valid's twin was accepted: it answers the same delivery differently from one request to the next.`,
-        fix: 'Acknowledge every correctly signed delivery with a 2xx, and never with a redirect.',
+      expectNoRedirect(j, (a) => ({
+        cause: `Answered ${a.status}, a redirect${a.headers.location ? ` to ${a.headers.location}` : ''}, to a correct delivery sent to ${a.url}: Sandbay never follows a redirect (nor do Stripe or GitHub), so an endpoint registered with that form of the URL has every delivery fail, five times, into the DLQ.`,
+        fix: "Answer the webhook route's POST under both forms of its path (or turn the router's trailing-slash redirect off for it), and register the form it serves.",
       })),
   },
 ];

@@ -60,6 +60,18 @@ export interface CheckRequest {
   /** Pad `data` so the body is exactly this many bytes. */
   bytes?: number;
   signing?: Signing;
+  /** Send to the endpoint's URL with its path's trailing slash added or removed (the redirect case). */
+  slashToggled?: boolean;
+}
+
+/**
+ * The URL's other form, `/hook` ↔ `/hook/`: the one a router redirects to or from (Django's APPEND_SLASH,
+ * Starlette's and Werkzeug's slash rules, Go's ServeMux). A bare origin has only one form.
+ */
+export function slashToggled(url: string): string {
+  const u = new URL(url);
+  if (u.pathname !== '/') u.pathname = u.pathname.endsWith('/') ? u.pathname.slice(0, -1) : `${u.pathname}/`;
+  return u.href;
 }
 
 /** A request ready to send: the exact bytes and headers of a production delivery (SPEC §5.2). */

@@ -11,7 +11,7 @@ import { casesFor, checkCases, type CaseData, type CheckCase } from './cases.ts'
 import { wordsFor } from './words.ts';
 import { publicKeyOf } from '../endpoint-keys.ts';
 import type { SchemeName } from '../../shared/schemes.ts';
-import { buildRequest, type BuiltRequest, type CheckRequest } from './requests.ts';
+import { buildRequest, slashToggled, type BuiltRequest, type CheckRequest } from './requests.ts';
 import type { CheckStore } from './store.ts';
 import { is2xx, type Answer, type Judging, type Verdict } from './verdicts.ts';
 
@@ -231,16 +231,18 @@ export class CheckRunner {
       });
       previous = built;
       const startedAt = this.deps.clock.now(tenantId);
+      const url = request.slashToggled ? slashToggled(target.url) : target.url;
       const outcome = await this.deps.sender
-        .send({ url: target.url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls })
+        .send({ url, headers: built.headers, body: built.body, allowInsecureTls: target.allowInsecureTls })
         .finally(release);
       const number = (attempts.get(built.deliveryId) ?? 0) + 1;
       attempts.set(built.deliveryId, number);
       if (number === 1) deliveryIds.push(built.deliveryId);
       // Cannot reject: execute awaits the chain (`await writes`), so a failed write fails the run.
-      void write(() => this.record(tenantId, runId, c.id, target, built, number, startedAt, outcome));
+      void write(() => this.record(tenantId, runId, c.id, { ...target, url }, built, number, startedAt, outcome));
       return {
         deliveryId: built.deliveryId,
+        url,
         status: outcome.status,
         ms: outcome.durationMs,
         error: outcome.error,

@@ -4,6 +4,8 @@ import type { CheckRequest } from './requests.ts';
 /** What the receiver answered to one request of a case. */
 export interface Answer {
   deliveryId: string;
+  /** Where it was sent: the endpoint's URL, or its other form (the redirect case). */
+  url: string;
   status: number | null;
   ms: number;
   error: string | null;
@@ -144,6 +146,15 @@ export function expect4xx(j: Judging, accepted: Explanation): Verdict {
     cause: `Answered ${a.status}, neither a 2xx nor a 4xx.`,
     fix: 'Answer 400 to a request that fails verification.',
   });
+}
+
+/**
+ * Passes on any answer but a redirect: Sandbay never follows one (SPEC §5.3), so a 3xx fails every delivery
+ * to that URL. `explain` says what the redirect costs for the request this case sent.
+ */
+export function expectNoRedirect(j: Judging, explain: (a: Answer) => Explanation): Verdict {
+  const a = j.answers.find(is3xx);
+  return a ? fail(a, explain(a)) : { ok: true, decisive: slowest(j.answers) };
 }
 
 /** Passes on a 2xx within the attempt timeout (a rejection says nothing about speed); warns past `warnMs`. */

@@ -152,6 +152,13 @@ test("each request is a delivery with trigger check, signed like production and 
   );
   assert.equal(ordered[0].envelope.data.orderId, ordered[1].envelope.data.orderId);
 
+  assert.equal((await delivery('valid')).attempts[0].url, r.url);
+  assert.equal(
+    (await delivery('redirect')).attempts[0].url,
+    `${r.url}/`,
+    'redirect is sent to the other form of the URL',
+  );
+
   const utf8 = await delivery('utf8-body');
   assert.match(utf8.rawBody, /İ ı ğ ü ş ö ç/);
   assert.match(utf8.rawBody, /^\{\n {2}"topic"/, 'pretty-printed');
@@ -201,6 +208,12 @@ const broken: [Flaw, string[], RegExp, RegExp?][] = [
     /every chunk/,
   ],
   ['limit-100kb', ['large-body'], /Rejected a valid 1 MiB body \(413 .*\): its body-size limit is too low/],
+  [
+    'redirects-other-slash',
+    ['redirect'],
+    /^Answered 308, a redirect to \/hook, to a correct delivery sent to http:\/\/127\.0\.0\.1:\d+\/hook\/: Sandbay never follows a redirect/,
+    /both forms of its path/,
+  ],
 ];
 
 for (const [flaw, expected, cause, fix] of broken) {

@@ -290,6 +290,28 @@ test('a code issued to one client cannot be redeemed by another, nor spent by it
   assert.equal(own.status, 200, `another client's attempt left the code unspent: ${JSON.stringify(own.body)}`);
 });
 
+test('the consent form answers 303 See Other (approve, deny, or an error sent back), so the browser follows with a GET', async () => {
+  const sb = await createSandbox(engine.url);
+  const decide = (params: Record<string, string>, decision: string) =>
+    checkedFetch(`${engine.url}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ ...params, decision }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  const good = authorizeParams(sb, pkcePair().challenge);
+  const bad = authorizeParams(sb, pkcePair().challenge, { code_challenge_method: 'plain' });
+  for (const [params, decision, answer] of [
+    [good, 'approve', 'code'],
+    [good, 'deny', 'error'],
+    [bad, 'approve', 'error'],
+  ] as const) {
+    const res = await decide(params, decision);
+    assert.equal(res.status, 303, `${decision} ${answer}`);
+    assert.ok(new URL(res.headers.get('location')!).searchParams.get(answer), `${decision}: ${answer} in the Location`);
+  }
+});
+
 test('an unregistered non-loopback redirect_uri or unknown client shows an error page, never a redirect', async () => {
   const sb = await createSandbox(engine.url);
   const { challenge } = pkcePair();

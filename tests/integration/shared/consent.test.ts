@@ -59,7 +59,7 @@ test("approving with only the victim's client id, signed in to nothing or to ano
   }
   assert.equal(await codesOf(victim), 0);
   const denied = await decide(params, 'deny');
-  assert.equal(denied.status, 302, 'deny needs no session');
+  assert.equal(denied.status, 303, 'deny needs no session');
   assert.equal(new URL(denied.headers.location!).searchParams.get('error'), 'access_denied');
 });
 
@@ -71,7 +71,7 @@ test('signed in to the sandbox, its user approves, for scopes the session has; t
   assert.match(page.body, /only a browser signed in to <strong>mine<\/strong>/);
   const { cookie } = await signIn(engine.url, { clientId: sb.clientId, clientSecret: sb.clientSecret });
   const approved = await decide(consentFields(page.body), 'approve', cookie);
-  assert.equal(approved.status, 302, approved.body);
+  assert.equal(approved.status, 303, approved.body);
   const code = new URL(approved.headers.location!).searchParams.get('code')!;
   assert.match(code, /^sac_/);
   const exchange = {
@@ -94,5 +94,5 @@ test('signed in to the sandbox, its user approves, for scopes the session has; t
   const wider = await decide(authorizeParams(sb, pkcePair().challenge, 'orders:write'), 'approve', narrow);
   assert.equal(wider.status, 403);
   assert.match(wider.body, /Your session cannot grant orders:write/);
-  assert.equal((await decide(authorizeParams(sb, pkcePair().challenge, 'orders:read'), 'approve', narrow)).status, 302);
+  assert.equal((await decide(authorizeParams(sb, pkcePair().challenge, 'orders:read'), 'approve', narrow)).status, 303);
 });

@@ -1,5 +1,6 @@
 // One data dir keeps one admin key whichever database it runs on: PGlite, --postgres, and --postgres
-// with --workers all print the same key; a data dir from before the key file adopts its database's key;
+// with --workers all print the same key, kept in the data dir's file alone (tests/integration/server/
+// data-at-rest.test.ts: an install whose database held it adopts it);
 // on --database-url the key is that database's, shared by every engine on it.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync } from 'node:fs';
@@ -38,11 +39,12 @@ test('PGlite, --postgres and --postgres --workers 2 on one data dir: one admin k
   assert.equal(await keyOf(['--data-dir', dataDir]), pglite, 'and back on PGlite');
 });
 
-test('a data dir without the key file adopts the key its database already has', async () => {
+test("the key file is the key's one home: its database keeps no copy, so a data dir that lost the file gets a new key", async () => {
   const before = await keyOf(['--data-dir', dataDir]);
   rmSync(adminKeyFile(dataDir));
-  assert.equal(await keyOf(['--data-dir', dataDir]), before);
-  assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), before);
+  const after = await keyOf(['--data-dir', dataDir]);
+  assert.notEqual(after, before);
+  assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), after);
 });
 
 test("on --database-url the key is the database's own, whatever data dir an engine uses; --admin-key overrides both", async () => {

@@ -1,7 +1,7 @@
 import type { Delivery } from '../../../shared/api-types.ts';
 import { CopyButton } from '../../components/Copy.tsx';
 import { EmptyState } from '../../components/Misc.tsx';
-import { formatDateTime } from '../../util/format.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 /** Every attempt: when, how long, what the receiver answered (status, headers, body excerpt) or the error. */
 export function AttemptsTab({ delivery }: { delivery: Delivery }) {
@@ -42,7 +42,9 @@ export function AttemptsTab({ delivery }: { delivery: Delivery }) {
                   </div>
                 )}
               </td>
-              <td className="mono">{formatDateTime(a.startedAt)}</td>
+              <td className="mono">
+                <ClockTime at={a.startedAt} clock="sandbox" withDate />
+              </td>
               <td className="mono">{a.durationMs} ms</td>
               <td>
                 <span className={good ? 'ok' : 'bad'}>{a.responseStatus ?? 'no response'}</span>

@@ -7,7 +7,7 @@ import { pathOf } from '../../router.ts';
 import { useApp } from '../../store/app.ts';
 import { useDetail } from '../../store/detail.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
-import { formatCountdown, formatDateTime } from '../../util/format.ts';
+import { formatCountdown } from '../../util/format.ts';
 import { DeliveryActions } from './Actions.tsx';
 import { AttemptsTab } from './AttemptsTab.tsx';
 import { CompareTab } from './CompareTab.tsx';
@@ -16,6 +16,7 @@ import { PausedNote } from './PausedNote.tsx';
 import { RequestTab } from './RequestTab.tsx';
 import { RetryTimeline } from './RetryTimeline.tsx';
 import { SignatureTab } from './SignatureTab.tsx';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 type Tab = 'attempts' | 'request' | 'signature' | 'doctor' | 'compare';
 const tabs: { id: Tab; label: string }[] = [
@@ -107,8 +108,12 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           </dd>
           <dt>Occurred</dt>
           <dd>
-            {formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)}{' '}
-            <span className="faint">(sandbox time)</span>
+            <ClockTime
+              at={delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt}
+              clock="sandbox"
+              withDate
+            />{' '}
+            <span className="faint">(sandbox clock)</span>
           </dd>
           <dt>Attempts</dt>
           <dd>
@@ -120,7 +125,9 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
               <dt>Next attempt</dt>
               <dd data-testid="detail-next">
                 {formatCountdown(Date.parse(delivery.nextAttemptAt), now + offset)}{' '}
-                <span className="faint">at {formatDateTime(delivery.nextAttemptAt)} (sandbox)</span>
+                <span className="faint">
+                  at <ClockTime at={delivery.nextAttemptAt} clock="sandbox" withDate /> (sandbox clock)
+                </span>
               </dd>
             </>
           )}

@@ -4,7 +4,7 @@ import { InlineError } from '../../components/Misc.tsx';
 import { useDetail } from '../../store/detail.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
-import { formatDateTime } from '../../util/format.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 /**
  * Why a pending delivery is not attempted (its endpoint is off, after a 410 Gone or by hand), with the one click that
@@ -21,7 +21,9 @@ export function PausedNote({ delivery }: { delivery: Delivery }) {
     <div className="callout warn row" role="status" data-testid="delivery-paused">
       <span>
         {delivery.paused.message}{' '}
-        <span className="faint">Since {formatDateTime(delivery.paused.since)} (sandbox time).</span>
+        <span className="faint">
+          Since <ClockTime at={delivery.paused.since} clock="sandbox" withDate /> (sandbox clock).
+        </span>
       </span>
       {canWrite && delivery.endpointId && (
         <button type="button" className="small" disabled={enable.busy} onClick={() => void enable.run()}>

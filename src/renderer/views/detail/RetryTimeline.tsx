@@ -3,7 +3,8 @@ import { maxRetryAfterSeconds } from '../../../shared/retry-after.ts';
 import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { useApp } from '../../store/app.ts';
-import { formatCountdown, formatDuration, formatTime, outcomeText, shortOutcomeText } from '../../util/format.ts';
+import { formatCountdown, formatDuration, outcomeText, shortOutcomeText } from '../../util/format.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 type SlotState = 'succeeded' | 'failed' | 'scheduled' | 'unused' | 'waiting';
 
@@ -68,7 +69,9 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
   });
   return (
     <section className="timeline" aria-labelledby="timeline-title">
-      <h3 id="timeline-title">Retry timeline</h3>
+      <h3 id="timeline-title">
+        Retry timeline <span className="faint">(sandbox clock)</span>
+      </h3>
       <ol className="timeline-track" aria-label="Attempts of the retry cycle">
         {slots.map((slot, i) => (
           <li
@@ -90,7 +93,9 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
                   <span className="slot-result" title={outcomeText(slot.attempt.responseStatus, slot.attempt.error)}>
                     {shortOutcomeText(slot.attempt.responseStatus, slot.attempt.error)}
                   </span>{' '}
-                  <span className="slot-time">{formatTime(slot.attempt.startedAt)}</span>
+                  <span className="slot-time">
+                    <ClockTime at={slot.attempt.startedAt} clock="sandbox" />
+                  </span>
                 </>
               )}
               {slot.state === 'scheduled' && delivery.nextAttemptAt && (
@@ -137,7 +142,7 @@ export function RetryTimeline({ delivery }: { delivery: Delivery }) {
           <span className="label">Replays:</span>{' '}
           {replays.map((r) => (
             <span key={r.number} className={`tag ${ok(r) ? 'ok' : 'bad'}`}>
-              #{r.number} {outcomeText(r.responseStatus, r.error)} · {formatTime(r.startedAt)}
+              #{r.number} {outcomeText(r.responseStatus, r.error)} · <ClockTime at={r.startedAt} clock="sandbox" />
             </span>
           ))}
         </p>

@@ -5,9 +5,10 @@ import type { Delivery } from '../../../shared/api-types.ts';
 import { useNow } from '../../components/hooks.ts';
 import { Secret } from '../../components/Secret.tsx';
 import { maskSecret } from '../../../shared/mask-secret.ts';
-import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
+import { formatAge, toleranceText } from '../../util/format.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
 import { liveSecrets, secretValues } from './secrets.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 function SignedString({
   timestamp,
@@ -99,7 +100,8 @@ export function SandbayBreakdown({
                 {b.timestamp}
               </td>
               <td>
-                {formatDateTime(b.timestamp * 1000)} (real clock) · {formatAge(b.ageSeconds)}{' '}
+                <ClockTime at={b.timestamp * 1000} clock="real" withDate testId="sig-time" /> (real clock) ·{' '}
+                {formatAge(b.ageSeconds)}{' '}
                 <span className={b.standing === 'within_tolerance' ? 'ok' : 'bad'} data-testid="tolerance">
                   {toleranceText(b.standing, b.toleranceSeconds)}
                 </span>
@@ -162,11 +164,15 @@ export function SandbayBreakdown({
                     <Secret value={secrets[i]} label={`secret ${i + 1} (${maskSecret(secrets[i])})`} />
                   </td>
                   <td>
-                    {signing && !(signing instanceof ApiProblem) && signing.source === 'test_secret'
-                      ? 'webhook test secret'
-                      : s?.expiresAt
-                        ? `expires ${formatDateTime(s.expiresAt)}`
-                        : 'current'}
+                    {signing && !(signing instanceof ApiProblem) && signing.source === 'test_secret' ? (
+                      'webhook test secret'
+                    ) : s?.expiresAt ? (
+                      <>
+                        expires <ClockTime at={s.expiresAt} clock="sandbox" withDate /> (sandbox clock)
+                      </>
+                    ) : (
+                      'current'
+                    )}
                   </td>
                   <td className="mono wrap" data-testid="recomputed-hmac">
                     {hex}

@@ -5,9 +5,10 @@ import type { Attempt, Delivery } from '../../../shared/api-types.ts';
 import type { ApiProblem } from '../../api/client.ts';
 import { useNow } from '../../components/hooks.ts';
 import type { SigningSecrets } from '../../store/detail.ts';
-import { formatAge, formatDateTime, toleranceText } from '../../util/format.ts';
+import { formatAge, toleranceText } from '../../util/format.ts';
 import { maskSecret } from '../../../shared/mask-secret.ts';
 import { liveSecrets, publicKeyValues } from './secrets.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 /** A public key is no secret: its start is enough to tell it apart from the others (and from the endpoint card's). */
 const shortKey = (key: string) => (key.length > 16 ? `${key.slice(0, 14)}…` : key);
@@ -89,7 +90,8 @@ export function StandardBreakdown({
               {b.timestamp}
             </td>
             <td>
-              {formatDateTime(b.timestamp * 1000)} (real clock) · {formatAge(b.ageSeconds)}{' '}
+              <ClockTime at={b.timestamp * 1000} clock="real" withDate testId="sig-time" /> (real clock) ·{' '}
+              {formatAge(b.ageSeconds)}{' '}
               <span className={b.standing === 'within_tolerance' ? 'ok' : 'bad'}>
                 {toleranceText(b.standing, b.toleranceSeconds)}
               </span>

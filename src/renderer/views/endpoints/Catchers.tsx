@@ -9,7 +9,7 @@ import { pathOf } from '../../router.ts';
 import { useCatchers } from '../../store/catchers.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
-import { formatTime } from '../../util/format.ts';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 const answers = [
   { key: '200', label: '200 OK' },
@@ -154,7 +154,9 @@ function CatcherCard({ catcher, sandboxId }: { catcher: Catcher; sandboxId: stri
             <tbody>
               {requests.slice(0, 8).map((r) => (
                 <tr key={r.id}>
-                  <td className="mono">{formatTime(r.receivedAt)}</td>
+                  <td className="mono">
+                    <ClockTime at={r.receivedAt} clock="real" />
+                  </td>
                   <td className="mono">
                     {r.verification.deliveryId ? (
                       <Link to={pathOf('deliveries', sandboxId, r.verification.deliveryId)}>

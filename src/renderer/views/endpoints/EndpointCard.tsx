@@ -8,11 +8,11 @@ import { InlineError } from '../../components/Misc.tsx';
 import { useDetail } from '../../store/detail.ts';
 import { useEndpoints } from '../../store/endpoints.ts';
 import { useCan } from '../../store/signin.ts';
-import { formatDateTime } from '../../util/format.ts';
 import { ChaosEditor } from './ChaosEditor.tsx';
 import { SchemePicker } from './SchemePicker.tsx';
 import { ReceiverCheck } from './ReceiverCheck.tsx';
 import { sendTestWebhook, TopicSelect } from './TestWebhook.tsx';
+import { ClockTime } from '../../components/ClockTime.tsx';
 
 /** The endpoint's live secrets, fetched only when the user asks to see them. */
 function Secrets({ endpoint }: { endpoint: Endpoint }) {
@@ -73,7 +73,13 @@ function Secrets({ endpoint }: { endpoint: Endpoint }) {
               <Copyable value={s.secret} label={`secret of ${endpoint.url}`} />
               {s.publicKey && <Copyable value={s.publicKey} label={`public key of ${endpoint.url}`} />}
               <span className="faint">
-                {s.expiresAt ? `rotated out; signs until ${formatDateTime(s.expiresAt)}` : 'current'}
+                {s.expiresAt ? (
+                  <>
+                    rotated out; signs until <ClockTime at={s.expiresAt} clock="sandbox" withDate /> (sandbox clock)
+                  </>
+                ) : (
+                  'current'
+                )}
               </span>
             </li>
           ))}
@@ -130,7 +136,9 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
         <div className="row">
           <span className="mono faint">{endpoint.id}</span>
           {endpoint.description && <span>{endpoint.description}</span>}
-          <span className="faint">created {formatDateTime(endpoint.createdAt)}</span>
+          <span className="faint">
+            created <ClockTime at={endpoint.createdAt} clock="sandbox" withDate />
+          </span>
         </div>
         <div className="row topics">
           {endpoint.topics.map((t) => (
@@ -143,7 +151,9 @@ export function EndpointCard({ endpoint, sandboxId }: { endpoint: Endpoint; sand
           <div className="callout warn row" role="status" data-testid="endpoint-disabled">
             <span>
               {endpoint.disabled.message}{' '}
-              <span className="faint">Since {formatDateTime(endpoint.disabled.at)} (sandbox time).</span>
+              <span className="faint">
+                Since <ClockTime at={endpoint.disabled.at} clock="sandbox" withDate /> (sandbox clock).
+              </span>
             </span>
             {canWrite && (
               <button type="button" className="small" disabled={toggle.busy} onClick={() => void toggle.run(true)}>

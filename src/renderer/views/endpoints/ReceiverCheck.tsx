@@ -7,6 +7,7 @@ import { InlineError, Link } from '../../components/Misc.tsx';
 import { pathOf } from '../../router.ts';
 import { useChecks } from '../../store/checks.ts';
 import { formatDateTime } from '../../util/format.ts';
+import { clockName } from '../../components/ClockTime.tsx';
 
 /**
  * Whether a URL is one of this sandbox's built-in catchers (…/catch/<sandboxId>/<name>), on whatever host serves it.
@@ -204,7 +205,7 @@ export function ReceiverCheck({
               key={r.id}
               className={`small${r.id === run?.id ? ' primary' : ''}`}
               onClick={() => setShown(r.id)}
-              title={formatDateTime(r.createdAt)}
+              title={`${formatDateTime(r.createdAt)}, ${clockName.sandbox}`}
               data-run={r.id}
             >
               {r.status === 'running' ? '…' : `${r.report.passed}/${r.total}`}
