@@ -16,7 +16,7 @@ const shown = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v));
 const label = (s: DeliveryComparison['from']) => `${s.deliveryId}${s.attempt === null ? '' : ` attempt ${s.attempt}`}`;
 
 /** The comparison as a reader scans it: `~` changed, `+` only in B, `-` only in A. */
-export function comparisonLines(c: DeliveryComparison): string[] {
+function comparisonLines(c: DeliveryComparison): string[] {
   const headers = (list: DeliveryComparison['requestHeaders']) =>
     list.map((h) =>
       h.from === null

@@ -7,7 +7,7 @@ import { can, type Principal } from './principal.ts';
 // (a client's new secret, a reset's fresh credentials) carries no scope the caller lacks.
 
 /** Every scope the caller holds, a :write's implied :read included (all of them for the admin key). */
-export const scopesOf = (principal: Principal): string[] => allScopes.filter((s) => can(principal, s));
+const scopesOf = (principal: Principal): string[] => allScopes.filter((s) => can(principal, s));
 
 /**
  * The scopes a token or client the caller creates will carry: those asked for (default: all the

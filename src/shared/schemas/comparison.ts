@@ -9,7 +9,7 @@ const Side = z.object({
 
 const ValueChange = z.object({ from: z.unknown(), to: z.unknown() });
 
-export const JsonChange = z
+const JsonChange = z
   .object({
     path: z.string().describe('A JSON Pointer into the envelope, e.g. /data/total'),
     op: z.enum(['add', 'remove', 'replace']),
@@ -18,7 +18,7 @@ export const JsonChange = z
   })
   .meta({ id: 'JsonChange' });
 
-export const HeaderChange = z
+const HeaderChange = z
   .object({
     name: z.string().describe('Lowercase'),
     from: z.string().nullable().describe('null: absent on that side'),

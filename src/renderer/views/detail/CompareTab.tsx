@@ -21,10 +21,10 @@ export function CompareTab({ delivery }: { delivery: Delivery }) {
     const params = { to: otherId || undefined, attempt: from, toAttempt: otherId ? undefined : to };
     setResult(await api.get<DeliveryComparison>(`/api/v1/webhooks/deliveries/${delivery.id}/compare${query(params)}`));
   });
-  // Opened on a delivery with two attempts or more: the previous attempt against the latest, at once.
+  // Opened on a delivery with two attempts or more: the previous attempt against the latest, at once (again
+  // only when another delivery is opened, not on every attempt the live view adds).
   useEffect(() => {
     if (numbers.length >= 2) void compare.run(); // Cannot reject: useAction keeps the error for the view.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [delivery.id]);
 
   if (numbers.length === 0)
