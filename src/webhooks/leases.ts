@@ -1,6 +1,7 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
 import { notAdvancingSql } from '../schedule/clock.ts';
+import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 
@@ -88,7 +89,8 @@ export const notLeasedFor = (owner: string, settled: string) =>
 const notLeased = notLeasedFor('$owner', '$settled::boolean');
 /** No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's question. */
 export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
-const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
+/** Due by its sandbox's clock, in a sandbox whose clock the engine can run (the others are quarantined: ./quarantine.ts). */
+const dueNow = `d.next_attempt_at <= ${sandboxNowSql('t')} and ${clockInRangeSql('t')}`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
 const notAdvancing = notAdvancingSql('t');
 // A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
