@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
+import { storedEnvelope } from './envelope.ts';
 
 export type { DeliveryDetail, DeliverySummary };
 
@@ -142,5 +143,8 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
   );
   if (!row) throw notFound('delivery');
   const { seq: _seq, position: _position, ...summary } = toSummary(row);
-  return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, attempts: row.attempts };
+  // A body that is no envelope (quarantined by the engine) is shown by its raw bytes alone.
+  const stored = storedEnvelope(row.body);
+  const envelope = 'envelope' in stored ? (stored.envelope as DeliveryDetail['envelope']) : { data: null };
+  return { ...summary, envelope, rawBody: row.body, attempts: row.attempts };
 }

@@ -25,6 +25,7 @@ import type { Sender } from './sender.ts';
 import type { TenantShares } from './outbound/shares.ts';
 import { SandboxFlights, type Flight } from './flights.ts';
 import { faultReason, isRowFault, Quarantine } from './quarantine.ts';
+import { storedEnvelope } from './envelope.ts';
 
 export const attemptJob = 'webhook.attempt';
 
@@ -312,6 +313,8 @@ export class Dispatcher implements JobHandler {
       // Never start an attempt that could outlive what this engine can vouch for (its heartbeat, its
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
+      const stored = storedEnvelope(leased.body);
+      if ('invalid' in stored) throw new Error(stored.invalid);
       signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
       outcome = await this.deps.sender.send({
         url: target.url,
