@@ -4,6 +4,7 @@ import { notAdvancingSql } from '../schedule/clock.ts';
 import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
+import { monotonicNow } from '../shared/monotonic.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
@@ -28,7 +29,7 @@ export interface LeasedDelivery {
   slot: number;
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
   sandboxNowMs: number;
-  /** This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the earliest. */
+  /** This engine's monotonic time (src/shared/monotonic.ts) just before the lease was asked for: its lease runs out `leaseMs` later at the earliest. */
   leasedAt: number;
 }
 
@@ -205,7 +206,7 @@ export class DeliveryLeases {
         return false;
       const fresh =
         leased.leasedAt >= this.liveness.trustedSince() &&
-        leased.leasedAt + this.leaseMs - Date.now() >= this.leaseRoomMs;
+        leased.leasedAt + this.leaseMs - monotonicNow() >= this.leaseRoomMs;
       if (fresh) return true;
       try {
         return await this.renew(leased.tenantId, leased.id, leased.slot);
@@ -279,7 +280,7 @@ export class DeliveryLeases {
     asks: { id: string; when: ClaimCondition }[],
   ): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
     const { tenantId, endpointId, targetUrl } = target;
-    const leasedAt = Date.now();
+    const leasedAt = monotonicNow();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       const requests = asks.map(({ id, when }) => ({
@@ -355,7 +356,7 @@ export class DeliveryLeases {
    */
   async claimTarget(target: Target): Promise<{ claimed: LeasedDelivery[]; full: boolean }> {
     const { tenantId, endpointId, targetUrl } = target;
-    const leasedAt = Date.now();
+    const leasedAt = monotonicNow();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       // One statement after the lock (so its snapshot sees every claim committed before): count the
