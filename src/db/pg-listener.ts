@@ -5,6 +5,16 @@ import type { NotificationHandler } from './database.ts';
 const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
 
 /**
+ * The LISTEN connection's health (docs/team-mode.md, Faults). A connection can die without a word: a moved
+ * virtual IP or a dropped NAT entry leaves the socket open and silent, and TCP would take ~15 minutes to
+ * give up. So it carries a heartbeat, a round trip every `heartbeatMs` that must answer within
+ * `heartbeatTimeoutMs` (also the bound on connecting and on every statement on it), plus TCP keepalive
+ * after `keepAliveMs` of silence; a half-open connection is noticed within heartbeatMs + heartbeatTimeoutMs
+ * (15 s, inside SPEC §9's 30), caches are bypassed from then on, and the connection is replaced.
+ */
+export const listenHealth = { heartbeatMs: 10_000, heartbeatTimeoutMs: 5_000, keepAliveMs: 5_000 };
+
+/**
  * One dedicated LISTEN connection per engine (pg-listen): it reconnects after a drop (a restarted server,
  * pg_terminate_backend, a network cut) and LISTENs again on every channel. Notifications sent while it
  * was away are lost — PostgreSQL keeps none — so `onLost` subscribers hear of the loss at once and
@@ -23,7 +33,14 @@ export class PgListener {
   ) {
     // pg-listen is CommonJS with an `exports.default`.
     this.subscriber = pgListen.default(
-      { connectionString, application_name: 'sandbay-listen' },
+      {
+        connectionString,
+        application_name: 'sandbay-listen',
+        keepAlive: true,
+        keepAliveInitialDelayMillis: listenHealth.keepAliveMs,
+        connectionTimeoutMillis: listenHealth.heartbeatTimeoutMs,
+        query_timeout: listenHealth.heartbeatTimeoutMs,
+      },
       // Payloads stay strings; no retry deadline: a server down for a while is waited for, not given up on.
       {
         parse: (s: string) => s,
@@ -31,7 +48,8 @@ export class PgListener {
         retryInterval: retryDelay,
         retryLimit: Infinity,
         retryTimeout: 0,
-        paranoidChecking: 10_000,
+        // pg-listen's "paranoid check" is the heartbeat: a query whose failure (query_timeout) reconnects.
+        paranoidChecking: listenHealth.heartbeatMs,
       },
     );
     this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
