@@ -26,6 +26,7 @@ export class PgListener {
   private readonly gapHandlers = new Set<() => void>();
   private readonly lostHandlers = new Set<() => void>();
   private connecting?: Promise<void>;
+  private closed = false;
 
   constructor(
     connectionString: string,
@@ -45,14 +46,20 @@ export class PgListener {
       {
         parse: (s: string) => s,
         serialize: (s: string) => s,
-        retryInterval: retryDelay,
+        // pg-listen's reconnection loop does not stop on close(); throwing here ends it.
+        retryInterval: (attempt: number) => {
+          if (this.closed) throw new Error('closed');
+          return retryDelay(attempt);
+        },
         retryLimit: Infinity,
         retryTimeout: 0,
         // pg-listen's "paranoid check" is the heartbeat: a query whose failure (query_timeout) reconnects.
         paranoidChecking: listenHealth.heartbeatMs,
       },
     );
-    this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
+    this.subscriber.events.on('error', (err) => {
+      if (!this.closed) this.log(`database listen connection: ${err.message}`);
+    });
     // pg-listen announces its first reconnection attempt as soon as it finds the connection gone.
     this.subscriber.events.on('reconnect', (attempt) => {
       if (attempt !== 1) return;
@@ -82,7 +89,9 @@ export class PgListener {
       set.delete(entry);
       if (set.size > 0 || this.handlers.get(channel) !== set) return;
       this.handlers.delete(channel);
-      await this.subscriber.unlisten(channel);
+      // Forgotten first, so a replacement connection does not listen again; a connection that cannot even
+      // say UNLISTEN (half-open, going away) is being replaced or closed anyway.
+      await Promise.resolve(this.subscriber.unlisten(channel)).catch(() => undefined);
     };
   }
 
@@ -99,13 +108,21 @@ export class PgListener {
   }
 
   async close(): Promise<void> {
-    if (this.connecting) await this.subscriber.close().catch(() => undefined);
+    this.closed = true;
+    if (!this.connecting) return;
+    // A half-open connection never answers the goodbye: closing waits for it no longer than for a heartbeat.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((r) => (timer = setTimeout(r, listenHealth.heartbeatTimeoutMs).unref()));
+    await Promise.race([this.subscriber.close().catch(() => undefined), bound]);
+    clearTimeout(timer);
   }
 
   private async connectOnce(): Promise<void> {
     await this.subscriber.connect();
     // 'connected' fires on the first connect too; only the later ones follow a gap.
     this.subscriber.events.on('connected', () => {
+      // A reconnection that was under way when close() ran: this new connection is closed too.
+      if (this.closed) return void this.subscriber.close().catch(() => undefined);
       this.log('database listen connection restored');
       for (const fn of this.gapHandlers) this.call(fn);
     });

@@ -39,18 +39,24 @@ function logLine(pattern: RegExp, ms: number): Promise<string> {
   });
 }
 
+const options = { memory: true, port: 0, logRequests: false } as const;
+
+/** The test database's URL through `via` (started here). */
+async function through(via: BlackHoleProxy): Promise<string> {
+  const proxied = new URL(database.url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(await via.start());
+  return proxied.href;
+}
+
 before(async () => {
   database = await createTestDatabase();
   const direct = new URL(database.url);
   proxy = new BlackHoleProxy(direct.hostname, Number(direct.port || 5432));
-  const proxied = new URL(database.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(await proxy.start());
-  const options = { memory: true, port: 0, logRequests: false } as const;
   // A reaches PostgreSQL through the proxy; B, "another engine", directly.
   a = await startSandbox({
     ...options,
-    databaseUrl: proxied.href,
+    databaseUrl: await through(proxy),
     logger: { info: record, warn: record, error: record },
   });
   b = await startSandbox({ ...options, databaseUrl: database.url, logger: { info() {}, warn() {}, error() {} } });
@@ -62,17 +68,16 @@ after(async () => {
   await database?.drop();
 });
 
-/** The server-side view of engine A's LISTEN connection: its port on the proxy's side. */
-async function listenPortOfA(): Promise<number> {
+/** The server-side view of the one LISTEN connection through `via`: its port on the proxy's side. */
+async function listenPortThrough(via: BlackHoleProxy): Promise<number> {
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   try {
     const { rows } = await admin.query<{ client_port: number }>(
       `select client_port from pg_stat_activity where datname = current_database() and application_name = 'sandbay-listen'`,
     );
-    // B's listen connection is direct; A's comes from the proxy.
-    const throughProxy = rows.map((r) => r.client_port).filter((port) => proxy.carries(port));
-    assert.equal(throughProxy.length, 1, "A's one LISTEN connection");
+    const throughProxy = rows.map((r) => r.client_port).filter((port) => via.carries(port));
+    assert.equal(throughProxy.length, 1, 'one LISTEN connection through the proxy');
     return throughProxy[0];
   } finally {
     await admin.end();
@@ -85,7 +90,7 @@ test('a black-holed LISTEN connection is noticed within 30 s; a token another en
   assert.equal(await statusOnA(), 200, 'the token is cached on A');
   const lost = logLine(/listen connection lost/, noticeWithinMs);
   const restored = logLine(/listen connection restored/, 2 * noticeWithinMs);
-  proxy.blackHole(await listenPortOfA());
+  proxy.blackHole(await listenPortThrough(proxy));
   await lost;
   const revoked = await call(b.url, '/oauth/revoke', {
     body: { token: sandbox.token, client_id: sandbox.clientId, client_secret: sandbox.clientSecret },
@@ -94,4 +99,23 @@ test('a black-holed LISTEN connection is noticed within 30 s; a token another en
   assert.equal(await statusOnA(), 401, 'A reads through its cache while it cannot trust its notifications');
   await restored;
   assert.equal(await statusOnA(), 401, 'and after its new connection is in');
+});
+
+test('an engine whose LISTEN connection has just gone half-open still shuts down', async () => {
+  const direct = new URL(database.url);
+  const own = new BlackHoleProxy(direct.hostname, Number(direct.port || 5432));
+  try {
+    const c = await startSandbox({
+      ...options,
+      databaseUrl: await through(own),
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    own.blackHole(await listenPortThrough(own));
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<string>((r) => (timer = setTimeout(() => r('hung'), noticeWithinMs)));
+    assert.equal(await Promise.race([c.close().then(() => 'closed'), hung]), 'closed');
+    clearTimeout(timer);
+  } finally {
+    await own.close();
+  }
 });
