@@ -12,7 +12,7 @@ const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
  * after `keepAliveMs` of silence; a half-open connection is noticed within heartbeatMs + heartbeatTimeoutMs
  * (15 s, inside SPEC §9's 30), caches are bypassed from then on, and the connection is replaced.
  */
-export const listenHealth = { heartbeatMs: 10_000, heartbeatTimeoutMs: 5_000, keepAliveMs: 5_000 };
+const listenHealth = { heartbeatMs: 10_000, heartbeatTimeoutMs: 5_000, keepAliveMs: 5_000 };
 
 /**
  * One dedicated LISTEN connection per engine (pg-listen): it reconnects after a drop (a restarted server,

@@ -3,7 +3,7 @@ import { faultOf } from '../db/errors.ts';
 import { clockInRangeSql, maxClockOffsetMs } from '../schedule/clock-range.ts';
 
 /** What a quarantined delivery's lastError starts with (docs/decisions/quarantined-rows.md). */
-export const quarantinedPrefix = 'quarantined: ';
+const quarantinedPrefix = 'quarantined: ';
 
 /**
  * True when err says something about the row being processed rather than about the database: not a
