@@ -5,6 +5,16 @@ import type { NotificationHandler } from './database.ts';
 const retryDelay = (attempt: number) => Math.min(250 * 2 ** attempt, 5_000);
 
 /**
+ * The LISTEN connection's health (docs/team-mode.md, Faults). A connection can die without a word: a moved
+ * virtual IP or a dropped NAT entry leaves the socket open and silent, and TCP would take ~15 minutes to
+ * give up. So it carries a heartbeat, a round trip every `heartbeatMs` that must answer within
+ * `heartbeatTimeoutMs` (also the bound on connecting and on every statement on it), plus TCP keepalive
+ * after `keepAliveMs` of silence; a half-open connection is noticed within heartbeatMs + heartbeatTimeoutMs
+ * (15 s, inside SPEC §9's 30), caches are bypassed from then on, and the connection is replaced.
+ */
+const listenHealth = { heartbeatMs: 10_000, heartbeatTimeoutMs: 5_000, keepAliveMs: 5_000 };
+
+/**
  * One dedicated LISTEN connection per engine (pg-listen): it reconnects after a drop (a restarted server,
  * pg_terminate_backend, a network cut) and LISTENs again on every channel. Notifications sent while it
  * was away are lost — PostgreSQL keeps none — so `onLost` subscribers hear of the loss at once and
@@ -16,6 +26,7 @@ export class PgListener {
   private readonly gapHandlers = new Set<() => void>();
   private readonly lostHandlers = new Set<() => void>();
   private connecting?: Promise<void>;
+  private closed = false;
 
   constructor(
     connectionString: string,
@@ -23,18 +34,32 @@ export class PgListener {
   ) {
     // pg-listen is CommonJS with an `exports.default`.
     this.subscriber = pgListen.default(
-      { connectionString, application_name: 'sandbay-listen' },
+      {
+        connectionString,
+        application_name: 'sandbay-listen',
+        keepAlive: true,
+        keepAliveInitialDelayMillis: listenHealth.keepAliveMs,
+        connectionTimeoutMillis: listenHealth.heartbeatTimeoutMs,
+        query_timeout: listenHealth.heartbeatTimeoutMs,
+      },
       // Payloads stay strings; no retry deadline: a server down for a while is waited for, not given up on.
       {
         parse: (s: string) => s,
         serialize: (s: string) => s,
-        retryInterval: retryDelay,
+        // pg-listen's reconnection loop does not stop on close(); throwing here ends it.
+        retryInterval: (attempt: number) => {
+          if (this.closed) throw new Error('closed');
+          return retryDelay(attempt);
+        },
         retryLimit: Infinity,
         retryTimeout: 0,
-        paranoidChecking: 10_000,
+        // pg-listen's "paranoid check" is the heartbeat: a query whose failure (query_timeout) reconnects.
+        paranoidChecking: listenHealth.heartbeatMs,
       },
     );
-    this.subscriber.events.on('error', (err) => this.log(`database listen connection: ${err.message}`));
+    this.subscriber.events.on('error', (err) => {
+      if (!this.closed) this.log(`database listen connection: ${err.message}`);
+    });
     // pg-listen announces its first reconnection attempt as soon as it finds the connection gone.
     this.subscriber.events.on('reconnect', (attempt) => {
       if (attempt !== 1) return;
@@ -64,7 +89,9 @@ export class PgListener {
       set.delete(entry);
       if (set.size > 0 || this.handlers.get(channel) !== set) return;
       this.handlers.delete(channel);
-      await this.subscriber.unlisten(channel);
+      // Forgotten first, so a replacement connection does not listen again; a connection that cannot even
+      // say UNLISTEN (half-open, going away) is being replaced or closed anyway.
+      await Promise.resolve(this.subscriber.unlisten(channel)).catch(() => undefined);
     };
   }
 
@@ -81,13 +108,21 @@ export class PgListener {
   }
 
   async close(): Promise<void> {
-    if (this.connecting) await this.subscriber.close().catch(() => undefined);
+    this.closed = true;
+    if (!this.connecting) return;
+    // A half-open connection never answers the goodbye: closing waits for it no longer than for a heartbeat.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((r) => (timer = setTimeout(r, listenHealth.heartbeatTimeoutMs).unref()));
+    await Promise.race([this.subscriber.close().catch(() => undefined), bound]);
+    clearTimeout(timer);
   }
 
   private async connectOnce(): Promise<void> {
     await this.subscriber.connect();
     // 'connected' fires on the first connect too; only the later ones follow a gap.
     this.subscriber.events.on('connected', () => {
+      // A reconnection that was under way when close() ran: this new connection is closed too.
+      if (this.closed) return void this.subscriber.close().catch(() => undefined);
       this.log('database listen connection restored');
       for (const fn of this.gapHandlers) this.call(fn);
     });

@@ -39,7 +39,12 @@ export const sandbayScheme: SignatureScheme = {
 /** Every scheme verifyWebhook knows, in the order it tries them when a request's headers are given whole. */
 export const schemes: readonly SignatureScheme[] = [standardScheme, standardEd25519Scheme, sandbayScheme];
 
-export const schemeById = (id: SchemeName): SignatureScheme => schemes.find((s) => s.id === id)!;
+/** The scheme named `id`; a name no scheme has (a row written by another version) throws, saying which. */
+export function schemeById(id: SchemeName): SignatureScheme {
+  const scheme = schemes.find((s) => s.id === id);
+  if (!scheme) throw new Error(`unknown signature scheme ${JSON.stringify(id)}`);
+  return scheme;
+}
 
 /**
  * The signing headers of one request under several schemes at once (a migration), by lowercase name:

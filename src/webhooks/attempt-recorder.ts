@@ -1,6 +1,7 @@
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
+import { isRowFault } from './quarantine.ts';
 import type { Attempt } from '../shared/api-types.ts';
 
 type SchemeFields = 'signature' | 'signatureHeaders' | 'retryAfter' | 'disabledEndpoint';
@@ -32,6 +33,35 @@ function scheduleNote(a: AttemptRecord['attempt']): object | null {
   return {
     ...(a.retryAfter ? { retryAfter: a.retryAfter } : {}),
     ...(a.disabledEndpoint ? { disabledEndpoint: true } : {}),
+  };
+}
+
+/** A record as the batch statement's JSON row; throws for a date that has no ISO form (an Invalid Date). */
+function rowOf({ tenantId, deliveryId, lease, attempt: a, delivery: d }: AttemptRecord) {
+  return {
+    tenant_id: tenantId,
+    delivery_id: deliveryId,
+    lease_owner: lease.owner,
+    lease_slot: lease.slot,
+    number: a.number,
+    trigger: a.trigger,
+    url: a.url,
+    started_at: a.startedAt.toISOString(),
+    duration_ms: a.durationMs,
+    signature_header: a.signatureHeader,
+    response_status: a.responseStatus,
+    response_headers: a.responseHeaders,
+    response_body: a.responseBody,
+    error: a.error,
+    chaos: a.chaos,
+    signature: a.signature ?? ['sandbay'],
+    signature_headers: a.signatureHeaders ?? null,
+    schedule_note: scheduleNote(a),
+    status: d.status,
+    attempt_count: d.attemptCount,
+    cycle_attempts: d.cycleAttempts,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    updated_at: d.updatedAt.toISOString(),
   };
 }
 
@@ -85,7 +115,7 @@ export class AttemptRecorder {
         detached(this.db, () =>
           setTimeout(() => {
             this.scheduled = false;
-            this.flushing = this.flushing.then(() => this.flush());
+            this.flushNext();
           }, flushDelayMs),
         );
       }
@@ -120,43 +150,37 @@ export class AttemptRecorder {
   /** Writes again what an outage held back, once the database answers. */
   private retryHeld(): void {
     if (this.giveUp) return;
-    detached(this.db, () =>
-      setTimeout(() => {
-        this.flushing = this.flushing.then(() => this.flush());
-      }, this.retryMs),
-    );
+    detached(this.db, () => setTimeout(() => this.flushNext(), this.retryMs));
     this.retryMs = Math.min(this.retryMs * 2, retryMaxMs);
   }
 
+  /** Queues a flush after the one under way. flush() settles every record it takes, so the chain never rejects. */
+  private flushNext(): void {
+    this.flushing = this.flushing.then(() => this.flush());
+  }
+
   private async flush(): Promise<void> {
-    const batch = [...this.held.splice(0), ...this.buffer];
+    const taken = [...this.held.splice(0), ...this.buffer];
     this.buffer = [];
-    if (batch.length === 0) return;
-    const rows = batch.map(({ record: { tenantId, deliveryId, lease, attempt: a, delivery: d } }) => ({
-      tenant_id: tenantId,
-      delivery_id: deliveryId,
-      lease_owner: lease.owner,
-      lease_slot: lease.slot,
-      number: a.number,
-      trigger: a.trigger,
-      url: a.url,
-      started_at: a.startedAt.toISOString(),
-      duration_ms: a.durationMs,
-      signature_header: a.signatureHeader,
-      response_status: a.responseStatus,
-      response_headers: a.responseHeaders,
-      response_body: a.responseBody,
-      error: a.error,
-      chaos: a.chaos,
-      signature: a.signature ?? ['sandbay'],
-      signature_headers: a.signatureHeaders ?? null,
-      schedule_note: scheduleNote(a),
-      status: d.status,
-      attempt_count: d.attemptCount,
-      cycle_attempts: d.cycleAttempts,
-      next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-      updated_at: d.updatedAt.toISOString(),
-    }));
+    // A record that cannot be written (an Invalid Date from its sandbox's clock) fails alone: the rest are written.
+    const batch: Pending[] = [];
+    const rows: ReturnType<typeof rowOf>[] = [];
+    for (const item of taken) {
+      try {
+        rows.push(rowOf(item.record));
+        batch.push(item);
+      } catch (err) {
+        item.fail(err);
+      }
+    }
+    if (batch.length > 0) await this.write(batch, rows);
+  }
+
+  /**
+   * Writes a batch; one that fails for a row's sake (a timestamp PostgreSQL cannot hold) is written again row by
+   * row.
+   */
+  private async write(batch: Pending[], rows: ReturnType<typeof rowOf>[]): Promise<void> {
     try {
       // One statement (atomic on its own): update the deliveries still leased for these slots,
       // then insert the attempts of those — a reset may have removed some, a lease may have expired.
@@ -194,8 +218,12 @@ export class AttemptRecorder {
       if (isUnavailable(err) && !this.giveUp) {
         if (this.retryMs === retryFirstMs)
           this.onError(`database away: keeping ${batch.length} attempt outcome(s) to record when it is back`);
-        this.held = batch;
+        this.held.push(...batch);
         this.retryHeld();
+        return;
+      }
+      if (batch.length > 1 && isRowFault(err)) {
+        for (let i = 0; i < batch.length; i++) await this.write([batch[i]], [rows[i]]);
         return;
       }
       for (const item of batch) item.fail(err);

@@ -1,5 +1,6 @@
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
+import { isRowFault, type Quarantine } from './quarantine.ts';
 import { soleHolderLeases, targetKey, type DeliveryLeases, type LeasedDelivery, type Target } from './leases.ts';
 
 /** Sent (at COMMIT) when due work appears that no engine holds a lease on: every engine claims. */
@@ -8,6 +9,8 @@ export const dueChannel = 'sandbay_due';
 export interface ClaimLoopDeps {
   db: Db;
   leases: DeliveryLeases;
+  /** Swept at every poll: sandboxes whose clock the engine cannot run (the claims leave them out). */
+  quarantine: Quarantine;
   /** Sandboxes an advance here is running: their due work is the advance's, not the loop's. */
   advancingTenants: () => string[];
   /** Starts the attempt a claim leased. */
@@ -107,19 +110,31 @@ export class ClaimLoop {
     }
     for (const [key, t] of targets) {
       if (advancing.includes(t.tenantId)) continue; // the advance runs that sandbox's due work itself
-      const { claimed, full } = await this.deps.leases.claimTarget(t);
+      const { claimed, full } = await this.claimTarget(t);
       if (full) this.waiting.set(key, t);
       else this.waiting.delete(key);
       for (const leased of claimed) this.deps.attempt(leased);
     }
   }
 
+  /** One target's claim; one that fails for its own rows is reported and the others are still claimed. */
+  private async claimTarget(t: Target): Promise<{ claimed: LeasedDelivery[]; full: boolean }> {
+    try {
+      return await this.deps.leases.claimTarget(t);
+    } catch (err) {
+      if (!isRowFault(err)) throw err;
+      this.deps.onError(`claiming due deliveries of sandbox ${t.tenantId} failed: ${(err as Error)?.message ?? err}`);
+      return { claimed: [], full: false };
+    }
+  }
+
   private poll(): void {
-    this.deps.leases
-      .releaseDeadOwners()
-      .catch((err) => {
-        if (!this.closed) this.deps.onError(`releasing leases of stopped engines failed: ${err}`);
-      })
-      .finally(() => this.kick());
+    const report = (what: string) => (err: unknown) => {
+      if (!this.closed) this.deps.onError(`${what} failed: ${err}`);
+    };
+    void Promise.all([
+      this.deps.leases.releaseDeadOwners().catch(report('releasing leases of stopped engines')),
+      this.deps.quarantine.sweepClocks().catch(report('quarantining deliveries of sandboxes with unusable clocks')),
+    ]).finally(() => this.kick());
   }
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
+import { storedEnvelope } from './envelope.ts';
 import { attemptSpanId, deliveryTraceId, traceparent } from './tracing/trace-context.ts';
 
 export type { DeliveryDetail, DeliverySummary };
@@ -149,5 +150,8 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
     ...a,
     traceparent: a.trigger === 'check' ? null : traceparent(traceId, attemptSpanId(traceId, a.number)),
   }));
-  return { ...summary, envelope: JSON.parse(row.body), rawBody: row.body, traceId, attempts };
+  // A body that is no envelope (quarantined by the engine) is shown by its raw bytes alone.
+  const stored = storedEnvelope(row.body);
+  const envelope = 'envelope' in stored ? (stored.envelope as DeliveryDetail['envelope']) : { data: null };
+  return { ...summary, envelope, rawBody: row.body, traceId, attempts };
 }

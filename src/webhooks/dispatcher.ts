@@ -25,6 +25,8 @@ import type { Sender } from './sender.ts';
 import type { AttemptTracer } from './tracing/attempt-tracer.ts';
 import type { TenantShares } from './outbound/shares.ts';
 import { SandboxFlights, type Flight } from './flights.ts';
+import { faultReason, isRowFault, Quarantine } from './quarantine.ts';
+import { storedEnvelope } from './envelope.ts';
 
 export const attemptJob = 'webhook.attempt';
 
@@ -33,7 +35,8 @@ export type Trigger = AttemptRecord['attempt']['trigger'];
 export interface AttemptResult {
   status: 'pending' | 'succeeded' | 'dead';
   /** in_flight: another attempt holds (or just took) the delivery's lease; lost_lease: ours expired mid-attempt. */
-  skipped?: 'endpoint_disabled' | 'endpoint_deleted' | 'stale' | 'in_flight' | 'lost_lease';
+  /** quarantined: its stored state cannot be processed; it is dead with the reason (./quarantine.ts). */
+  skipped?: 'endpoint_disabled' | 'endpoint_deleted' | 'stale' | 'in_flight' | 'lost_lease' | 'quarantined';
 }
 
 export interface DispatcherDeps {
@@ -84,13 +87,21 @@ export class Dispatcher implements JobHandler {
   private readonly claims: ClaimBatcher;
   /** Real-time claims of due work (NOTIFY, the poll, a target with more due work than room). */
   private readonly loop: ClaimLoop;
+  /** Where deliveries the engine cannot process go, with their reason. */
+  private readonly quarantine: Quarantine;
   private closed = false;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.claims = new ClaimBatcher(deps.leases);
+    this.quarantine = new Quarantine({
+      db: deps.db,
+      onError: deps.onError,
+      dropped: (tenantId, id, error) => this.dropped(tenantId, id, error),
+    });
     this.loop = new ClaimLoop({
       db: deps.db,
       leases: deps.leases,
+      quarantine: this.quarantine,
       pollMs: deps.pollMs,
       onError: deps.onError,
       advancingTenants: () => deps.scheduler.advancingTenants(),
@@ -241,6 +252,12 @@ export class Dispatcher implements JobHandler {
     const flight = this.flights.board(state.tenantId);
     try {
       return await this.attemptIn(flight, state, trigger, asOf, claim);
+    } catch (err) {
+      // A row that fails the same way at every try (an Invalid Date from its sandbox's clock, an unknown
+      // scheme) would hold its lease and be claimed again for ever: it is quarantined with the reason.
+      if (this.closed || !isRowFault(err)) throw err;
+      await this.quarantine.delivery(state.tenantId, state.id, faultReason('cannot process the stored delivery', err));
+      return { status: 'dead', skipped: 'quarantined' };
     } finally {
       this.flights.alight(state.tenantId, flight);
     }
@@ -299,6 +316,8 @@ export class Dispatcher implements JobHandler {
       // Never start an attempt that could outlive what this engine can vouch for (its heartbeat, its
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
+      const stored = storedEnvelope(leased.body);
+      if ('invalid' in stored) throw new Error(stored.invalid);
       signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
       const span = this.deps.tracer.start({
         tenantId,
@@ -485,9 +504,12 @@ export class Dispatcher implements JobHandler {
         where tenant_id = $1 and ${column} = $2 and status = 'pending' returning id`,
       [tenantId, value, error, this.deps.clock.now(tenantId)],
     );
-    for (const { id } of rows) {
-      this.deps.scheduler.cancel(attemptJob, tenantId, id);
-      this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'dead', error });
-    }
+    for (const { id } of rows) this.dropped(tenantId, id, error);
+  }
+
+  /** A delivery dead-lettered outside an attempt: its queued attempt is cancelled and the live stream hears of it. */
+  private dropped(tenantId: string, id: string, error: string): void {
+    this.deps.scheduler.cancel(attemptJob, tenantId, id);
+    this.deps.stream.publish(tenantId, 'delivery.updated', { id, status: 'dead', error });
   }
 }

@@ -26,3 +26,18 @@ export function buildEnvelope(input: {
     data: input.data,
   });
 }
+
+/**
+ * The stored body as an envelope, or a reason why it is none (a row written by another version, a crafted
+ * file): the engine quarantines such a delivery rather than send it, and the API shows its raw bytes.
+ */
+export function storedEnvelope(body: string): { envelope: Record<string, unknown> } | { invalid: string } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+      return { envelope: parsed as Record<string, unknown> };
+    return { invalid: 'the stored body is not a JSON object' };
+  } catch (err) {
+    return { invalid: `the stored body is not valid JSON (${(err as Error).message})` };
+  }
+}

@@ -1,8 +1,10 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
 import { notAdvancingSql } from '../schedule/clock.ts';
+import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
+import { monotonicNow } from '../shared/monotonic.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
@@ -28,8 +30,8 @@ export interface LeasedDelivery {
   /** The sandbox's now, from the database's clock and the sandbox's stored offset. */
   sandboxNowMs: number;
   /**
-   * This machine's real time (ms) just before the lease was asked for: its lease runs out `leaseMs` later at the
-   * earliest.
+   * This engine's monotonic time (src/shared/monotonic.ts) just before the lease was asked for: its lease runs out
+   * `leaseMs` later at the earliest.
    */
   leasedAt: number;
 }
@@ -94,7 +96,11 @@ const notLeased = notLeasedFor('$owner', '$settled::boolean');
  * question.
  */
 export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
-const dueNow = `d.next_attempt_at <= now() + t.clock_offset_ms * interval '1 ms'`;
+/**
+ * Due by its sandbox's clock, in a sandbox whose clock the engine can run (the others are quarantined:
+ * ./quarantine.ts).
+ */
+const dueNow = `d.next_attempt_at <= ${sandboxNowSql('t')} and ${clockInRangeSql('t')}`;
 /** The sandbox `t` is not being advanced (an advance runs its due work itself). */
 const notAdvancing = notAdvancingSql('t');
 // A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
@@ -213,7 +219,7 @@ export class DeliveryLeases {
         return false;
       const fresh =
         leased.leasedAt >= this.liveness.trustedSince() &&
-        leased.leasedAt + this.leaseMs - Date.now() >= this.leaseRoomMs;
+        leased.leasedAt + this.leaseMs - monotonicNow() >= this.leaseRoomMs;
       if (fresh) return true;
       try {
         return await this.renew(leased.tenantId, leased.id, leased.slot);
@@ -290,7 +296,7 @@ export class DeliveryLeases {
     asks: { id: string; when: ClaimCondition }[],
   ): Promise<Map<string, LeasedDelivery | ClaimRefusal>> {
     const { tenantId, endpointId, targetUrl } = target;
-    const leasedAt = Date.now();
+    const leasedAt = monotonicNow();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       const requests = asks.map(({ id, when }) => ({
@@ -366,7 +372,7 @@ export class DeliveryLeases {
    */
   async claimTarget(target: Target): Promise<{ claimed: LeasedDelivery[]; full: boolean }> {
     const { tenantId, endpointId, targetUrl } = target;
-    const leasedAt = Date.now();
+    const leasedAt = monotonicNow();
     return this.db.transaction(async (tx) => {
       await this.lockTarget(tx, tenantId, endpointId, targetUrl);
       // One statement after the lock (so its snapshot sees every claim committed before): count the

@@ -1,6 +1,7 @@
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import { faultOf } from '../db/errors.ts';
+import { monotonicNow } from '../shared/monotonic.ts';
 
 /** The database as this engine last saw it (GET /api/v1/health says it; the inspector shows a banner). */
 export type DatabaseState = 'ok' | 'unavailable' | 'storage_full';
@@ -29,12 +30,16 @@ const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values (
  * (`aliveRoomMs()`), so it is not judged dead while the attempt is under way.
  */
 export class EngineLiveness {
-  /** When the current unbroken run of prompt heartbeats began (local clock); undefined while they fail. */
+  /**
+   * When the current unbroken run of prompt heartbeats began (monotonic: src/shared/monotonic.ts); undefined while
+   * they fail.
+   */
   private healthySince?: number;
   /**
-   * When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at least.
+   * When the last heartbeat that landed was sent: the others see this engine alive until aliveMs after it, at
+   * least.
    */
-  private lastBeatSentAt = 0;
+  private lastBeatSentAt = Number.NEGATIVE_INFINITY;
   private timer?: NodeJS.Timeout;
   private waiters: ((ok: boolean) => void)[] = [];
   private closed = false;
@@ -86,7 +91,7 @@ export class EngineLiveness {
   aliveRoomMs(): number {
     // Alone on its database, no one else could take its leases over.
     if (this.options.exclusive) return Number.POSITIVE_INFINITY;
-    return this.lastBeatSentAt + this.options.aliveMs - Date.now();
+    return this.lastBeatSentAt + this.options.aliveMs - monotonicNow();
   }
 
   /** What the last heartbeat found (every aliveMs / 10 while it answers, sooner while it does not). */
@@ -106,7 +111,8 @@ export class EngineLiveness {
    */
   settled(): boolean {
     return (
-      this.options.exclusive || (this.healthySince !== undefined && Date.now() - this.healthySince >= this.beatMs * 3)
+      this.options.exclusive ||
+      (this.healthySince !== undefined && monotonicNow() - this.healthySince >= this.beatMs * 3)
     );
   }
 
@@ -133,13 +139,13 @@ export class EngineLiveness {
   }
 
   private async beat(first = false): Promise<void> {
-    const sentAt = Date.now();
+    const sentAt = monotonicNow();
     try {
       await this.db.query(beatSql, [this.owner, this.options.aliveMs], { prepare: true });
       this.lastBeatSentAt = sentAt;
       this.state = 'ok';
       // A beat that took a quarter of the alive period is not "the database answering": a stall, not health.
-      const prompt = Date.now() - sentAt < this.options.aliveMs / 4;
+      const prompt = monotonicNow() - sentAt < this.options.aliveMs / 4;
       if (!prompt) this.healthySince = undefined;
       else this.healthySince ??= sentAt;
       for (const wake of this.waiters.splice(0)) wake(true);

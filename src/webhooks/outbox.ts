@@ -5,6 +5,7 @@ import { patternMatches, type Topic } from '../shared/topics.ts';
 import { buildEnvelope } from './envelope.ts';
 import { dueChannel } from './claim-loop.ts';
 import type { DeliveryLeases } from './leases.ts';
+import { monotonicNow } from '../shared/monotonic.ts';
 
 /**
  * What one emit committed, for the pruner: its deliveries, and the sandbox's count since its last prune before them.
@@ -25,8 +26,8 @@ export interface QueuedDelivery {
   /** Sandbox time the next attempt is due, epoch ms. */
   dueAt: number;
   /**
-   * When (this machine's real ms, just before) it was leased to this engine for its first attempt at
-   * insert, so it goes out at COMMIT with no claim; null when it was not.
+   * When (this engine's monotonic ms, just before: src/shared/monotonic.ts) it was leased to this engine for its
+   * first attempt at insert, so it goes out at COMMIT with no claim; null when it was not.
    */
   leasedAt: number | null;
 }
@@ -120,7 +121,7 @@ export class Outbox {
       byTarget.set(key, [...(byTarget.get(key) ?? []), d]);
     }
     for (const group of byTarget.values()) {
-      const leasedAt = Date.now();
+      const leasedAt = monotonicNow();
       const leased = await this.leases.leaseNew(
         tx,
         tenantId,

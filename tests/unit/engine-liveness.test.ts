@@ -8,6 +8,7 @@ import { DatabaseUnavailableError } from '../../src/db/errors.ts';
 import { openSandboxDatabase } from '../../src/server/database.ts';
 import { DeliveryLeases, type LeasedDelivery } from '../../src/webhooks/leases.ts';
 import { EngineLiveness } from '../../src/webhooks/liveness.ts';
+import { monotonicNow } from '../../src/shared/monotonic.ts';
 
 let real: Db;
 let down = false;
@@ -51,7 +52,7 @@ test("other engines' leases are taken over only after three heartbeats in a row;
     assert.equal(liveness.trustedSince(), Number.POSITIVE_INFINITY, 'no lease of its own is trusted unchecked');
     assert.ok(liveness.aliveRoomMs() < aliveMs - 200, 'its last heartbeat vouches for it less and less');
     assert.ok(errors.some((m) => m.startsWith('engine heartbeat failed')));
-    const outageEnded = Date.now();
+    const outageEnded = monotonicNow();
     down = false;
     assert.equal(await liveness.nextBeat(1_000), true, 'a beat lands soon after the database is back');
     assert.ok(liveness.trustedSince() >= outageEnded - 50);
@@ -91,8 +92,8 @@ test('a lease taken before an outage is checked with the database before its att
       sandboxNowMs: Date.now(),
       leasedAt,
     });
-    assert.equal(await leases.readyToSend(lease(Date.now())), true, 'fresh: sent without a round trip');
-    const before = Date.now() - 1;
+    assert.equal(await leases.readyToSend(lease(monotonicNow())), true, 'fresh: sent without a round trip');
+    const before = monotonicNow() - 1;
     down = true;
     await sleep(2_100); // a failed beat
     down = false;
@@ -101,7 +102,7 @@ test('a lease taken before an outage is checked with the database before its att
     assert.equal(await leases.readyToSend(lease(before)), false);
     // Once a heartbeat has landed again, a lease taken since is trusted as before.
     await liveness.nextBeat(2_000);
-    assert.equal(await leases.readyToSend(lease(Date.now())), true);
+    assert.equal(await leases.readyToSend(lease(monotonicNow())), true);
   } finally {
     down = false;
     await liveness.close();

@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../../db/database.ts';
 import { notAdvancingSql } from '../../schedule/clock.ts';
+import { clockInRangeSql, sandboxNowSql } from '../../schedule/clock-range.ts';
 import type { DueJob, JobHandler } from '../../schedule/scheduler.ts';
 import type { CommerceDeps } from './deps.ts';
 
@@ -93,7 +94,7 @@ export async function overdueJobs(q: Queryable, jobs: ColumnJob[], limit: number
     .join(' union all ');
   const rows = await q.query<{ kind: string; tenant_id: string; id: string; due: Date }>(
     `select j.kind, j.tenant_id, j.id, j.due from (${union}) j join tenants t on t.id = j.tenant_id
-      where ${runnableTenant('t')} and j.due <= now() + t.clock_offset_ms * interval '1 millisecond'
+      where ${runnableTenant('t')} and ${clockInRangeSql('t')} and j.due <= ${sandboxNowSql('t')}
       order by j.due limit $1`,
     [limit, ...jobs.map((j) => j.kind)],
   );

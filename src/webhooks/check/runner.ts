@@ -156,7 +156,13 @@ export class CheckRunner {
     const occurredAt = this.deps.clock.now(tenantId);
     // Writes (each case's deliveries, then its progress) go in order while the next requests are out.
     let writes: Promise<unknown> = Promise.resolve();
-    const write = (fn: () => Promise<unknown>) => (writes = writes.then(fn));
+    // A failed write is thrown by `await writes` below; the chain's links are marked handled so that a run
+    // ending early (its sandbox reset mid-run) leaves no unhandled rejection behind.
+    const write = (fn: () => Promise<unknown>) => {
+      writes = writes.then(fn);
+      writes.catch(() => undefined);
+      return writes;
+    };
     let valid: CheckCaseResult | undefined;
     for (const c of casesFor(wordsFor(target.schemes))) {
       const result =

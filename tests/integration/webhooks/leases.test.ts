@@ -7,6 +7,8 @@ import { after, before, test } from 'node:test';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
 import { delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+import { DeliveryLeases } from '../../../src/webhooks/leases.ts';
+import { EngineLiveness } from '../../../src/webhooks/liveness.ts';
 
 const engine = useEngine({ deliveryPollMs: 100 });
 const receiver = new Receiver();
@@ -194,6 +196,36 @@ test('while another engine advances a sandbox, this one leaves its due work to t
     await rx.waitFor(3, 10_000);
     await waitForDelivery(sb, id, (d) => d.status === 'succeeded');
   } finally {
+    await rx.close();
+  }
+});
+
+test('an NTP step back of the wall clock stretches neither a lease nor the heartbeat: a slot taken over is not sent twice', async () => {
+  const { sb, rx, id } = await failedOnce();
+  const { endpointId } = await delivery(sb, id);
+  const wallNow = Date.now;
+  // A second engine in this process, on the same database, with a one-second lease.
+  const aliveMs = 60_000;
+  const liveness = new EngineLiveness(db(), 'ins_stepped_engine', { aliveMs, exclusive: false, onError: () => {} });
+  const leases = new DeliveryLeases(db(), liveness, 1_000, 100);
+  try {
+    await leases.start();
+    const claimed = (
+      await leases.claimMany({ tenantId: sb.id, endpointId, targetUrl: null }, [
+        { id, when: { statuses: ['pending'] } },
+      ])
+    ).get(id);
+    assert.ok(typeof claimed === 'object', 'leased to the second engine');
+    // NTP steps this machine's wall clock back an hour (the whole process sees it, as it would).
+    Date.now = () => wallNow() - 3_600_000;
+    assert.ok(liveness.aliveRoomMs() <= aliveMs, 'the heartbeat vouches for no more than one alive period');
+    // The lease runs out (a second on the monotonic clock) and another engine takes the slot.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await leaseElsewhere(sb, id, 'ins_other_engine', 60_000);
+    assert.equal(await leases.readyToSend(claimed), false, 'the lease is checked again, and found taken');
+  } finally {
+    Date.now = wallNow;
+    await liveness.close();
     await rx.close();
   }
 });
