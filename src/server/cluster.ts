@@ -11,7 +11,10 @@ import type { RunningSandbox, SandboxOptions } from './start.ts';
 const workerEnv = 'SANDBAY_CLUSTER_WORKER';
 
 /** What a worker tells its primary once it serves. */
-type WorkerReady = Pick<RunningSandbox, 'url' | 'publicUrl' | 'readyUrl' | 'shared' | 'adminKey' | 'port'>;
+type WorkerReady = Pick<
+  RunningSandbox,
+  'url' | 'publicUrl' | 'readyUrl' | 'shared' | 'adminKey' | 'port' | 'boundAddress'
+>;
 
 /** What the primary of `serve --workers N` reports, like a RunningSandbox for one process. */
 export interface RunningCluster extends WorkerReady {
@@ -163,7 +166,7 @@ export function clusterWorkerOptions(options: SandboxOptions): SandboxOptions | 
 
 /** Tells the primary this worker serves; a worker whose primary is gone stops too. */
 export function reportWorkerReady(running: RunningSandbox, stop: () => void): void {
-  const { url, publicUrl, readyUrl, shared, adminKey, port } = running;
-  process.send!({ ready: { url, publicUrl, readyUrl, shared, adminKey, port } satisfies WorkerReady });
+  const { url, publicUrl, readyUrl, shared, adminKey, port, boundAddress } = running;
+  process.send!({ ready: { url, publicUrl, readyUrl, shared, adminKey, port, boundAddress } satisfies WorkerReady });
   process.once('disconnect', stop);
 }

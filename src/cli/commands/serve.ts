@@ -97,6 +97,30 @@ function switchOn(name: string, value: string | undefined): boolean {
   throw new CliError(`${name} takes 1 or 0, not ${value}`);
 }
 
+const wildcards: Record<string, string> = { '0.0.0.0': 'every IPv4 interface', '::': 'every interface' };
+
+/**
+ * Where the server listens, when the ready URL does not say it all. A wildcard bind names itself and
+ * the URLs that reach it: SPEC §1's http://127.0.0.1:<port> on this machine, and from others only the
+ * names the Host guard accepts (--public-url, --allow-host), since it refuses a bare address.
+ */
+function listeningOn(
+  running: Pick<RunningSandbox, 'url' | 'publicUrl' | 'port' | 'boundAddress'>,
+  allowHosts: string[],
+): string[] {
+  const { boundAddress: address, port } = running;
+  if (!wildcards[address]) return running.publicUrl !== running.url ? [`listening on ${running.url}`] : [];
+  const bound = `${address.includes(':') ? `[${address}]` : address}:${port}`;
+  const others = [
+    ...(running.publicUrl !== running.url ? [running.publicUrl] : []),
+    ...allowHosts.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}`),
+  ];
+  const here = `listening on ${bound}, ${wildcards[address]}: ${running.url} on this machine`;
+  return others.length
+    ? [`${here}, ${others.join(' and ')} from others`]
+    : [here, 'other machines need a name it accepts (--allow-host or --public-url)'];
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
@@ -168,7 +192,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   // The one deliberate secret in the output (SPEC §7): on loopback the ready URL carries the admin
   // key. A shared server never prints it (SPEC §9): the operator passed it and keeps it.
   const details = [
-    ...(running.publicUrl !== running.url ? [`listening on ${running.url}`] : []),
+    ...listeningOn(running, options.allowHosts ?? []),
     `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
     ...(workers ? [`${workers} worker${workers === 1 ? '' : 's'}`] : []),
     ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),
