@@ -18,6 +18,8 @@ type WorkerReady = Pick<
 
 /** What the primary of `serve --workers N` reports, like a RunningSandbox for one process. */
 export interface RunningCluster extends WorkerReady {
+  /** The id of this run: its lock, discovery file and every worker's health route name it. */
+  instanceId: string;
   dataDir?: string;
   workers: number;
   /** Stops the workers (each finishes its attempts in flight), then the managed PostgreSQL, then releases the data dir. */
@@ -106,6 +108,7 @@ export async function startCluster(
     }
     return {
       ...first,
+      instanceId,
       dataDir,
       workers,
       close: async () => {

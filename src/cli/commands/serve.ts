@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { registerServer } from '../../shared/node/server-registry.ts';
 import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';
@@ -97,6 +99,25 @@ function switchOn(name: string, value: string | undefined): boolean {
   throw new CliError(`${name} takes 1 or 0, not ${value}`);
 }
 
+/** Puts this server in the per-user registry the CLI looks in (docs/cli.md, "Finding the server"). */
+function register(
+  running: Pick<RunningSandbox, 'url' | 'publicUrl' | 'port' | 'instanceId' | 'adminKey' | 'dataDir'>,
+  flags: ServeFlags,
+) {
+  // A --memory server keeps no files, but the data dir named with it still says which server is meant.
+  const dataDir = running.dataDir ?? (flags.dataDir ? resolve(flags.dataDir) : null);
+  return registerServer({
+    url: running.url,
+    ...(running.publicUrl !== running.url ? { publicUrl: running.publicUrl } : {}),
+    port: running.port,
+    pid: process.pid,
+    instanceId: running.instanceId,
+    dataDir: dataDir && resolve(dataDir),
+    memory: running.dataDir === undefined,
+    adminKey: running.adminKey,
+  });
+}
+
 const wildcards: Record<string, string> = { '0.0.0.0': 'every IPv4 interface', '::': 'every interface' };
 
 /**
@@ -173,12 +194,15 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
       throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
+  // Registered before the ready line, so whoever waits for that line finds it (a worker's primary registers for all).
+  const unregister = workerOptions ? () => undefined : register(running, flags);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     // A worker stops quietly: its primary says it once for all.
     if (!workerOptions) process.stdout.write(`${signal}: shutting down; pending deliveries stay queued\n`);
+    unregister();
     await running.close();
     process.exit(process.exitCode ?? 0);
   };
