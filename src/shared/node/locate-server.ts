@@ -4,21 +4,23 @@ import { readDiscovery } from '../../server/instance-lock.ts';
 import { processStatus } from './process-alive.ts';
 import { runningServers, serverRegistryDir, type RegisteredServer } from './server-registry.ts';
 
-export const defaultServerUrl = 'http://127.0.0.1:4400';
+const defaultServerUrl = 'http://127.0.0.1:4400';
 
 /** Where the running Sandbay is, and how that was decided. */
 export interface LocatedServer {
   url: string;
   /** Its admin key, when this machine's discovery file or registry has it for that very URL. */
   adminKey?: string;
-  /** A URL given (flag or SANDBAY_URL), found (a data dir's server.json or the registry), or the default. */
-  from: 'given' | 'found' | 'default';
-  /** With nothing found: where this looked, for the message that says so. */
+  /** With nothing found (the default URL): where this looked, for the message that says so. */
   searched?: { dataDir: string; registry: string; dataDirGiven: boolean };
 }
 
+/** One server in a line: its URL, its data, its pid. */
+const describeServer = (s: { url: string; dataDir: string | null; memory: boolean; pid: number }) =>
+  `${s.url} (${s.memory ? `memory${s.dataDir ? `, --data-dir ${s.dataDir}` : ''}` : `data ${s.dataDir}`}, pid ${s.pid})`;
+
 /** Several servers run and nothing says which is meant: the error lists them and how to pick. */
-export class AmbiguousServerError extends Error {
+class AmbiguousServerError extends Error {
   constructor(readonly servers: { url: string; dataDir: string | null; memory: boolean; pid: number }[]) {
     super(
       `${servers.length} Sandbays are running: ${servers.map(describeServer).join(', ')}; ` +
@@ -26,10 +28,6 @@ export class AmbiguousServerError extends Error {
     );
   }
 }
-
-/** One server in a line: its URL, its data, its pid. */
-export const describeServer = (s: { url: string; dataDir: string | null; memory: boolean; pid: number }) =>
-  `${s.url} (${s.memory ? `memory${s.dataDir ? `, --data-dir ${s.dataDir}` : ''}` : `data ${s.dataDir}`}, pid ${s.pid})`;
 
 const originOf = (url: string) => {
   try {
@@ -82,19 +80,19 @@ export function locateServer(given: { url?: string; dataDir?: string }, env = pr
   if (url) {
     const origin = originOf(url);
     const known = [readDiscovery(dataDirGiven ?? platformDir), ...servers].find((s) => s && originOf(s.url) === origin);
-    return { url, adminKey: known?.adminKey, from: 'given' };
+    return { url, adminKey: known?.adminKey };
   }
   if (dataDirGiven) {
     const dir = resolve(dataDirGiven);
     const discovery = readDiscovery(dir);
-    if (discovery) return { url: discovery.url, adminKey: discovery.adminKey, from: 'found' };
+    if (discovery) return { url: discovery.url, adminKey: discovery.adminKey };
     const started = servers.filter((s) => s.dataDir === dir);
     if (started.length > 1) throw new AmbiguousServerError(started);
-    if (started.length === 1) return { url: started[0].url, adminKey: started[0].adminKey, from: 'found' };
-    return { url: defaultServerUrl, from: 'default', searched: { dataDir: dir, registry, dataDirGiven: true } };
+    if (started.length === 1) return { url: started[0].url, adminKey: started[0].adminKey };
+    return { url: defaultServerUrl, searched: { dataDir: dir, registry, dataDirGiven: true } };
   }
   const candidates = knownServers(env, servers);
   if (candidates.length > 1) throw new AmbiguousServerError(candidates);
-  if (candidates.length === 1) return { url: candidates[0].url, adminKey: candidates[0].adminKey, from: 'found' };
-  return { url: defaultServerUrl, from: 'default', searched: { dataDir: platformDir, registry, dataDirGiven: false } };
+  if (candidates.length === 1) return { url: candidates[0].url, adminKey: candidates[0].adminKey };
+  return { url: defaultServerUrl, searched: { dataDir: platformDir, registry, dataDirGiven: false } };
 }
