@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { call } from '../helpers/engine.ts';
 import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { runCli as runServe, waitForReady, type ServeProcess } from '../helpers/process.ts';
 
 // Each test has a registry of its own (XDG_STATE_HOME), so servers of other tests and files stay out of it;
@@ -117,4 +118,30 @@ test("a dead server's entry is ignored and removed; one whose pid now runs anoth
   assert.deepEqual(readdirSync(registry), [`${instanceId}.json`], 'the stale entries are removed');
   const created = await runCli(['token', '--new'], { env });
   assert.equal((await call(live.url, '/api/v1/sandbox', { token: created.stdout.trim() })).status, 200);
+});
+
+test('a registry it cannot write (a read-only home) does not stop the server: it says so, and --url still works', async () => {
+  const env = isolatedEnv();
+  mkdirSync(join(env.XDG_STATE_HOME, '..'), { recursive: true });
+  writeFileSync(env.XDG_STATE_HOME, 'a file where the state dir would be');
+  const server = await serve(['--memory'], env);
+  assert.match(
+    server.stderr,
+    new RegExp(
+      `^sandbay: not registered in ${env.XDG_STATE_HOME}/sandbay/servers \\(.+\\): the CLI will need --url ${server.url}\n$`,
+    ),
+  );
+  const created = await runCli(['token', '--new', '--url', server.url, '--token', server.adminKey], { env });
+  assert.equal(created.code, 0, created.stderr);
+});
+
+test('a relative --data-dir is registered as the absolute path the CLI compares', async () => {
+  const env = isolatedEnv();
+  const dataDir = join(root, 'relative-data');
+  // Relative to the server's working directory (the package root), as a user types it.
+  const server = await serve(['--data-dir', relative(packageRoot(), dataDir)], env);
+  const [entry] = (await runCliJson(['status'], { env })).data;
+  assert.deepEqual([entry.url, entry.dataDir], [server.url, dataDir]);
+  const created = await runCli(['token', '--new', '--data-dir', dataDir], { env });
+  assert.equal(created.code, 0, created.stderr);
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { registerServer } from '../../shared/node/server-registry.ts';
+import { registerServer, serverRegistryDir } from '../../shared/node/server-registry.ts';
 import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';
@@ -103,19 +103,27 @@ function switchOn(name: string, value: string | undefined): boolean {
 function register(
   running: Pick<RunningSandbox, 'url' | 'publicUrl' | 'port' | 'instanceId' | 'adminKey' | 'dataDir'>,
   flags: ServeFlags,
-) {
+): () => void {
   // A --memory server keeps no files, but the data dir named with it still says which server is meant.
-  const dataDir = running.dataDir ?? (flags.dataDir ? resolve(flags.dataDir) : null);
-  return registerServer({
-    url: running.url,
-    ...(running.publicUrl !== running.url ? { publicUrl: running.publicUrl } : {}),
-    port: running.port,
-    pid: process.pid,
-    instanceId: running.instanceId,
-    dataDir: dataDir && resolve(dataDir),
-    memory: running.dataDir === undefined,
-    adminKey: running.adminKey,
-  });
+  const dataDir = running.dataDir ?? flags.dataDir;
+  try {
+    return registerServer({
+      url: running.url,
+      ...(running.publicUrl !== running.url ? { publicUrl: running.publicUrl } : {}),
+      port: running.port,
+      pid: process.pid,
+      instanceId: running.instanceId,
+      dataDir: dataDir ? resolve(dataDir) : null,
+      memory: running.dataDir === undefined,
+      adminKey: running.adminKey,
+    });
+  } catch (err) {
+    // A read-only home (a container) must not stop the server: it serves, the CLI just needs --url there.
+    process.stderr.write(
+      `sandbay: not registered in ${serverRegistryDir()} (${(err as Error).message}): the CLI will need --url ${running.url}\n`,
+    );
+    return () => undefined;
+  }
 }
 
 const wildcards: Record<string, string> = { '0.0.0.0': 'every IPv4 interface', '::': 'every interface' };
