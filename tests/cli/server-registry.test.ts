@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import { call } from '../helpers/engine.ts';
 import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { deliveries } from '../../src/testing/index.ts';
 import { runCli as runServe, waitForReady, type ServeProcess } from '../helpers/process.ts';
 
 // Each test has a registry of its own (XDG_STATE_HOME), so servers of other tests and files stay out of it;
@@ -144,4 +145,29 @@ test('a relative --data-dir is registered as the absolute path the CLI compares'
   assert.deepEqual([entry.url, entry.dataDir], [server.url, dataDir]);
   const created = await runCli(['token', '--new', '--data-dir', dataDir], { env });
   assert.equal(created.code, 0, created.stderr);
+});
+
+test('sandbay/testing finds the server as the CLI does: the registry, SANDBAY_DATA_DIR, and the same error for several', async () => {
+  const env = isolatedEnv();
+  const dataDir = join(root, 'testing-data');
+  const onDisk = await serve(['--data-dir', dataDir], env);
+  const created = await runCliJson(['token', '--new', '--data-dir', dataDir], { env });
+  const saved = { ...process.env };
+  try {
+    Object.assign(process.env, env, { SANDBAY_SANDBOX: created.sandboxId });
+    for (const name of ['SANDBAY_URL', 'SANDBAY_TOKEN', 'SANDBAY_DATA_DIR']) delete process.env[name];
+    // One server running: found with its admin key, no url or token given.
+    assert.deepEqual(await deliveries({ since: 0 }), []);
+    await serve(['--memory'], env);
+    await assert.rejects(
+      deliveries({}),
+      /^Error: sandbay\/testing: 2 Sandbays are running: .*; pick one with --url URL or --data-dir DIR \(or SANDBAY_URL \/ SANDBAY_DATA_DIR\)$/,
+    );
+    process.env.SANDBAY_DATA_DIR = dataDir;
+    assert.deepEqual(await deliveries({}), []);
+    assert.equal(onDisk.url, (await runCliJson(['status'], { env })).data.find((s: any) => s.dataDir === dataDir).url);
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
 });
