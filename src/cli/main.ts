@@ -9,6 +9,7 @@ import { resendCommand } from './commands/resend.ts';
 import { resetCommand } from './commands/reset.ts';
 import { tokenCommand } from './commands/token.ts';
 import { topicsCommand } from './commands/topics.ts';
+import { statusCommand } from './commands/status.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { portableCommands } from './commands/portable.ts';
@@ -130,6 +131,7 @@ for (const register of [
   resetCommand,
   tokenCommand,
   topicsCommand,
+  statusCommand,
   portableCommands,
   fixturesCommands,
 ]) {

@@ -5,12 +5,12 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 
 /** The connection flags every API verb shares (SPEC §6): where Sandbay is, as whom, and how to answer. */
 export const connectionOptions: readonly [flags: string, description: string][] = [
-  ['--url <url>', 'the Sandbay to talk to (SANDBAY_URL; default: the running app, else http://127.0.0.1:4400)'],
+  ['--url <url>', 'the Sandbay to talk to (SANDBAY_URL; default: the one running, else http://127.0.0.1:4400)'],
   ['--token <token>', "a sandbox access token, or the admin key (SANDBAY_TOKEN; default: the running app's admin key)"],
   ['--sandbox <id>', 'with the admin key, the sandbox to act on (SANDBAY_SANDBOX; default: the only one)'],
   [
     '--data-dir <dir>',
-    "find the running Sandbay by this data dir's server.json, as serve --data-dir DIR wrote it (SANDBAY_DATA_DIR; default: the platform data dir)",
+    'the Sandbay started with serve --data-dir DIR, --memory or not (SANDBAY_DATA_DIR; default: the one running)',
   ],
   ['--timeout <seconds>', 'give up on a request after this long (SANDBAY_TIMEOUT; default 30)'],
   ['--json', 'print machine-readable JSON'],

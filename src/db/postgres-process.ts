@@ -77,7 +77,11 @@ export function startCluster(
       'unix_socket_directories=',
       ...settings,
     ],
-    { ...place.runAs, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    // A process group of its own: a signal to Sandbay's whole group (Ctrl-C, a service manager's SIGTERM)
+    // reaches Sandbay alone, which closes its connections and then stops the server (`stop`, or its exit
+    // handler). Had the server got it too, its backends would end under the pool mid-shutdown, logged as
+    // "database connection lost: terminating connection due to administrator command".
+    { ...place.runAs, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return new Promise((resolve, reject) => {

@@ -78,11 +78,19 @@ export function openPostgres(options: PostgresOptions): Db {
     keepAliveInitialDelayMillis: 10_000,
   });
   const lost = throttled(log, 5_000);
+  // The connections not yet ended, for close(): pool.end() resolves once it has asked every connection to
+  // end, before the server has closed them, and a managed server stopped right after would terminate
+  // those backends under their clients ("terminating connection due to administrator command").
+  const live = new Set<pg.PoolClient>();
   logOrphanClientErrors(lost);
   // By construction, every client has an 'error' listener for its whole life: pg-pool's own covers only
   // idle clients, and a checked-out client whose server goes away (a restart, pg_terminate_backend)
   // would otherwise crash the process with "Unhandled 'error' event".
-  pool.on('connect', (client) => client.on('error', (err) => lost(`database connection lost: ${err.message}`)));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => lost(`database connection lost: ${err.message}`));
+    live.add(client);
+    client.once('end', () => live.delete(client));
+  });
   // The pool re-emits an idle client's error after dropping it: already logged by the listener above.
   pool.on('error', () => undefined);
   let listener: PgListener | undefined;
@@ -202,6 +210,7 @@ export function openPostgres(options: PostgresOptions): Db {
     async close() {
       await listener?.close();
       await pool.end();
+      await Promise.all([...live].map((client) => new Promise((resolve) => client.once('end', resolve))));
     },
   };
 }

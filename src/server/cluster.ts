@@ -11,10 +11,15 @@ import type { RunningSandbox, SandboxOptions } from './start.ts';
 const workerEnv = 'SANDBAY_CLUSTER_WORKER';
 
 /** What a worker tells its primary once it serves. */
-type WorkerReady = Pick<RunningSandbox, 'url' | 'publicUrl' | 'readyUrl' | 'shared' | 'adminKey' | 'port'>;
+type WorkerReady = Pick<
+  RunningSandbox,
+  'url' | 'publicUrl' | 'readyUrl' | 'shared' | 'adminKey' | 'port' | 'boundAddress'
+>;
 
 /** What the primary of `serve --workers N` reports, like a RunningSandbox for one process. */
 export interface RunningCluster extends WorkerReady {
+  /** The id of this run: its lock, discovery file and every worker's health route name it. */
+  instanceId: string;
   dataDir?: string;
   workers: number;
   /**
@@ -111,6 +116,7 @@ export async function startCluster(
     }
     return {
       ...first,
+      instanceId,
       dataDir,
       workers,
       close: async () => {
@@ -171,7 +177,7 @@ export function clusterWorkerOptions(options: SandboxOptions): SandboxOptions | 
 
 /** Tells the primary this worker serves; a worker whose primary is gone stops too. */
 export function reportWorkerReady(running: RunningSandbox, stop: () => void): void {
-  const { url, publicUrl, readyUrl, shared, adminKey, port } = running;
-  process.send!({ ready: { url, publicUrl, readyUrl, shared, adminKey, port } satisfies WorkerReady });
+  const { url, publicUrl, readyUrl, shared, adminKey, port, boundAddress } = running;
+  process.send!({ ready: { url, publicUrl, readyUrl, shared, adminKey, port, boundAddress } satisfies WorkerReady });
   process.once('disconnect', stop);
 }

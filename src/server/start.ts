@@ -137,6 +137,11 @@ export interface RunningSandbox {
   /** This engine run's id (its lock, discovery file and health route name it). */
   instanceId: string;
   port: number;
+  /**
+   * The address the socket is bound to, as the OS says: 127.0.0.1, or a wildcard (0.0.0.0, ::) that takes every
+   * interface.
+   */
+  boundAddress: string;
   dataDir?: string;
   services: Services;
   /** Every route definition served (what the OpenAPI document is built from). */
@@ -332,7 +337,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         logger.error(`purging idempotency keys failed: ${(err as Error)?.stack ?? err}`),
       ),
     );
-    const port = (server.address() as AddressInfo).port;
+    const { port, address: boundAddress } = server.address() as AddressInfo;
     const cookieSuffix = cookiePort(port, exposure.publicUrl);
     auth = {
       adminKey,
@@ -378,6 +383,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       adminKey,
       instanceId,
       port,
+      boundAddress,
       dataDir,
       services,
       routes,

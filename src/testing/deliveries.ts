@@ -1,11 +1,12 @@
 import type { Delivery, DeliveryStatus, DeliverySummary } from '../shared/api-types.ts';
-import { matchesAnyPattern } from '../shared/topics.ts';
-import { defaultDataDir } from '../server/data-dir.ts';
-import { readDiscovery } from '../server/instance-lock.ts';
+import { locateServer } from '../shared/node/locate-server.ts';
 
-/** Which deliveries a test is about. Every field given must match. */
+/**
+ * Which deliveries a test is about. Every field given must match; a field given as `undefined` is an
+ * error (it would otherwise match anything: `search: order.id` of an order that failed).
+ */
 export interface DeliveryFilter {
-  /** A topic, or a pattern: `payment.*`, `*`. */
+  /** A topic, a pattern (`payment.*`, `*`), or comma-separated patterns. */
   topic?: string;
   status?: DeliveryStatus;
   endpointId?: string;
@@ -14,13 +15,19 @@ export interface DeliveryFilter {
   search?: string;
   /** The status of the latest attempt's answer, e.g. 200. */
   responseStatus?: number;
-  /** Only deliveries created at or after this (sandbox clock). */
-  since?: Date | string;
+  /**
+   * Only deliveries the server recorded at or after this instant, on the real clock (not the sandbox
+   * clock a test advances: `new Date()` means now whatever the sandbox's time). `waitForDelivery`'s
+   * default is the moment it was called; pass `0` for any time.
+   */
+  since?: Date | string | number;
 }
 
+const filterKeys = new Set(['topic', 'status', 'endpointId', 'eventId', 'search', 'responseStatus', 'since']);
+
 /**
- * Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the app running on
- * this machine.
+ * Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the one this machine
+ * runs (as the CLI finds it).
  */
 export interface SandbayConnection {
   url?: string;
@@ -37,19 +44,26 @@ export interface WaitOptions extends SandbayConnection {
   intervalMs?: number;
 }
 
-function connect(c: SandbayConnection = {}): { url: string; headers: Record<string, string> } {
-  const discovery = c.url || process.env.SANDBAY_URL ? undefined : readDiscovery(defaultDataDir());
-  const url = (c.url ?? (process.env.SANDBAY_URL || undefined) ?? discovery?.url ?? 'http://127.0.0.1:4400').replace(
-    /\/+$/,
-    '',
-  );
-  const token = c.token ?? (process.env.SANDBAY_TOKEN || undefined) ?? discovery?.adminKey;
+type Connected = { url: string; headers: Record<string, string> };
+
+/** The server the CLI would talk to (src/shared/node/locate-server.ts: SANDBAY_URL, SANDBAY_DATA_DIR, the registry). */
+function connect(c: SandbayConnection = {}): Connected {
+  let located;
+  try {
+    located = locateServer({ url: c.url });
+  } catch (err) {
+    throw new Error(`sandbay/testing: ${(err as Error).message}`);
+  }
+  const token = c.token ?? (process.env.SANDBAY_TOKEN || undefined) ?? located.adminKey;
   const sandbox = c.sandbox ?? (process.env.SANDBAY_SANDBOX || undefined);
   if (!token) throw new Error('sandbay/testing: no token: pass { token } or set SANDBAY_TOKEN');
-  return { url, headers: { authorization: `Bearer ${token}`, ...(sandbox ? { 'sandbay-sandbox': sandbox } : {}) } };
+  return {
+    url: located.url.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${token}`, ...(sandbox ? { 'sandbay-sandbox': sandbox } : {}) },
+  };
 }
 
-async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
+async function get<T>(c: Connected, path: string): Promise<T> {
   const res = await fetch(c.url + path, { headers: { ...c.headers, accept: 'application/json' } });
   const body = (await res.json().catch(() => undefined)) as { detail?: string } | undefined;
   if (!res.ok)
@@ -59,19 +73,58 @@ async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
   return body as T;
 }
 
-// A receiver check's probes are not deliveries the code under test caused: they never match.
-const matches = (d: DeliverySummary, f: DeliveryFilter) =>
-  !d.check &&
-  (!f.topic || matchesAnyPattern([f.topic], d.topic)) &&
-  (f.responseStatus === undefined || d.lastStatus === f.responseStatus) &&
-  (f.since === undefined || Date.parse(d.createdAt) >= new Date(f.since).getTime());
+/** Refuses a filter that would silently match more than meant: a key it does not know, or one set to undefined. */
+function checkFilter(filter: DeliveryFilter, caller: string): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (!filterKeys.has(key))
+      throw new TypeError(`${caller}: unknown filter key ${key} (it takes ${[...filterKeys].join(', ')})`);
+    if (value === undefined || value === null)
+      throw new TypeError(
+        `${caller}: filter.${key} is ${value}, which would match any delivery: pass the value meant, or leave ${key} out`,
+      );
+  }
+}
 
-/** The server-side part of a filter: exact fields the list route takes. */
-function listQuery(f: DeliveryFilter, limit: number): string {
+function sinceDate(since: Date | string | number, caller: string): Date {
+  const date = new Date(since);
+  if (Number.isNaN(date.getTime())) throw new TypeError(`${caller}: filter.since is not a time: ${String(since)}`);
+  return date;
+}
+
+// What the server does not filter: a receiver check's probes are not deliveries the code under test
+// caused, and the latest answer's status is the client's to compare.
+const notACheck = (d: DeliverySummary) => !d.check;
+const answered = (d: DeliverySummary, f: DeliveryFilter) =>
+  f.responseStatus === undefined || d.lastStatus === f.responseStatus;
+
+/** The list route's query for a filter: the server filters topics, status, endpoint, event, search and since. */
+function listQuery(f: DeliveryFilter, since: Date | undefined, limit: number): string {
   const q = new URLSearchParams({ limit: String(limit) });
-  if (f.topic && !f.topic.includes('*')) q.set('topic', f.topic);
-  for (const key of ['status', 'endpointId', 'eventId', 'search'] as const) if (f[key]) q.set(key, f[key]!);
+  if (f.topic) q.set('topics', f.topic);
+  for (const key of ['status', 'endpointId', 'eventId', 'search'] as const) if (f[key]) q.set(key, f[key]);
+  if (since) q.set('since', since.toISOString());
   return q.toString();
+}
+
+/** Every delivery the server matches and `keep` keeps (up to `limit`), newest first, however far back the list goes. */
+async function listMatching(
+  c: Connected,
+  filter: DeliveryFilter,
+  since: Date | undefined,
+  limit: number,
+  keep: (d: DeliverySummary) => boolean,
+): Promise<DeliverySummary[]> {
+  const out: DeliverySummary[] = [];
+  for (let cursor = ''; out.length < limit;) {
+    const page = await get<{ data: DeliverySummary[]; nextCursor: string | null }>(
+      c,
+      `/api/v1/webhooks/deliveries?${listQuery(filter, since, 100)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    out.push(...page.data.filter(keep));
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return out.slice(0, limit);
 }
 
 /** The newest deliveries (up to `limit`, default 100) of the sandbox that match a filter, newest first. */
@@ -79,46 +132,36 @@ export async function deliveries(
   filter: DeliveryFilter = {},
   options: SandbayConnection & { limit?: number } = {},
 ): Promise<DeliverySummary[]> {
-  return listMatching(connect(options), filter, options.limit ?? 100);
-}
-
-async function listMatching(
-  c: ReturnType<typeof connect>,
-  filter: DeliveryFilter,
-  limit: number,
-): Promise<DeliverySummary[]> {
-  const out: DeliverySummary[] = [];
-  for (let cursor = ''; out.length < limit;) {
-    const page = await get<{ data: DeliverySummary[]; nextCursor: string | null }>(
-      c,
-      `/api/v1/webhooks/deliveries?${listQuery(filter, 100)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
-    out.push(...page.data.filter((d) => matches(d, filter)));
-    if (!page.nextCursor) break;
-    cursor = page.nextCursor;
-  }
-  return out.slice(0, limit);
+  checkFilter(filter, 'deliveries');
+  const since = filter.since === undefined ? undefined : sinceDate(filter.since, 'deliveries');
+  return listMatching(
+    connect(options),
+    filter,
+    since,
+    options.limit ?? 100,
+    (d) => notACheck(d) && answered(d, filter),
+  );
 }
 
 /**
- * Resolves with the first delivery (oldest first) that matches the filter and has been attempted at
- * least once, with its attempts: it may exist already or come while this waits. Rejects after
- * `timeout` ms with an error naming the filter and what was seen instead.
+ * Resolves with the first delivery (oldest first) recorded since the call began — or since
+ * `filter.since`, on the real clock — that matches the filter and has been attempted at least once,
+ * with its attempts. Start waiting before the action that causes it (or take `since` before it): a
+ * delivery recorded earlier is some other test's. Rejects after `timeout` ms with an error naming the
+ * filter and what was seen instead.
  */
 export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptions = {}): Promise<Delivery> {
+  // Taken first, before any await: an action started right after this call is "after".
+  const began = new Date();
+  checkFilter(filter, 'waitForDelivery');
+  const since = filter.since === undefined ? began : sinceDate(filter.since, 'waitForDelivery');
   const c = connect(options);
   const timeout = options.timeout ?? 10_000;
   const deadline = Date.now() + timeout;
   let seen: DeliverySummary[] = [];
   for (;;) {
-    seen = await listMatching(
-      c,
-      { ...filter, topic: undefined, responseStatus: undefined, since: undefined, status: undefined },
-      200,
-    );
-    const hit = seen
-      .filter((d) => matches(d, filter) && d.attemptCount > 0 && (!filter.status || d.status === filter.status))
-      .at(-1);
+    seen = await listMatching(c, filter, since, Infinity, notACheck);
+    const hit = seen.filter((d) => d.attemptCount > 0 && answered(d, filter)).at(-1);
     if (hit) return get<Delivery>(c, `/api/v1/webhooks/deliveries/${encodeURIComponent(hit.id)}`);
     if (Date.now() >= deadline) break;
     await new Promise((resolve) =>
@@ -126,8 +169,13 @@ export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptio
     );
   }
   const newest = seen[0];
+  const [earlier] = newest
+    ? []
+    : await listMatching(c, filter, undefined, 1, (d) => notACheck(d) && answered(d, filter));
   const saw = newest
-    ? `; ${seen.length} other deliveries seen, the newest ${newest.topic} ${newest.id} ${newest.status} (last answer ${newest.lastStatus ?? 'none'})`
-    : '; no deliveries at all';
+    ? `; ${seen.length} recorded since it began match all else, the newest ${newest.topic} ${newest.id} ${newest.status} (attempts ${newest.attemptCount}, last answer ${newest.lastStatus ?? 'none'})`
+    : earlier
+      ? `; none recorded since ${since.toISOString()} (real clock), but an earlier one matches (${earlier.topic} ${earlier.id}, created ${earlier.createdAt} on the sandbox clock): start waiting before the action that causes it, or pass an earlier since`
+      : '; none at all';
   throw new Error(`waitForDelivery: no delivery matching ${JSON.stringify(filter)} within ${timeout} ms${saw}`);
 }

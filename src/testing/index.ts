@@ -5,9 +5,7 @@
  * fixtures re-signed with the receiver's own secret, and wait for deliveries of a running Sandbay.
  */
 import type { CheckReport } from '../shared/check-report.ts';
-import { silentLogger } from '../server/log.ts';
-import { startSandbox as startEngine, type RunningSandbox } from '../server/start.ts';
-import { effectsUrlCounter } from '../webhooks/check/checks.ts';
+import type { RunningSandbox } from '../server/start.ts';
 import { deliveries, waitForDelivery, type DeliveryFilter, type WaitOptions } from './deliveries.ts';
 
 export type { CheckCaseResult, CheckReport } from '../shared/check-report.ts';
@@ -59,8 +57,15 @@ export interface TestingSandbox {
   close(): Promise<void>;
 }
 
-/** Starts Sandbay in this process on an in-memory database, with a fresh sandbox and a token. */
+/**
+ * Starts Sandbay in this process on an in-memory database, with a fresh sandbox and a token. The engine
+ * (Koa, PGlite) is loaded here, on first use: a suite that only waits for deliveries never loads it.
+ */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<TestingSandbox> {
+  const [{ startSandbox: startEngine }, { silentLogger }] = await Promise.all([
+    import('../server/start.ts'),
+    import('../server/log.ts'),
+  ]);
   const engine = await startEngine({
     memory: true,
     port: 0,
@@ -124,6 +129,7 @@ async function runCheck(
   options: CheckReceiverOptions,
 ): Promise<CheckReport> {
   const { effects } = options;
+  const { effectsUrlCounter } = await import('../webhooks/check/checks.ts');
   const counter =
     typeof effects === 'string'
       ? effectsUrlCounter(effects, engine.services.webhooks.sender)

@@ -13,6 +13,10 @@ export interface DeliveryFilter {
   eventId?: string;
   /** A delivery id, event id or order id. */
   search?: string;
+  /** Any of these topics (a pattern list, expanded). */
+  topics?: string[];
+  /** Recorded at or after this, on the real clock (real_created_at; created_at is the sandbox clock's). */
+  since?: Date;
   /** Leave out the deliveries of receiver checks (the DLQ: they are never retried or replayed). */
   excludeChecks?: boolean;
 }
@@ -108,6 +112,7 @@ export async function listDeliveries(
         and ($6::text is null or d.endpoint_id = $6) and ($7::text is null or d.event_id = $7)
         and ($8::text is null or d.id = $8 or d.event_id = $8 or e.data->>'orderId' = $8)
         and (not $9::boolean or d.check_id is null)
+        and ($11::text[] is null or d.topic = any($11)) and ($12::timestamptz is null or d.real_created_at >= $12)
       order by c.position desc, d.seq desc limit $2`,
     [
       tenantId,
@@ -120,6 +125,8 @@ export async function listDeliveries(
       filter.search ?? null,
       filter.excludeChecks ?? false,
       after?.position ?? null,
+      filter.topics ?? null,
+      filter.since ?? null,
     ],
   );
   return rows.map(toSummary);

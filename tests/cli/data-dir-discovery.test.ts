@@ -36,19 +36,30 @@ test('SANDBAY_DATA_DIR does the same as --data-dir', async () => {
   assert.equal((await call(engine.url, '/api/v1/sandbox', { token })).status, 200);
 });
 
-test('without it, the failure names the data dir it searched and how to point at another', () => {
+test('without it, the failure names where it searched and how to point at another', () => {
   // Port 4400 may be taken on a developer's machine, so the default URL is judged by resolveConnection, not by a
   // request.
-  const connection = resolveConnection({}, { XDG_DATA_HOME: env.XDG_DATA_HOME });
-  assert.deepEqual([connection.url, connection.urlFrom, connection.admin], ['http://127.0.0.1:4400', 'default', false]);
-  assert.equal(connection.dataDir, join(env.XDG_DATA_HOME, 'sandbay'));
+  const isolated = { XDG_DATA_HOME: env.XDG_DATA_HOME, XDG_STATE_HOME: join(root, 'state') };
+  const connection = resolveConnection({}, isolated);
+  assert.deepEqual([connection.url, connection.admin], ['http://127.0.0.1:4400', false]);
+  assert.deepEqual(connection.searched, {
+    dataDir: join(env.XDG_DATA_HOME, 'sandbay'),
+    registry: join(root, 'state', 'sandbay', 'servers'),
+    dataDirGiven: false,
+  });
   assert.match(
     unreachableMessage(connection),
-    /^cannot reach Sandbay at http:\/\/127\.0\.0\.1:4400 — is it running\? \(sandbay serve\); no server\.json in .*xdg.sandbay: for a Sandbay started with serve --data-dir DIR, pass --data-dir DIR \(or SANDBAY_DATA_DIR\), or --url$/,
+    /^cannot reach Sandbay at http:\/\/127\.0\.0\.1:4400 — is it running\? \(sandbay serve\); no running Sandbay in the registry .*state.sandbay.servers and no server\.json in .*xdg.sandbay: pass --url, or --data-dir DIR \(or SANDBAY_DATA_DIR\)$/,
   );
   // Found through --data-dir, the URL is the running engine's and the admin key comes along.
-  const found = resolveConnection({ dataDir }, { XDG_DATA_HOME: env.XDG_DATA_HOME });
-  assert.deepEqual([found.url, found.urlFrom, found.admin], [engine.url, 'discovery', true]);
+  const found = resolveConnection({ dataDir }, isolated);
+  assert.deepEqual([found.url, found.searched, found.admin], [engine.url, undefined, true]);
+  // A data dir nothing was started with says so.
+  const none = resolveConnection({ dataDir: join(root, 'nothing') }, isolated);
+  assert.match(
+    unreachableMessage(none),
+    /; no Sandbay started with --data-dir .*nothing runs \(no server\.json there, none in the registry .*\): pass the data dir it was started with, or --url$/,
+  );
 });
 
 test('a URL the user gave is not second-guessed: an unreachable one gets the plain message', async () => {

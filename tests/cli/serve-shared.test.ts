@@ -60,15 +60,51 @@ test('with SANDBAY_ADMIN_KEY and SANDBAY_PUBLIC_URL: the ready line shows the pu
   });
   const line = await readyLine(proc);
   const match =
-    /^Sandbay ready: http:\/\/sandbay\.test:8080\/ {2}\(listening on (http:\/\/127\.0\.0\.1:\d+); data: memory; shared: teammates sign in with their sandbox's credentials\)$/.exec(
+    /^Sandbay ready: http:\/\/sandbay\.test:8080\/ {2}\(listening on 0\.0\.0\.0:(\d+), every IPv4 interface: http:\/\/127\.0\.0\.1:\1 on this machine, http:\/\/sandbay\.test:8080 from others; data: memory; shared: teammates sign in with their sandbox's credentials\)$/.exec(
       line,
     );
   assert.ok(match, line);
   assert.ok(!proc.stdout.includes(operatorKey));
-  const list = await call(match[1], '/api/v1/sandboxes', { token: operatorKey });
+  const list = await call(`http://127.0.0.1:${match[1]}`, '/api/v1/sandboxes', { token: operatorKey });
   assert.equal(list.status, 200, 'the operator uses the key from the CLI or API');
   proc.child.kill('SIGTERM');
   assert.equal((await proc.exited).code, 0);
+});
+
+test('--host 0.0.0.0: the ready line says what is bound and where to reach it, on this machine and from others', async () => {
+  const bare = cli(['--host', '0.0.0.0'], { SANDBAY_ADMIN_KEY: operatorKey });
+  const line = await readyLine(bare);
+  const port = /^Sandbay ready: http:\/\/127\.0\.0\.1:(\d+)\/ {2}\(/.exec(line)?.[1];
+  assert.ok(port, line);
+  assert.ok(
+    line.includes(
+      `(listening on 0.0.0.0:${port}, every IPv4 interface: http://127.0.0.1:${port} on this machine; other machines need a name it accepts (--allow-host or --public-url); data: memory;`,
+    ),
+    line,
+  );
+  bare.child.kill('SIGTERM');
+  assert.equal((await bare.exited).code, 0);
+
+  // 127.0.0.2 stands for another machine's view: an address of the wildcard bind, accepted by --allow-host.
+  const named = cli(['--host', '0.0.0.0', '--allow-host', '127.0.0.2'], { SANDBAY_ADMIN_KEY: operatorKey });
+  const namedLine = await readyLine(named);
+  const namedPort = /^Sandbay ready: http:\/\/127\.0\.0\.1:(\d+)\//.exec(namedLine)![1];
+  assert.ok(
+    namedLine.includes(
+      `(listening on 0.0.0.0:${namedPort}, every IPv4 interface: http://127.0.0.1:${namedPort} on this machine, http://127.0.0.2:${namedPort} from others; data: memory;`,
+    ),
+    namedLine,
+  );
+  // What it names is true: both URLs answer.
+  for (const url of [`http://127.0.0.1:${namedPort}`, `http://127.0.0.2:${namedPort}`])
+    assert.equal((await call(url, '/api/v1/health')).status, 200, url);
+  named.child.kill('SIGTERM');
+  assert.equal((await named.exited).code, 0);
+});
+
+test('the default loopback bind keeps the ready line SPEC §1 fixes, with no listening detail', async () => {
+  const line = await readyLine(cli([]));
+  assert.match(line, /^Sandbay ready: http:\/\/127\.0\.0\.1:\d+\/\?key=\S+ {2}\(data: memory\)$/);
 });
 
 test('--allow-receivers (or SANDBAY_ALLOW_RECEIVERS) lists blocks receivers may be in; a bad one stops the start in one line', async () => {

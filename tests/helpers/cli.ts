@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isolatedStateHome } from './isolated-state.ts';
 
 const bin = fileURLToPath(new URL('../../bin/sandbay.mjs', import.meta.url));
-// An empty data dir home, so no test ever finds (and uses) a real running app's discovery file.
+// An empty data dir home, so no test ever finds (and uses) a real running app's discovery file; the
+// registry of running servers is the test process's own too.
 const isolatedHome = mkdtempSync(join(tmpdir(), 'sandbay-cli-home-'));
 process.on('exit', () => rmSync(isolatedHome, { recursive: true, force: true }));
 
@@ -24,7 +26,12 @@ export interface CliOptions {
 }
 
 function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: isolatedHome, ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_DATA_HOME: isolatedHome,
+    XDG_STATE_HOME: isolatedStateHome,
+    ...extra,
+  };
   for (const name of ['SANDBAY_URL', 'SANDBAY_TOKEN', 'SANDBAY_SANDBOX', 'SANDBAY_DATABASE_URL', 'SANDBAY_DATA_DIR'])
     if (!(name in extra)) delete env[name];
   return env;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { isolatedStateHome } from './isolated-state.ts';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -42,10 +43,10 @@ export function spawnCollecting(
   };
 }
 
-/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output. */
+/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output (a server registers in this test process's registry). */
 export function runCli(args: string[], env: Record<string, string> = {}): ServeProcess {
   return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: isolatedStateHome, ...env },
   });
 }
 

@@ -10,6 +10,7 @@ import { CliError } from '../errors.ts';
 import { ListenPrinter } from '../listen-printer.ts';
 import { listenRoutes, type ListenRoute } from '../listen-routes.ts';
 import { ListenSecrets } from '../listen-secret.ts';
+import { defaultDataDir } from '../../server/data-dir.ts';
 import { openLiveFeed } from '../live-feed.ts';
 import { signedWith } from '../output.ts';
 
@@ -63,13 +64,19 @@ async function createTemporaryEndpoint(
 async function createRouteEndpoints(
   client: Client,
   routes: ListenRoute[],
-  options: { newSecret?: boolean; chaos?: ReturnType<typeof parseChaos>; signature?: SchemeName[] },
+  options: {
+    newSecret?: boolean;
+    chaos?: ReturnType<typeof parseChaos>;
+    signature?: SchemeName[];
+    /** Where the listen secret is kept: --data-dir, SANDBAY_DATA_DIR, else the platform's data dir. */
+    dataDir: string;
+  },
 ): Promise<Endpoint[]> {
   const sandbox = await client.request<{ id: string }>('GET', '/api/v1/sandbox').then(
     (s) => s.id,
     () => undefined,
   );
-  const store = client.connection.dataDir && sandbox ? new ListenSecrets(client.connection.dataDir) : undefined;
+  const store = sandbox ? new ListenSecrets(options.dataDir) : undefined;
   let secret = options.newSecret ? undefined : store?.get(client.connection.url, sandbox!);
   const endpoints: Endpoint[] = [];
   try {
@@ -168,7 +175,12 @@ async function listen(flags: ListenFlags): Promise<void> {
   const client = await sandboxClient(flags);
   const stop = interrupted();
   const endpoints = forwarding
-    ? await createRouteEndpoints(client, routes, { newSecret: flags.newSecret, chaos, signature })
+    ? await createRouteEndpoints(client, routes, {
+        newSecret: flags.newSecret,
+        chaos,
+        signature,
+        dataDir: flags.dataDir || process.env.SANDBAY_DATA_DIR || defaultDataDir(),
+      })
     : [];
   const printer = new ListenPrinter(client, {
     routes: endpoints.map((endpoint, i) => ({ endpoint, name: routes[i].name })),

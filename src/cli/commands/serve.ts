@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { registerServer, serverRegistryDir } from '../../shared/node/server-registry.ts';
 import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';
@@ -107,6 +109,57 @@ function switchOn(name: string, value: string | undefined): boolean {
   throw new CliError(`${name} takes 1 or 0, not ${value}`);
 }
 
+/** Puts this server in the per-user registry the CLI looks in (docs/cli.md, "Finding the server"). */
+function register(
+  running: Pick<RunningSandbox, 'url' | 'publicUrl' | 'port' | 'instanceId' | 'adminKey' | 'dataDir'>,
+  flags: ServeFlags,
+): () => void {
+  // A --memory server keeps no files, but the data dir named with it still says which server is meant.
+  const dataDir = running.dataDir ?? flags.dataDir;
+  try {
+    return registerServer({
+      url: running.url,
+      ...(running.publicUrl !== running.url ? { publicUrl: running.publicUrl } : {}),
+      port: running.port,
+      pid: process.pid,
+      instanceId: running.instanceId,
+      dataDir: dataDir ? resolve(dataDir) : null,
+      memory: running.dataDir === undefined,
+      adminKey: running.adminKey,
+    });
+  } catch (err) {
+    // A read-only home (a container) must not stop the server: it serves, the CLI just needs --url there.
+    process.stderr.write(
+      `sandbay: not registered in ${serverRegistryDir()} (${(err as Error).message}): the CLI will need --url ${running.url}\n`,
+    );
+    return () => undefined;
+  }
+}
+
+const wildcards: Record<string, string> = { '0.0.0.0': 'every IPv4 interface', '::': 'every interface' };
+
+/**
+ * Where the server listens, when the ready URL does not say it all. A wildcard bind names itself and
+ * the URLs that reach it: SPEC §1's http://127.0.0.1:<port> on this machine, and from others only the
+ * names the Host guard accepts (--public-url, --allow-host), since it refuses a bare address.
+ */
+function listeningOn(
+  running: Pick<RunningSandbox, 'url' | 'publicUrl' | 'port' | 'boundAddress'>,
+  allowHosts: string[],
+): string[] {
+  const { boundAddress: address, port } = running;
+  if (!wildcards[address]) return running.publicUrl !== running.url ? [`listening on ${running.url}`] : [];
+  const bound = `${address.includes(':') ? `[${address}]` : address}:${port}`;
+  const others = [
+    ...(running.publicUrl !== running.url ? [running.publicUrl] : []),
+    ...allowHosts.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}`),
+  ];
+  const here = `listening on ${bound}, ${wildcards[address]}: ${running.url} on this machine`;
+  return others.length
+    ? [`${here}, ${others.join(' and ')} from others`]
+    : [here, 'other machines need a name it accepts (--allow-host or --public-url)'];
+}
+
 /** Runs the engine headless until SIGINT/SIGTERM; prints one ready line with the UI URL. */
 export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   const options: SandboxOptions = {
@@ -160,12 +213,15 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
       throw new CliError(`cannot use the database at ${redactUrl(options.databaseUrl)}: ${(err as Error).message}`);
     throw err;
   }
+  // Registered before the ready line, so whoever waits for that line finds it (a worker's primary registers for all).
+  const unregister = workerOptions ? () => undefined : register(running, flags);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     // A worker stops quietly: its primary says it once for all.
     if (!workerOptions) process.stdout.write(`${signal}: shutting down; pending deliveries stay queued\n`);
+    unregister();
     await running.close();
     process.exit(process.exitCode ?? 0);
   };
@@ -179,7 +235,7 @@ export async function serve(flags: ServeFlags, note?: string): Promise<void> {
   // The one deliberate secret in the output (SPEC §7): on loopback the ready URL carries the admin
   // key. A shared server never prints it (SPEC §9): the operator passed it and keeps it.
   const details = [
-    ...(running.publicUrl !== running.url ? [`listening on ${running.url}`] : []),
+    ...listeningOn(running, options.allowHosts ?? []),
     `data: ${flags.databaseUrl ? redactUrl(flags.databaseUrl) : flags.postgres ? `PostgreSQL in ${running.dataDir ?? 'memory'}` : (running.dataDir ?? 'memory')}`,
     ...(workers ? [`${workers} worker${workers === 1 ? '' : 's'}`] : []),
     ...(running.shared ? ["shared: teammates sign in with their sandbox's credentials"] : []),

@@ -1,13 +1,14 @@
 import { getDelivery, listDeliveries } from '../../webhooks/deliveries.ts';
 import { unknownTopic } from '../../webhooks/service.ts';
 import type { DataPatchOp } from '../../webhooks/topics/customise.ts';
-import { isTopic } from '../../shared/topics.ts';
+import { isTopic, isValidPattern, matchesAnyPattern, patternList, topics } from '../../shared/topics.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { listQuery } from '../pagination.ts';
 import { route } from '../route.ts';
 import { idParam, listOf } from '../schemas/common.ts';
 import {
   DeliveriesQuery,
+  DeliveryListQuery,
   Delivery,
   DeliverySummary,
   SignedRequest,
@@ -146,15 +147,28 @@ export const webhookRoutes = (s: Services) => {
       access: 'sandbox',
       scope: 'webhooks:read',
       errors: { 422: ['unknown_topic'] },
-      summary: 'Deliveries, newest first; filter by status, topic, endpoint, event or search by delivery/order id.',
-      query: listQuery.extend(DeliveriesQuery.shape),
+      summary:
+        'Deliveries, newest first; filter by status, topic or topic patterns, endpoint, event, real-clock time recorded, or search by delivery/order id.',
+      query: listQuery.extend(DeliveryListQuery.shape),
       responses: { 200: listOf(DeliverySummary) },
       handler: async (input) => {
         const { query, principal } = input;
         if (query.topic && !isTopic(query.topic)) throw unknownTopic(query.topic, '/topic');
-        const { limit, cursor, ...filter } = query;
+        const patterns = patternList(query.topics);
+        for (const p of patterns) if (!isValidPattern(p)) throw unknownTopic(p, '/topics');
+        const { limit, cursor, topics: _patterns, since, ...filter } = query;
         const cursors = s.cursors.of(input, 'commit');
-        const rows = await listDeliveries(s.db, tenantOf(principal), filter, limit + 1, cursors.afterCommit(cursor));
+        const rows = await listDeliveries(
+          s.db,
+          tenantOf(principal),
+          {
+            ...filter,
+            ...(patterns.length ? { topics: topics.filter((t) => matchesAnyPattern(patterns, t)) } : {}),
+            ...(since ? { since: new Date(since) } : {}),
+          },
+          limit + 1,
+          cursors.afterCommit(cursor),
+        );
         return { body: commitPage(cursors, rows, limit) };
       },
     }),

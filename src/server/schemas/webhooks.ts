@@ -121,6 +121,21 @@ export const DeliveriesQuery = z.object({
   search: z.string().max(200).optional().describe('A delivery id, event id or order id'),
 });
 
+/** The deliveries list's filters: DeliveriesQuery's, topic patterns, and a time no sandbox clock advance moves. */
+export const DeliveryListQuery = DeliveriesQuery.extend({
+  topics: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe('Comma-separated topic patterns (order.*, *, a topic): deliveries of any of them'),
+  since: z.iso
+    .datetime({ offset: true, message: 'An RFC 3339 timestamp, e.g. 2026-11-28T18:00:00Z.' })
+    .optional()
+    .describe(
+      'Only deliveries this server recorded at or after this instant on the real clock (createdAt is on the sandbox clock, which an advance moves)',
+    ),
+});
+
 export const DlqReplayRequest = z
   .object({ topic: z.string().optional(), endpointId: z.string().optional() })
   .strict()

@@ -1,5 +1,6 @@
 // `serve --postgres`: a PostgreSQL server Sandbay runs itself in <dataDir>/postgres.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,13 +8,16 @@ import pg from 'pg';
 import { startManagedPostgres } from '../../../src/db/managed-postgres.ts';
 import { embeddedBinDir, isRoot } from '../../../src/db/postgres-binaries.ts';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { scratchBase } from '../../../src/db/template.ts';
 import { processAlive } from '../../../src/shared/node/process-alive.ts';
 import { call, createSandbox } from '../../helpers/engine.ts';
 import { waitForReady, type ServeProcess } from '../../helpers/process.ts';
 import { useServeDataDir } from '../../helpers/serve-on-data-dir.ts';
+import { isolatedStateHome } from '../../helpers/isolated-state.ts';
 
 const { dataDir, start } = useServeDataDir('sandbay-managed-pg-');
+const bin = fileURLToPath(new URL('../../../bin/sandbay.mjs', import.meta.url));
 
 const postmasterPid = () => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 // Zombie-aware: a server whose Sandbay was killed is re-parented, and once stopped may linger unreaped.
@@ -70,6 +74,45 @@ test('--postgres --memory runs on a scratch server that leaves nothing behind', 
   engine.child.kill('SIGTERM');
   assert.equal((await engine.exited).code, 0);
   assert.ok(!existsSync(join(scratchBase(), scratch[0])), 'the scratch dir was removed');
+});
+
+test("a SIGTERM or Ctrl-C's SIGINT to Sandbay's whole process group stops it cleanly: no error logged, its server stopped", async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // The leader of a group of its own, as a shell's job or a service is: the signal goes to the group.
+    const child = spawn(process.execPath, [bin, 'serve', '--postgres', '--memory', '--port', '0', '--quiet'], {
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: isolatedStateHome, SANDBAY_DATABASE_URL: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const ready = await waitForReady(
+      {
+        child,
+        exited: exited.then((code) => ({ code, signal: null })),
+        get stdout() {
+          return stdout;
+        },
+        get stderr() {
+          return stderr;
+        },
+      },
+      120_000,
+    );
+    assert.equal((await call(ready.url, '/api/v1/health')).status, 200);
+    const scratch = readdirSync(scratchBase()).find((name) => name.startsWith(`sandbay-mem-${child.pid}-`))!;
+    const server = Number(
+      readFileSync(join(scratchBase(), scratch, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    process.kill(-child.pid!, signal);
+    assert.equal(await exited, 0, stderr);
+    assert.equal(stderr, '', `${signal}: nothing on stderr`);
+    assert.match(stdout, new RegExp(`${signal}: shutting down; pending deliveries stay queued\n$`));
+    assert.ok(!isAlive(server), 'its PostgreSQL server stopped with it');
+  }
 });
 
 test('binaries in a folder the postgres user cannot enter (a checkout in mktemp -d) are copied where it can, and the server starts', async () => {

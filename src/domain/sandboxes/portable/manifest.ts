@@ -423,6 +423,7 @@ export const portableTables: readonly PortableTable[] = [
       lease_owner: 'an engine of the exporting database held it for one attempt; the importing engines claim afresh',
       lease_until: 'see lease_owner',
       lease_slot: 'see lease_owner',
+      real_created_at: 'when this database recorded it, on the real clock: an imported delivery, at its import',
     },
     sortKey: listPosition,
     order: ['seq'],
