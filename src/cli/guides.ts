@@ -66,7 +66,17 @@ export const guides: Record<string, Guide> = {
       "A HAR file opens in a browser's network panel and in HTTP tools: see [Deliveries as HAR](portable.md#deliveries-as-har).",
     ],
   },
-  resend: { examples: [['sandbay resend dlv_…', 'attempt it again now']] },
+  resend: {
+    examples: [
+      ['sandbay resend dlv_…', 'attempt it again now'],
+      ['sandbay resend dlv_… --override data.total=0.01', 'a new delivery with one field edited, signed afresh'],
+      ['sandbay resend dlv_… --keep-id', 'the same deliveryId again: does the receiver process it once?'],
+    ],
+    notes: [
+      'Without flags, resend attempts the same delivery again. An edit, `--new` or `--keep-id` sends a new delivery made ' +
+        'from it instead, linked to it both ways; see [Resend in the CLI](decisions/resend-cli.md).',
+    ],
+  },
   'dlq replay': {
     examples: [
       ['sandbay dlq replay dlv_…', 'one dead delivery'],

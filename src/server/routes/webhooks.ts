@@ -17,6 +17,7 @@ import {
   EndpointPatch,
   EndpointRequest,
   LiveSecrets,
+  ResendRequest,
   TestWebhookRequest,
   TestWebhookResult,
 } from '../schemas/webhooks.ts';
@@ -210,6 +211,26 @@ export const webhookRoutes = (s: Services) => {
       params: idParam,
       responses: { 200: Delivery },
       handler: async ({ params, principal }) => ({ body: await service.replay(tenantOf(principal), params.id) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/webhooks/deliveries/:id/resend',
+      operationId: 'resendDelivery',
+      tags,
+      access: 'sandbox',
+      scope: 'webhooks:write',
+      errors: { 409: ['check_delivery', 'endpoint_deleted'] },
+      summary:
+        'Edit and resend any delivery (pending, succeeded or dead): a new delivery to the same endpoint, its data optionally edited ' +
+        "(checked against the topic's schema: 422 validation_failed names each path), signed afresh in the endpoint's schemes, " +
+        'retried and dead-lettered like any other; linked both ways (resentFrom / resentAs). Answers at once with it pending.',
+      params: idParam,
+      body: ResendRequest,
+      responses: { 202: Delivery },
+      handler: async ({ params, body, principal }) => {
+        const request = { ...body, patch: body.patch as DataPatchOp[] | undefined };
+        return { status: 202, body: await service.resend(tenantOf(principal), params.id, request) };
+      },
     }),
     route({
       method: 'get',

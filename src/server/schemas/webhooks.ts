@@ -107,6 +107,22 @@ export const DlqReplayRequest = z
   .strict()
   .meta({ id: 'DlqReplayRequest' });
 
+const dataPatch = z
+  .array(
+    z
+      .object({
+        op: z
+          .enum(['add', 'replace', 'remove'])
+          .describe('replace: a field the sample has (--override); add: a new field or array element (--add); remove'),
+        path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
+        value: z.unknown().optional(),
+      })
+      .strict(),
+  )
+  .max(100)
+  .optional()
+  .describe('JSON Patch (RFC 6902) operations on the data, applied after `data`');
+
 export const TestWebhookRequest = z
   .object({
     topic: z.string().max(100),
@@ -117,26 +133,36 @@ export const TestWebhookRequest = z
       .describe(
         "Your own data: a JSON merge patch (RFC 7396) over the topic's sample data (null removes a field). The result must match the topic's schema.",
       ),
-    patch: z
-      .array(
-        z
-          .object({
-            op: z
-              .enum(['add', 'replace', 'remove'])
-              .describe(
-                'replace: a field the sample has (--override); add: a new field or array element (--add); remove',
-              ),
-            path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
-            value: z.unknown().optional(),
-          })
-          .strict(),
-      )
-      .max(100)
-      .optional()
-      .describe('JSON Patch (RFC 6902) operations on the data, applied after `data`'),
+    patch: dataPatch,
   })
   .strict()
   .meta({ id: 'TestWebhookRequest' });
+
+export const ResendRequest = z
+  .object({
+    editedData: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The whole data, replacing the original's (what the inspector's editor sends); data and patch apply over it",
+      ),
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("A JSON merge patch (RFC 7396) over the delivery's data (null removes a field)"),
+    patch: dataPatch,
+    keepDeliveryId: z
+      .boolean()
+      .optional()
+      .describe(
+        "Send the original's deliveryId again (envelope, X-Service-Delivery-Id, webhook-id), to test that the receiver dedupes it. Default: a new one",
+      ),
+  })
+  .strict()
+  .describe(
+    "Without any of editedData, data and patch the data goes unchanged. The result must match the topic's schema.",
+  )
+  .meta({ id: 'ResendRequest' });
 
 export const Event = z
   .object({

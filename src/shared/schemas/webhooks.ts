@@ -153,6 +153,14 @@ export const Delivery = DeliverySummary.extend({
     ),
   rawBody: z.string().describe('The exact bytes sent and signed on every attempt'),
   attempts: z.array(Attempt),
+  resentFrom: z
+    .object({
+      id: z.string(),
+      edited: z.boolean().describe('Its data was edited before sending ("edited from"), else resent unchanged'),
+    })
+    .nullable()
+    .describe('The delivery this one was resent from (POST …/deliveries/{id}/resend); null otherwise'),
+  resentAs: z.array(z.string()).describe('The deliveries resent from this one, oldest first'),
 }).meta({ id: 'Delivery' });
 
 export const SignedRequest = z

@@ -416,6 +416,9 @@ export const portableTables: readonly PortableTable[] = [
       'check_id',
       'check_case',
       'chaos',
+      'resent_from',
+      'resend_edited',
+      'wire_id',
     ],
     local: {
       seq: 'list order: rows go in in list order',
