@@ -13,6 +13,7 @@ import { AttemptsTab } from './AttemptsTab.tsx';
 import { DoctorTab } from './DoctorTab.tsx';
 import { PausedNote } from './PausedNote.tsx';
 import { RequestTab } from './RequestTab.tsx';
+import { ResendLinks } from './ResendLinks.tsx';
 import { RetryTimeline } from './RetryTimeline.tsx';
 import { SignatureTab } from './SignatureTab.tsx';
 
@@ -99,6 +100,7 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           </dd>
           <dt>Event</dt>
           <dd className="mono">{delivery.eventId}</dd>
+          <ResendLinks delivery={delivery} sandboxId={sandboxId} />
           <dt>Occurred</dt>
           <dd>
             {formatDateTime(delivery.envelope.occurredAt ?? delivery.envelope.timestamp ?? delivery.createdAt)}{' '}
