@@ -77,6 +77,18 @@ export const guides: Record<string, Guide> = {
         'from it instead, linked to it both ways; see [Resend in the CLI](decisions/resend-cli.md).',
     ],
   },
+  'deliveries replay': {
+    examples: [
+      [
+        "sandbay deliveries replay --topic 'order.*' --status failed,dead --since 2h --until 30m --dry-run",
+        'what a replay of the last two hours of failed order deliveries would send, sending nothing',
+      ],
+      ['sandbay deliveries replay --status dead --endpoint whe_…', "one endpoint's dead deliveries, ten at a time"],
+    ],
+    notes: [
+      '`sandbay replay` replays fixture files to a receiver; see [Replay by filter](decisions/replay-by-filter.md).',
+    ],
+  },
   'dlq replay': {
     examples: [
       ['sandbay dlq replay dlv_…', 'one dead delivery'],

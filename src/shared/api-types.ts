@@ -52,6 +52,7 @@ export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
 export type SignedRequest = z.infer<typeof webhooks.SignedRequest>;
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
 export type DlqReplayJob = z.infer<typeof webhooks.DlqReplayJob>;
+export type ReplayFilter = z.infer<typeof webhooks.ReplayFilter>;
 /** Where a DLQ replay job stands; only `running` changes. */
 export type DlqReplayState = DlqReplayJob['state'];
 /** POST /api/v1/webhooks/test. */

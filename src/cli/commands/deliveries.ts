@@ -5,6 +5,7 @@ import type { DeliverySummary, Page } from '../../shared/api-types.ts';
 import { deliveryTable, sandboxNowMs } from '../delivery-format.ts';
 import { printJson, say } from '../output.ts';
 import { formatBytes, longRequest, saveBody } from '../download.ts';
+import { deliveriesReplayCommand } from './deliveries-replay.ts';
 
 export interface ListFlags extends ConnectionFlags {
   topic?: string;
@@ -54,7 +55,13 @@ async function writeHar(
 
 /** `sandbay deliveries [--status S] [--topic T] [--endpoint ID] [--limit N] [--har FILE]`: the delivery log, newest first. */
 export function deliveriesCommand(program: Command): void {
-  listOptions(apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)'))
+  const deliveries = listOptions(
+    apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)'),
+  )
+    // Its own options stay before `replay`, whose --topic and --status mean that subcommand's.
+    .enablePositionalOptions();
+  deliveriesReplayCommand(deliveries);
+  deliveries
     .option('--status <status>', 'pending, succeeded or dead')
     .option(
       '--har <file>',

@@ -17,6 +17,8 @@ import {
   EndpointPatch,
   EndpointRequest,
   LiveSecrets,
+  ReplayPreview,
+  ReplayRequest,
   ResendRequest,
   TestWebhookRequest,
   TestWebhookResult,
@@ -214,6 +216,29 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'post',
+      path: '/api/v1/webhooks/deliveries/replay',
+      operationId: 'replayDeliveries',
+      tags,
+      access: 'sandbox',
+      scope: 'webhooks:write',
+      errors: { 409: ['replay_in_progress'], 422: ['unknown_topic'] },
+      summary:
+        'Replay by filter (statuses, topic pattern, endpoint, sandbox-time range, ids) as a job, ten at a time; answers at once (202, ' +
+        'followed at /dlq-replays/{id}). dryRun: 200 with what it would send. 409 replay_in_progress while one runs.',
+      body: ReplayRequest,
+      responses: { 200: ReplayPreview, 202: DlqReplayJob },
+      handler: async ({ body, principal }) => {
+        const { dryRun, ...filter } = body;
+        if (dryRun) {
+          const { filter: normalised, rows } = await replays.select(tenantOf(principal), filter);
+          return { status: 200, body: { filter: normalised, total: rows.length, data: rows } };
+        }
+        const job = await replays.start(tenantOf(principal), filter);
+        return { status: 202, body: job, headers: { location: `/api/v1/webhooks/dlq-replays/${job.id}` } };
+      },
+    }),
+    route({
+      method: 'post',
       path: '/api/v1/webhooks/deliveries/:id/resend',
       operationId: 'resendDelivery',
       tags,
@@ -283,7 +308,7 @@ export const webhookRoutes = (s: Services) => {
       body: DlqReplayRequest,
       responses: { 202: DlqReplayJob },
       handler: async ({ body, principal }) => {
-        const job = await replays.start(tenantOf(principal), body);
+        const job = await replays.startDlq(tenantOf(principal), body);
         return { status: 202, body: job, headers: { location: `/api/v1/webhooks/dlq-replays/${job.id}` } };
       },
     }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { schemeNames } from '../../shared/schemes.ts';
 import { SigningScheme } from '../../shared/schemas/webhooks.ts';
 import { Timestamp } from './common.ts';
-import { deliveryStatuses } from '../../shared/schemas/webhooks.ts';
+import { deliveryStatuses, ReplayFilter, replayStatuses } from '../../shared/schemas/webhooks.ts';
 
 // What the API answers about webhooks is shared with the inspector; the requests are the server's own.
 export {
@@ -101,6 +101,39 @@ export const DeliveriesQuery = z.object({
   eventId: z.string().optional(),
   search: z.string().max(200).optional().describe('A delivery id, event id or order id'),
 });
+
+export const ReplayRequest = z
+  .object({
+    statuses: z
+      .array(z.enum(replayStatuses))
+      .min(1)
+      .max(4)
+      .describe('failed: pending after at least one failed attempt; pending: any pending; succeeded; dead'),
+    topic: z.string().max(100).optional().describe('A topic or a pattern: order.*, *'),
+    endpointId: z.string().max(100).optional(),
+    since: z.iso.datetime().optional().describe('Created at or after this sandbox time'),
+    until: z.iso.datetime().optional().describe('Created before this sandbox time'),
+    ids: z.array(z.string().max(100)).min(1).max(1000).optional().describe('Only these deliveries (selected rows)'),
+    dryRun: z.boolean().optional().describe('List what would be replayed; start nothing'),
+  })
+  .strict()
+  .meta({ id: 'ReplayRequest' });
+
+export const ReplayPreview = z
+  .object({
+    filter: ReplayFilter,
+    total: z.number().int(),
+    data: z.array(
+      z.object({
+        id: z.string(),
+        topic: z.string(),
+        status: z.enum(deliveryStatuses),
+        endpointId: z.string().nullable(),
+        createdAt: Timestamp.describe('Sandbox clock'),
+      }),
+    ),
+  })
+  .meta({ id: 'ReplayPreview' });
 
 export const DlqReplayRequest = z
   .object({ topic: z.string().optional(), endpointId: z.string().optional() })

@@ -174,6 +174,21 @@ export const SignedRequest = z
   })
   .meta({ id: 'SignedRequest' });
 
+export const replayStatuses = ['pending', 'failed', 'succeeded', 'dead'] as const;
+
+export const ReplayFilter = z
+  .object({
+    statuses: z
+      .array(z.enum(replayStatuses))
+      .describe('failed: pending after at least one failed attempt (in its retry cycle); pending: any pending'),
+    topic: z.string().nullable().describe('A topic or a pattern (order.*, *)'),
+    endpointId: z.string().nullable(),
+    since: Timestamp.nullable().describe('Created at or after, on the sandbox clock'),
+    until: Timestamp.nullable().describe('Created before, on the sandbox clock'),
+    ids: z.array(z.string()).nullable().describe("Only these deliveries (the inspector's selected rows)"),
+  })
+  .meta({ id: 'ReplayFilter' });
+
 export const DlqReplayJob = z
   .object({
     id: z.string(),
@@ -184,7 +199,10 @@ export const DlqReplayJob = z
       ),
     topic: z.string().nullable(),
     endpointId: z.string().nullable(),
-    total: z.number().int().describe('Dead deliveries matching the filters when the job started.'),
+    filter: ReplayFilter.nullable().describe(
+      'What the job selected; null for a DLQ replay made before filters (dead ones)',
+    ),
+    total: z.number().int().describe('Deliveries matching the filter when the job started.'),
     done: z.number().int().describe('succeeded + failed + skipped'),
     succeeded: z.number().int(),
     failed: z.number().int(),

@@ -483,6 +483,7 @@ export const portableTables: readonly PortableTable[] = [
       'created_at',
       'updated_at',
       'finished_at',
+      'filter',
     ],
     order: ['created_at', 'id'],
   },
