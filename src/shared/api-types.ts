@@ -100,6 +100,8 @@ export interface StreamMessage {
     now?: string;
     /** On `delivery.updated` when the receiver's 410 Gone has just disabled the delivery's endpoint. */
     endpointDisabled?: boolean;
+    /** On `delivery.created` of a receiver check's probe (lists leave those out unless asked for). */
+    check?: boolean;
     /** On `delivery.updated` when chaos holds a first attempt back. */
     chaos?: AttemptChaos | null;
     /** On `check.updated` (a receiver check's run): cases done of total, and the run's status. */

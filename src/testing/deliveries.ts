@@ -16,6 +16,8 @@ export interface DeliveryFilter {
   responseStatus?: number;
   /** Only deliveries created at or after this (sandbox clock). */
   since?: Date | string;
+  /** Also a receiver check's probes, which are not deliveries the code under test caused (left out otherwise). */
+  includeChecks?: boolean;
 }
 
 /** Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the app running on this machine. */
@@ -56,9 +58,9 @@ async function get<T>(c: ReturnType<typeof connect>, path: string): Promise<T> {
   return body as T;
 }
 
-// A receiver check's probes are not deliveries the code under test caused: they never match.
+// A receiver check's probes are not deliveries the code under test caused: they match only when asked for.
 const matches = (d: DeliverySummary, f: DeliveryFilter) =>
-  !d.check &&
+  (!d.check || f.includeChecks) &&
   (!f.topic || matchesAnyPattern([f.topic], d.topic)) &&
   (f.responseStatus === undefined || d.lastStatus === f.responseStatus) &&
   (f.since === undefined || Date.parse(d.createdAt) >= new Date(f.since).getTime());
@@ -68,6 +70,7 @@ function listQuery(f: DeliveryFilter, limit: number): string {
   const q = new URLSearchParams({ limit: String(limit) });
   if (f.topic && !f.topic.includes('*')) q.set('topic', f.topic);
   for (const key of ['status', 'endpointId', 'eventId', 'search'] as const) if (f[key]) q.set(key, f[key]!);
+  if (f.includeChecks) q.set('includeChecks', 'true');
   return q.toString();
 }
 

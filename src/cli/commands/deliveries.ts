@@ -14,6 +14,8 @@ export interface ListFlags extends ConnectionFlags {
   cursor?: string;
 }
 
+type DeliveriesFlags = ListFlags & { status?: string; har?: string; topics?: string; includeChecks?: boolean };
+
 /** Adds the list filters shared by `deliveries` and `dlq list`. */
 export const listOptions = (cmd: Command) =>
   cmd
@@ -68,14 +70,23 @@ export function deliveriesCommand(program: Command): void {
       'write the matching deliveries as HAR 1.2, every attempt an entry (--limit then defaults to 1000)',
     )
     .option('--topics <patterns>', "with --har: comma-separated topic patterns, e.g. 'order.*'")
-    .action(async (flags: ListFlags & { status?: string; har?: string; topics?: string }, cmd: Command) => {
+    .option('--include-checks', "also a receiver check's probes (left out otherwise)")
+    .action(async (flags: DeliveriesFlags, cmd: Command) => {
+      const includeChecks = flags.includeChecks ? 'true' : undefined;
       const client = await sandboxClient(flags);
       if (flags.har) {
         const limit = cmd.getOptionValueSource('limit') === 'default' ? undefined : flags.limit;
         return writeHar(
           client,
           flags.har,
-          { status: flags.status, topic: flags.topic, topics: flags.topics, endpointId: flags.endpoint, limit },
+          {
+            status: flags.status,
+            topic: flags.topic,
+            topics: flags.topics,
+            endpointId: flags.endpoint,
+            limit,
+            includeChecks,
+          },
           flags.json,
         );
       }
@@ -88,6 +99,7 @@ export function deliveriesCommand(program: Command): void {
           endpointId: flags.endpoint,
           limit: flags.limit,
           cursor: flags.cursor,
+          includeChecks,
         },
         flags.json,
       );

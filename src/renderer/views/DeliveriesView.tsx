@@ -102,10 +102,11 @@ export function DeliveriesView({
   const exportHar = useCallback(async () => {
     try {
       const { topic, status, endpointId, search } = filters;
+      const includeChecks = filters.includeChecks ? 'true' : undefined;
       await saveDownload(
         await fileRequest(
           'GET',
-          `/api/v1/webhooks/deliveries/export${query({ format: 'har', topic, status, endpointId, search })}`,
+          `/api/v1/webhooks/deliveries/export${query({ format: 'har', topic, status, endpointId, search, includeChecks })}`,
         ),
         'deliveries.har',
       );

@@ -100,6 +100,10 @@ export const DeliveriesQuery = z.object({
   endpointId: z.string().optional(),
   eventId: z.string().optional(),
   search: z.string().max(200).optional().describe('A delivery id, event id or order id'),
+  includeChecks: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("true: also a receiver check's probes (left out otherwise, unless a search names one)"),
 });
 
 export const ReplayRequest = z
