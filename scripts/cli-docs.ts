@@ -25,9 +25,9 @@ const title = (cmd: Command) => `sandbay ${pathOf(cmd)}`;
 /** GitHub's anchor for a command's heading. */
 const anchor = (cmd: Command) => title(cmd).replaceAll(' ', '-');
 const usage = (cmd: Command) => `${title(cmd)} ${cmd.usage()}`.replace(/\s+/g, ' ').trim();
-/** A command that only groups others (`dlq`); `deliveries` runs itself and has `deliveries diff` too. */
-const isGroup = (cmd: Command) => cmd.commands.length > 0 && cmd.options.length === 0;
 const leaves = (cmd: Command): Command[] => cmd.commands.flatMap((c) => (c.commands.length ? [c, ...leaves(c)] : [c]));
+/** A command that only groups others (`dlq`), unlike one that runs itself and has subcommands too (`deliveries`). */
+const groupOnly = (cmd: Command) => cmd.commands.length > 0 && cmd.options.length === 0;
 
 function defaultOf(option: Option): string {
   if (
@@ -59,7 +59,7 @@ function commandSection(cmd: Command): string[] {
   const depth = pathOf(cmd).split(' ').length;
   const heading = `${'#'.repeat(depth + 1)} \`${title(cmd)}\``;
   const sentence = `${cmd.description().charAt(0).toUpperCase()}${cmd.description().slice(1)}.`;
-  if (isGroup(cmd)) return [heading, '', sentence, ''];
+  if (groupOnly(cmd)) return [heading, '', sentence, ''];
   // The connection options are listed once, for the commands that take them all (apiCommand's).
   const takesConnection = cmd.options.filter(isConnection).length === connection.size;
   const own = takesConnection ? cmd.options.filter((o) => !isConnection(o)) : cmd.options;
@@ -92,7 +92,7 @@ function reference(): string {
     '| Command | What it does |',
     '|---|---|',
     ...commands
-      .filter((c) => !isGroup(c))
+      .filter((c) => !groupOnly(c))
       .map((c) => `| [\`${title(c)}\`](#${anchor(c)}) | ${cell(c.description())} |`),
     '',
     '## Connection options',

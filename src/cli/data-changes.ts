@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import { CliError } from './errors.ts';
 
 /** What `sandbay trigger` sends in the test webhook's body: a JSON merge patch, then JSON Patch operations. */
@@ -84,16 +85,38 @@ export const collectDataFlag =
 const flagName = { replace: '--override', add: '--add', remove: '--remove' } as const;
 
 /** The changes the trigger flags ask for: --data first (a merge), then the path flags in the order given. */
-export function dataChanges(flags: {
-  data?: string;
-  override?: DataFlag[];
-  add?: DataFlag[];
-  remove?: DataFlag[];
-}): DataChanges {
+export function dataChanges(flags: DataChangeFlags): DataChanges {
   const patch = [...(flags.override ?? []), ...(flags.add ?? []), ...(flags.remove ?? [])]
     .sort((a, b) => a.order - b.order)
     .map((f) =>
       f.op === 'remove' ? { op: f.op, path: pointerOf(f.text) } : { op: f.op, ...assignment(flagName[f.op], f.text) },
     );
   return { ...(flags.data !== undefined ? { data: dataOf(flags.data) } : {}), ...(patch.length > 0 ? { patch } : {}) };
+}
+
+/** The flags that change a payload's data, as `trigger` and `resend` share them: `whose` is the data they change. */
+export function dataChangeOptions(command: Command, whose: string): Command {
+  return command
+    .option(
+      '--override <path=value>',
+      `set a field ${whose} has, e.g. data.total=10.5 or data.variants[0].price=3 (repeatable)`,
+      collectDataFlag('replace'),
+    )
+    .option('--add <path=value>', `add a field ${whose} lacks, e.g. data.note=hi (repeatable)`, collectDataFlag('add'))
+    .option('--remove <path>', 'remove a field, e.g. data.note (repeatable)', collectDataFlag('remove'))
+    .option('--data <json>', `a JSON object merged over ${whose}'s data (RFC 7396): inline, or @file.json`)
+    .addHelpText(
+      'after',
+      '\n--data is merged first, then --override, --add and --remove apply in the order given. Values are JSON when they\n' +
+        "parse (10.5, true, null, '\"123\"'), else text. The result is checked against the topic's schema before anything is\n" +
+        'sent: a mismatch is refused, naming the path.',
+    );
+}
+
+/** The flags of dataChangeOptions as commander parses them. */
+export interface DataChangeFlags {
+  data?: string;
+  override?: DataFlag[];
+  add?: DataFlag[];
+  remove?: DataFlag[];
 }

@@ -77,7 +77,29 @@ export const guides: Record<string, Guide> = {
       "A HAR file opens in a browser's network panel and in HTTP tools: see [Deliveries as HAR](portable.md#deliveries-as-har).",
     ],
   },
-  resend: { examples: [['sandbay resend dlv_…', 'attempt it again now']] },
+  resend: {
+    examples: [
+      ['sandbay resend dlv_…', 'attempt it again now'],
+      ['sandbay resend dlv_… --override data.total=0.01', 'a new delivery with one field edited, signed afresh'],
+      ['sandbay resend dlv_… --keep-id', 'the same deliveryId again: does the receiver process it once?'],
+    ],
+    notes: [
+      'Without flags, resend attempts the same delivery again. An edit, `--new` or `--keep-id` sends a new delivery made ' +
+        'from it instead, linked to it both ways; see [Resend in the CLI](decisions/resend-cli.md).',
+    ],
+  },
+  'deliveries replay': {
+    examples: [
+      [
+        "sandbay deliveries replay --topic 'order.*' --status failed,dead --since 2h --until 30m --dry-run",
+        'what a replay of the last two hours of failed order deliveries would send, sending nothing',
+      ],
+      ['sandbay deliveries replay --status dead --endpoint whe_…', "one endpoint's dead deliveries, ten at a time"],
+    ],
+    notes: [
+      '`sandbay replay` replays fixture files to a receiver; see [Replay by filter](decisions/replay-by-filter.md).',
+    ],
+  },
   'dlq replay': {
     examples: [
       ['sandbay dlq replay dlv_…', 'one dead delivery'],

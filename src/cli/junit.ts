@@ -1,4 +1,4 @@
-import type { CheckReport } from '../shared/check-report.ts';
+import { notVerified, type CheckReport } from '../shared/check-report.ts';
 
 // XML 1.0 has no way to write most control characters, even escaped: they are dropped.
 const xml = (text: string) =>
@@ -34,11 +34,15 @@ export function junitXml(report: CheckReport, links: (deliveryId: string) => str
         .join('\n');
       return `${open}>\n      <failure message="${xml(c.cause)}" type="expected ${xml(c.expected)}">${xml(detail)}</failure>\n    </testcase>`;
     }
+    // Passed on its answers, but what it is about was not checked: skipped, so CI does not count it as proven.
+    if (c.status === 'passed' && !c.verified)
+      return `${open}>\n      <skipped message="${xml(`not verified: ${notVerified(c)}`)}"/>\n    </testcase>`;
     if (c.warning)
       return `${open}>\n      <system-out>${xml(`warning: answered in ${c.got.ms} ms (expected ${c.expected})`)}</system-out>\n    </testcase>`;
     return `${open}/>`;
   });
-  const counts = `tests="${report.cases.length}" failures="${report.failed}" errors="0" skipped="${report.blocked}" time="${seconds(report.durationMs)}"`;
+  const unverified = report.cases.filter((c) => c.status === 'passed' && !c.verified).length;
+  const counts = `tests="${report.cases.length}" failures="${report.failed}" errors="0" skipped="${report.blocked + unverified}" time="${seconds(report.durationMs)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="sandbay check" ${counts}>`,

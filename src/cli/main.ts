@@ -71,6 +71,8 @@ function serverOptions(cmd: Command): Command {
 export const program = new Command('sandbay')
   .description('Sandbay: a local commerce sandbox with signed webhooks and a live delivery inspector.')
   .version(packageVersion(), '-v, --version', 'print the Sandbay version')
+  // Needed for `deliveries replay`: a command's options are its own, not also its subcommands'.
+  .enablePositionalOptions()
   // Usage errors are one line too, like every other failure; commander's "(Did you mean …?)" joins it.
   .configureOutput({ outputError: (text, write) => write(`sandbay: ${oneLineUsageError(text)} (--help for usage)\n`) });
 

@@ -56,6 +56,7 @@ export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
 export type SignedRequest = z.infer<typeof webhooks.SignedRequest>;
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
 export type DlqReplayJob = z.infer<typeof webhooks.DlqReplayJob>;
+export type ReplayFilter = z.infer<typeof webhooks.ReplayFilter>;
 /** Where a DLQ replay job stands; only `running` changes. */
 export type DlqReplayState = DlqReplayJob['state'];
 /** POST /api/v1/webhooks/test. */
@@ -103,6 +104,8 @@ export interface StreamMessage {
     now?: string;
     /** On `delivery.updated` when the receiver's 410 Gone has just disabled the delivery's endpoint. */
     endpointDisabled?: boolean;
+    /** On `delivery.created` of a receiver check's probe (lists leave those out unless asked for). */
+    check?: boolean;
     /** On `delivery.updated` when chaos holds a first attempt back. */
     chaos?: AttemptChaos | null;
     /** On `check.updated` (a receiver check's run): cases done of total, and the run's status. */

@@ -21,3 +21,7 @@ const receiverUnreachable = (report: CheckReport): boolean =>
 /** Exit code of `sandbay check`: 0 every required case passed, 1 a case failed, 2 receiver unreachable. */
 export const checkExitCode = (report: CheckReport): 0 | 1 | 2 =>
   receiverUnreachable(report) ? 2 : report.failed > 0 ? 1 : 0;
+
+/** Why a passed case is not verified (the duplicate without an effects URL), as every report says it. */
+export const notVerified = (c: CheckCaseResult) =>
+  `${c.id === 'duplicate' ? 'processed once' : 'its effect'} is checked only with an effects URL (--effects-url)`;

@@ -21,9 +21,20 @@ export interface DeliveryFilter {
    * default is the moment it was called; pass `0` for any time.
    */
   since?: Date | string | number;
+  /** Also a receiver check's probes, which are not deliveries the code under test caused (left out otherwise). */
+  includeChecks?: boolean;
 }
 
-const filterKeys = new Set(['topic', 'status', 'endpointId', 'eventId', 'search', 'responseStatus', 'since']);
+const filterKeys = new Set([
+  'topic',
+  'status',
+  'endpointId',
+  'eventId',
+  'search',
+  'responseStatus',
+  'since',
+  'includeChecks',
+]);
 
 /**
  * Where the running Sandbay is and as whom to ask it: by default SANDBAY_URL / SANDBAY_TOKEN, else the one this machine
@@ -93,7 +104,7 @@ function sinceDate(since: Date | string | number, caller: string): Date {
 
 // What the server does not filter: a receiver check's probes are not deliveries the code under test
 // caused, and the latest answer's status is the client's to compare.
-const notACheck = (d: DeliverySummary) => !d.check;
+const notACheck = (d: DeliverySummary, f: DeliveryFilter) => !d.check || f.includeChecks === true;
 const answered = (d: DeliverySummary, f: DeliveryFilter) =>
   f.responseStatus === undefined || d.lastStatus === f.responseStatus;
 
@@ -103,6 +114,7 @@ function listQuery(f: DeliveryFilter, since: Date | undefined, limit: number): s
   if (f.topic) q.set('topics', f.topic);
   for (const key of ['status', 'endpointId', 'eventId', 'search'] as const) if (f[key]) q.set(key, f[key]);
   if (since) q.set('since', since.toISOString());
+  if (f.includeChecks) q.set('includeChecks', 'true');
   return q.toString();
 }
 
@@ -139,7 +151,7 @@ export async function deliveries(
     filter,
     since,
     options.limit ?? 100,
-    (d) => notACheck(d) && answered(d, filter),
+    (d) => notACheck(d, filter) && answered(d, filter),
   );
 }
 
@@ -160,7 +172,7 @@ export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptio
   const deadline = Date.now() + timeout;
   let seen: DeliverySummary[] = [];
   for (;;) {
-    seen = await listMatching(c, filter, since, Infinity, notACheck);
+    seen = await listMatching(c, filter, since, Infinity, (d) => notACheck(d, filter));
     const hit = seen.filter((d) => d.attemptCount > 0 && answered(d, filter)).at(-1);
     if (hit) return get<Delivery>(c, `/api/v1/webhooks/deliveries/${encodeURIComponent(hit.id)}`);
     if (Date.now() >= deadline) break;
@@ -171,7 +183,7 @@ export async function waitForDelivery(filter: DeliveryFilter, options: WaitOptio
   const newest = seen[0];
   const [earlier] = newest
     ? []
-    : await listMatching(c, filter, undefined, 1, (d) => notACheck(d) && answered(d, filter));
+    : await listMatching(c, filter, undefined, 1, (d) => notACheck(d, filter) && answered(d, filter));
   const saw = newest
     ? `; ${seen.length} recorded since it began match all else, the newest ${newest.topic} ${newest.id} ${newest.status} (attempts ${newest.attemptCount}, last answer ${newest.lastStatus ?? 'none'})`
     : earlier

@@ -38,16 +38,18 @@ export interface SignedAttempt {
 
 /**
  * Signs one attempt afresh (SPEC §5.2, §11): every scheme's headers at the real-clock second `timestamp`;
- * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it.
+ * webhook-id is the delivery id, the same on every attempt and replay, so receivers can dedupe on it
+ * (a resend that kept the original's id carries that one: `wireId`).
  */
 export function signAttempt(
   signing: AttemptSigning,
-  delivery: { id: string; topic: string; body: string },
+  delivery: { id: string; wireId?: string | null; topic: string; body: string },
   timestamp: number,
 ): SignedAttempt {
+  const id = delivery.wireId ?? delivery.id;
   // signRequest returns just the signing headers (X-Service-Signature, webhook-id/-timestamp/-signature).
   const signatureHeaders = signRequest(signing.schemes, {
-    id: delivery.id,
+    id,
     timestamp,
     payload: delivery.body,
     secrets: signing.keys.secrets,
@@ -55,7 +57,7 @@ export function signAttempt(
   });
   return {
     // Sandbay's topic and delivery id headers go with its scheme; Standard Webhooks has webhook-id instead.
-    headers: attemptHeaders(delivery.topic, delivery.id, { signature: signing.schemes, signatureHeaders }),
+    headers: attemptHeaders(delivery.topic, id, { signature: signing.schemes, signatureHeaders }),
     signatureHeaders,
     signatureHeader: mainSignatureHeader(signatureHeaders),
   };

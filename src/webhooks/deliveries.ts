@@ -144,9 +144,21 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
     'retryAfter', a.schedule_note->'retryAfter', 'disabledEndpoint', coalesce((a.schedule_note->>'disabledEndpoint')::boolean, false)) order by a.number), '[]')
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
+// Both links of a resend (issue 31): the one it came from, and those made from it.
+const resendLinks = `d.resent_from, d.resend_edited, (select coalesce(json_agg(r.id order by r.seq), '[]') from deliveries r
+  where r.tenant_id = d.tenant_id and r.resent_from = d.id) as resent_as`;
+
+interface DetailRow extends Row {
+  body: string;
+  attempts: Omit<Attempt, 'traceparent'>[];
+  resent_from: string | null;
+  resend_edited: boolean | null;
+  resent_as: string[];
+}
+
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
-  const [row] = await q.query<Row & { body: string; attempts: Omit<Attempt, 'traceparent'>[] }>(
-    `${summarySelect.replace('select d.id,', `select d.body, ${attemptsJson}, d.id,`)} where d.tenant_id = $1 and d.id = $2`,
+  const [row] = await q.query<DetailRow>(
+    `${summarySelect.replace('select d.id,', `select d.body, ${attemptsJson}, ${resendLinks}, d.id,`)} where d.tenant_id = $1 and d.id = $2`,
     [tenantId, id],
   );
   if (!row) throw notFound('delivery');
@@ -160,5 +172,13 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
   // A body that is no envelope (quarantined by the engine) is shown by its raw bytes alone.
   const stored = storedEnvelope(row.body);
   const envelope = 'envelope' in stored ? (stored.envelope as DeliveryDetail['envelope']) : { data: null };
-  return { ...summary, envelope, rawBody: row.body, traceId, attempts };
+  return {
+    ...summary,
+    envelope,
+    rawBody: row.body,
+    traceId,
+    attempts,
+    resentFrom: row.resent_from ? { id: row.resent_from, edited: row.resend_edited ?? false } : null,
+    resentAs: row.resent_as,
+  };
 }

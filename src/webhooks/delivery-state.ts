@@ -16,13 +16,14 @@ interface StateRow {
   target_url: string | null;
   topic: Topic;
   body: string;
+  wire_id: string | null;
   attempt_count: number;
   cycle_attempts: number;
   status: string;
   next_attempt_at: Date | null;
 }
 
-const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, attempt_count, cycle_attempts, status, next_attempt_at
+const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, wire_id, attempt_count, cycle_attempts, status, next_attempt_at
   from deliveries`;
 
 const toState = (tenantId: string, r: StateRow): DeliveryState => ({
@@ -32,6 +33,7 @@ const toState = (tenantId: string, r: StateRow): DeliveryState => ({
   targetUrl: r.target_url,
   topic: r.topic,
   body: r.body,
+  wireId: r.wire_id,
   attemptCount: r.attempt_count,
   cycleAttempts: r.cycle_attempts,
 });

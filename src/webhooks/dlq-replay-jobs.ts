@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/database.ts';
-import type { DlqReplayJob, DlqReplayState } from '../shared/api-types.ts';
+import type { DlqReplayJob, DlqReplayState, ReplayFilter } from '../shared/api-types.ts';
 import { newId } from '../shared/ids.ts';
 
-export type { DlqReplayJob, DlqReplayState };
+export type { DlqReplayJob, DlqReplayState, ReplayFilter };
 
 export interface ReplayCounts {
   succeeded: number;
@@ -17,7 +17,7 @@ export interface ReplayCounts {
 const heartbeatTimeoutSeconds = 30;
 const silent = `state = 'running' and updated_at < now() - interval '${heartbeatTimeoutSeconds} seconds'`;
 
-const columns = `id, topic, endpoint_id, total, succeeded, failed, skipped, created_at, updated_at,
+const columns = `id, topic, endpoint_id, filter, total, succeeded, failed, skipped, created_at, updated_at,
   case when ${silent} then 'interrupted' else state end as state,
   case when ${silent} then updated_at else finished_at end as finished_at`;
 
@@ -26,6 +26,7 @@ interface JobRow extends ReplayCounts {
   state: DlqReplayState;
   topic: string | null;
   endpoint_id: string | null;
+  filter: ReplayFilter | null;
   total: number;
   created_at: Date;
   updated_at: Date;
@@ -37,6 +38,7 @@ const toJob = (r: JobRow): DlqReplayJob => ({
   state: r.state,
   topic: r.topic,
   endpointId: r.endpoint_id,
+  filter: r.filter,
   total: r.total,
   done: r.succeeded + r.failed + r.skipped,
   succeeded: r.succeeded,
@@ -54,7 +56,7 @@ const toJob = (r: JobRow): DlqReplayJob => ({
 export async function insertJob(
   q: Queryable,
   tenantId: string,
-  filter: { topic?: string; endpointId?: string },
+  filter: ReplayFilter,
   total: number,
 ): Promise<DlqReplayJob | undefined> {
   await q.query(
@@ -62,9 +64,9 @@ export async function insertJob(
     [tenantId],
   );
   const [row] = await q.query<JobRow>(
-    `insert into dlq_replay_jobs (tenant_id, id, topic, endpoint_id, state, total) values ($1, $2, $3, $4, 'running', $5)
+    `insert into dlq_replay_jobs (tenant_id, id, topic, endpoint_id, filter, state, total) values ($1, $2, $3, $4, $5, 'running', $6)
        on conflict (tenant_id) where state = 'running' do nothing returning ${columns}`,
-    [tenantId, newId('dlr'), filter.topic ?? null, filter.endpointId ?? null, total],
+    [tenantId, newId('dlr'), filter.topic, filter.endpointId, JSON.stringify(filter), total],
   );
   return row && toJob(row);
 }

@@ -2,7 +2,7 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
-import { isTopic } from '../shared/topics.ts';
+import { isTopic, isValidPattern, patternMatches, type Topic } from '../shared/topics.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import {
   cancelJob,
@@ -14,10 +14,23 @@ import {
   runningJob,
   type DlqReplayJob,
   type ReplayCounts,
+  type ReplayFilter,
 } from './dlq-replay-jobs.ts';
 import { unknownTopic } from './service.ts';
 
-export type { DlqReplayJob } from './dlq-replay-jobs.ts';
+export type { DlqReplayJob, ReplayFilter } from './dlq-replay-jobs.ts';
+
+/** A delivery a replay would send again, as a dry run lists it. */
+export interface ReplayCandidate {
+  id: string;
+  topic: string;
+  status: 'pending' | 'succeeded' | 'dead';
+  endpointId: string | null;
+  createdAt: string;
+}
+
+/** A replay filter as the API takes it: every field optional but the statuses. */
+export type ReplayFilterInput = Partial<ReplayFilter> & Pick<ReplayFilter, 'statuses'>;
 
 export interface DlqReplayOptions {
   /**
@@ -57,13 +70,61 @@ export class DlqReplays {
   ) {}
 
   /** Starts replaying every dead delivery matching the filters; 409 while another replay of this sandbox runs. */
-  async start(tenantId: string, filter: { topic?: string; endpointId?: string }): Promise<DlqReplayJob> {
+  startDlq(tenantId: string, filter: { topic?: string; endpointId?: string }): Promise<DlqReplayJob> {
     if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic);
-    const rows = await this.db.query<{ id: string }>(
-      `select id from deliveries where tenant_id = $1 and status = 'dead' and check_id is null and ($2::text is null or topic = $2)
-          and ($3::text is null or endpoint_id = $3) order by seq`,
-      [tenantId, filter.topic ?? null, filter.endpointId ?? null],
+    return this.start(tenantId, { ...filter, statuses: ['dead'] });
+  }
+
+  /**
+   * The deliveries a filter names (issue 31), oldest first: of the statuses asked for, the topic or pattern,
+   * the endpoint, created within [since, until) on the sandbox clock, among `ids` if given; never a
+   * receiver check's requests (they are sent once, as their case wanted).
+   */
+  async select(tenantId: string, input: ReplayFilterInput): Promise<{ filter: ReplayFilter; rows: ReplayCandidate[] }> {
+    const filter: ReplayFilter = {
+      statuses: [...new Set(input.statuses)],
+      topic: input.topic ?? null,
+      endpointId: input.endpointId ?? null,
+      since: input.since ?? null,
+      until: input.until ?? null,
+      ids: input.ids ?? null,
+    };
+    if (filter.topic && !isTopic(filter.topic) && !isValidPattern(filter.topic)) throw unknownTopic(filter.topic);
+    const plain = filter.statuses.filter((s) => s !== 'failed');
+    const rows = await this.db.query<{
+      id: string;
+      topic: Topic;
+      status: ReplayCandidate['status'];
+      endpoint_id: string | null;
+      created_at: Date;
+    }>(
+      `select id, topic, status, endpoint_id, created_at from deliveries
+        where tenant_id = $1 and check_id is null
+          and (status = any($2::text[]) or ($3::boolean and status = 'pending' and attempt_count > 0))
+          and ($4::text is null or endpoint_id = $4)
+          and ($5::timestamptz is null or created_at >= $5) and ($6::timestamptz is null or created_at < $6)
+          and ($7::text[] is null or id = any($7::text[]))
+        order by seq`,
+      [tenantId, plain, filter.statuses.includes('failed'), filter.endpointId, filter.since, filter.until, filter.ids],
     );
+    const topic = filter.topic;
+    return {
+      filter,
+      rows: rows
+        .filter((r) => !topic || patternMatches(topic, r.topic))
+        .map((r) => ({
+          id: r.id,
+          topic: r.topic,
+          status: r.status,
+          endpointId: r.endpoint_id,
+          createdAt: r.created_at.toISOString(),
+        })),
+    };
+  }
+
+  /** Starts replaying every delivery the filter names; 409 while another replay of this sandbox runs. */
+  async start(tenantId: string, input: ReplayFilterInput): Promise<DlqReplayJob> {
+    const { filter, rows } = await this.select(tenantId, input);
     // The work starts once the job row is committed: inside a keyed request's transaction, not before it commits.
     const job = await this.db.transaction(async (tx) => {
       const inserted = await insertJob(tx, tenantId, filter, rows.length);
@@ -72,6 +133,7 @@ export class DlqReplays {
           this.run(
             tenantId,
             inserted.id,
+            filter,
             rows.map((r) => r.id),
           ),
         );
@@ -82,7 +144,7 @@ export class DlqReplays {
       throw new ApiError(
         409,
         'replay_in_progress',
-        `A replay of this sandbox's DLQ is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`,
+        `A replay of this sandbox's deliveries is already running (${running?.id ?? 'just started'}); follow it or cancel it first.`,
         {
           extra: { jobId: running?.id ?? null },
         },
@@ -136,11 +198,11 @@ export class DlqReplays {
   }
 
   /** The job's work starts outside the request's transaction that started it (src/db/ambient.ts). */
-  private run(tenantId: string, id: string, ids: string[]): void {
-    detached(this.db, () => this.runDetached(tenantId, id, ids));
+  private run(tenantId: string, id: string, filter: ReplayFilter, ids: string[]): void {
+    detached(this.db, () => this.runDetached(tenantId, id, filter, ids));
   }
 
-  private runDetached(tenantId: string, id: string, ids: string[]): void {
+  private runDetached(tenantId: string, id: string, filter: ReplayFilter, ids: string[]): void {
     const run: LocalRun = {
       tenantId,
       id,
@@ -165,7 +227,7 @@ export class DlqReplays {
     let next = 0;
     const worker = async () => {
       while (!run.stopped && next < ids.length) {
-        const outcome = await this.replayOne(tenantId, ids[next++]).catch((err): Outcome => {
+        const outcome = await this.replayOne(tenantId, ids[next++], filter).catch((err): Outcome => {
           if (!this.closed) this.onError(`DLQ replay ${id}: ${err}`);
           return 'failed';
         });
@@ -184,14 +246,29 @@ export class DlqReplays {
       });
   }
 
-  private async replayOne(tenantId: string, id: string): Promise<Outcome> {
+  /**
+   * One delivery, if it still has a status the filter names: a dead or succeeded one gets a replay (an
+   * extra attempt outside its cycle, SPEC §5.3), a pending one its next slot now (a manual retry; the
+   * wake-up scheduled for that slot finds it taken).
+   */
+  private async replayOne(tenantId: string, id: string, filter: ReplayFilter): Promise<Outcome> {
     const state = await this.dispatcher.loadState(tenantId, id);
-    if (!state || state.status !== 'dead') return 'skipped';
+    if (!state) return 'skipped';
+    const status = state.status as ReplayCandidate['status'];
+    const named =
+      filter.statuses.includes(status) ||
+      (status === 'pending' && filter.statuses.includes('failed') && state.attemptCount > 0);
+    if (!named) return 'skipped';
     // Claimed like any attempt: one in flight anywhere (a lease) means this one is skipped.
-    const result = await this.dispatcher.attempt(state, 'replay', this.clock.nowMs(tenantId), {
-      statuses: ['dead'],
-      attemptCount: state.attemptCount,
-    });
+    const result = await this.dispatcher.attempt(
+      state,
+      status === 'pending' ? 'manual' : 'replay',
+      this.clock.nowMs(tenantId),
+      {
+        statuses: [status],
+        attemptCount: state.attemptCount,
+      },
+    );
     if (result.skipped) return 'skipped';
     return result.status === 'succeeded' ? 'succeeded' : 'failed';
   }

@@ -23,6 +23,8 @@ export interface LeasedDelivery {
   targetUrl: string | null;
   topic: Topic;
   body: string;
+  /** The deliveryId the receiver sees when it is not `id` (a resend that kept the original's). */
+  wireId?: string | null;
   attemptCount: number;
   cycleAttempts: number;
   /** The attempt number the lease is for (attemptCount + 1). */
@@ -57,6 +59,7 @@ interface Row {
   target_url: string | null;
   topic: Topic;
   body: string;
+  wire_id: string | null;
   attempt_count: number;
   cycle_attempts: number;
   sandbox_now_ms: number;
@@ -71,6 +74,7 @@ const toLeased =
     targetUrl: r.target_url,
     topic: r.topic,
     body: r.body,
+    wireId: r.wire_id,
     attemptCount: r.attempt_count,
     cycleAttempts: r.cycle_attempts,
     slot: r.attempt_count + 1,
@@ -78,7 +82,7 @@ const toLeased =
     leasedAt,
   });
 
-const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.attempt_count, d.cycle_attempts,
+const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, d.attempt_count, d.cycle_attempts,
   (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
 // clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
 const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;

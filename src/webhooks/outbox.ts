@@ -23,6 +23,8 @@ export interface QueuedDelivery {
   targetUrl: string | null;
   topic: Topic;
   body: string;
+  /** The deliveryId the receiver sees when it is not `id`: a resend that kept the original's (migration 130). */
+  wireId?: string | null;
   /** Sandbox time the next attempt is due, epoch ms. */
   dueAt: number;
   /**
@@ -48,6 +50,23 @@ export interface EmitOptions {
   occurredAt: Date;
   /** A test webhook: one delivery to this target instead of the fan-out. */
   target?: Target;
+  /**
+   * A resend (issue 31): the delivery to `target` is made from another one, within its event unless the data was
+   * edited.
+   */
+  resend?: ResendOf;
+}
+
+/** What a resend keeps of the delivery it is made from. */
+export interface ResendOf {
+  from: string;
+  /** Sandbox now: the resend is made and due now, while its envelope keeps the event's occurredAt. */
+  at: Date;
+  edited: boolean;
+  /** The original's event, when the data is unchanged (an edited resend is a new, test event). */
+  eventId?: string;
+  /** The original's deliveryId, kept in the envelope and headers to test the receiver's idempotency. */
+  wireId?: string;
 }
 
 /**
@@ -68,38 +87,51 @@ export class Outbox {
     data: unknown,
     options: EmitOptions,
   ): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
-    const eventId = newId('evt');
+    const { resend } = options;
+    const eventId = resend?.eventId ?? newId('evt');
     const occurredAt = options.occurredAt;
     // The pruner's count comes along (one index probe in the same statement): deliveries since the last prune.
-    const [{ unpruned }] = await tx.query<{ unpruned: number | null }>(
-      `insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, $6)
-       returning (select deliveries - pruned_at from list_counters where tenant_id = $1)::int as unpruned`,
-      [tenantId, eventId, topic, occurredAt, JSON.stringify(data), Boolean(options.target)],
-    );
+    const unprunedSql = '(select deliveries - pruned_at from list_counters where tenant_id = $1)::int as unpruned';
+    const [{ unpruned }] = resend?.eventId
+      ? await tx.query<{ unpruned: number | null }>(`select ${unprunedSql}`, [tenantId])
+      : await tx.query<{ unpruned: number | null }>(
+          `insert into events (tenant_id, id, topic, occurred_at, data, test) values ($1, $2, $3, $4, $5, $6) returning ${unprunedSql}`,
+          [tenantId, eventId, topic, occurredAt, JSON.stringify(data), Boolean(options.target)],
+        );
     const targets = options.target ? [options.target] : await subscribedEndpoints(tx, tenantId, topic);
     const disabled = new Set(targets.filter((t) => t.enabled === false).map((t) => t.endpointId));
     const deliveries = targets.map((target): QueuedDelivery => {
       const id = newId('dlv');
+      const deliveryId = resend?.wireId ?? id;
       return {
         tenantId,
         id,
+        wireId: resend?.wireId ?? null,
         endpointId: target.endpointId,
         targetUrl: target.url,
         topic,
-        body: buildEnvelope({ topic, deliveryId: id, tenantId, occurredAt, data, schemes: target.signature }),
-        dueAt: occurredAt.getTime(),
+        body: buildEnvelope({ topic, deliveryId, tenantId, occurredAt, data, schemes: target.signature }),
+        dueAt: (resend?.at ?? occurredAt).getTime(),
         leasedAt: null,
       };
     });
     if (deliveries.length > 0) {
-      const params: unknown[] = [tenantId, eventId, topic, occurredAt];
+      const params: unknown[] = [
+        tenantId,
+        eventId,
+        topic,
+        resend?.at ?? occurredAt,
+        resend?.from ?? null,
+        resend?.edited ?? null,
+      ];
       const rows = deliveries.map((d) => {
-        params.push(d.id, d.endpointId, d.targetUrl, d.body);
+        params.push(d.id, d.endpointId, d.targetUrl, d.body, d.wireId);
         const n = params.length;
-        return `($1, $${n - 3}, $2, $${n - 2}, $${n - 1}, $3, 'pending', $${n}, $4, $4, $4)`;
+        return `($1, $${n - 4}, $2, $${n - 3}, $${n - 2}, $3, 'pending', $${n - 1}, $4, $4, $4, $5, $6, $${n})`;
       });
       await tx.query(
-        `insert into deliveries (tenant_id, id, event_id, endpoint_id, target_url, topic, status, body, next_attempt_at, created_at, updated_at)
+        `insert into deliveries (tenant_id, id, event_id, endpoint_id, target_url, topic, status, body, next_attempt_at, created_at, updated_at,
+           resent_from, resend_edited, wire_id)
          values ${rows.join(', ')}`,
         params,
       );

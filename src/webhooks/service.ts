@@ -11,6 +11,7 @@ import type { Outbox, Target } from './outbox.ts';
 import type { SchemeName } from '../shared/schemes.ts';
 import { buildSample } from './topics/samples.ts';
 import { customiseSample, type SampleChanges } from './topics/customise.ts';
+import { resendDelivery, type ResendRequest } from './resend.ts';
 
 /** 422 unknown_topic for a name that is not one of the 33, with the topics it most likely meant. */
 export const unknownTopic = (topic: string, path = '/topic') => {
@@ -106,6 +107,12 @@ export class WebhookService {
     });
     if (result.skipped === 'in_flight') throw attemptInFlight();
     return getDelivery(this.db, tenantId, id);
+  }
+
+  /** Edit and resend (issue 31): a new delivery made from this one, as it is once committed (pending). */
+  async resend(tenantId: string, id: string, request: ResendRequest): Promise<DeliveryDetail> {
+    const deps = { db: this.db, clock: this.clock, endpoints: this.endpoints, outbox: this.outbox };
+    return getDelivery(this.db, tenantId, await resendDelivery(deps, tenantId, id, request));
   }
 
   /**

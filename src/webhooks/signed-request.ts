@@ -22,6 +22,7 @@ interface Row {
   target_url: string | null;
   topic: string;
   body: string;
+  wire_id: string | null;
   check_secret: string | null;
   check_url: string | null;
   check_signature: SchemeName[] | null;
@@ -43,7 +44,7 @@ export class Resigner {
 
   async request(tenantId: string, id: string): Promise<SignedRequest> {
     const [row] = await this.db.query<Row>(
-      `select d.endpoint_id, d.target_url, d.topic, d.body, c.secret as check_secret, c.url as check_url, c.signature as check_signature, c.public_key as check_public_key
+      `select d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, c.secret as check_secret, c.url as check_url, c.signature as check_signature, c.public_key as check_public_key
          from deliveries d left join check_runs c on c.tenant_id = d.tenant_id and c.id = d.check_id
         where d.tenant_id = $1 and d.id = $2`,
       [tenantId, id],
@@ -77,7 +78,7 @@ export class Resigner {
       signing = sandbaySigning(await this.testSecret(tenantId));
     }
     const signedAt = Math.floor(this.clock.real() / 1000);
-    const { headers } = signAttempt(signing, { id, topic: row.topic, body: row.body }, signedAt);
+    const { headers } = signAttempt(signing, { id, wireId: row.wire_id, topic: row.topic, body: row.body }, signedAt);
     return { method: 'POST', url, headers, body: row.body, signedAt, signature: signing.schemes };
   }
 }

@@ -35,12 +35,17 @@ test('a correct receiver: one ✓ line per case, the score, exit 0', async () =>
   assert.equal(result.code, 0, result.stderr + result.stdout);
   const lines = result.stdout.trim().split('\n');
   assert.match(lines[0], /^Checking http:\/\/127\.0\.0\.1:\d+\/hook with 15 cases…$/);
-  const caseLines = lines.filter((l) => /^[✓✕!] /.test(l));
+  const caseLines = lines.filter((l) => /^[✓✕!?] /.test(l));
   assert.equal(caseLines.length, 15);
   assert.match(caseLines[0], /^✓ valid\s+a correct delivery of order\.placed → 200 in \d+ ms$/);
   assert.match(caseLines[1], /^✓ tampered-body\s+a correct header, one byte of the body changed → 400 in \d+ ms$/);
   // A loaded machine can make the latency case slow enough to warn; the score line says so either way.
-  assert.match(lines.at(-2)!, /^Score: 15\/15 passed, 0 failed, [01] warnings? in \d+\.\d s\.$/);
+  // Without --effects-url the duplicate passes on its answers alone: not verified, and every report says so.
+  assert.match(
+    lines.find((l) => l.includes(' duplicate '))!,
+    /^\? duplicate .* → 200 in \d+ ms \(not verified: processed once is checked only with an effects URL \(--effects-url\)\)$/,
+  );
+  assert.match(lines.at(-2)!, /^Score: 15\/15 passed \(1 not verified\), 0 failed, [01] warnings? in \d+\.\d s\.$/);
   assert.equal(lines.at(-1), `Every request is in the inspector: ${engine.url}/sandboxes/${sb.id}/deliveries`);
 });
 
@@ -58,7 +63,7 @@ test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json 
     /^ {4}fix: {3}Reject a signature whose t is more than 300 s from now, in both directions/,
   );
   assert.match(lines[stale + 3], new RegExp(`^ {4}see: {3}${engine.url}/sandboxes/${sb.id}/deliveries/dlv_\\w+$`));
-  assert.match(text.stdout, /Score: 13\/15 passed, 2 failed/);
+  assert.match(text.stdout, /Score: 13\/15 passed \(1 not verified\), 2 failed/);
 
   const json = await runCli(['check', r.url, '--secret', secret, '--json', ...as(sb)]);
   assert.equal(json.code, 1);
@@ -79,6 +84,7 @@ test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json 
     'status',
     'blockedBy',
     'warning',
+    'verified',
     'expected',
     'got',
     'cause',
@@ -89,6 +95,34 @@ test('a broken receiver: ✕ lines with cause, fix and delivery, exit 1; --json 
     report.cases.filter((c: any) => !c.ok).map((c: any) => c.id),
     ['stale-timestamp', 'future-timestamp'],
   );
+  assert.deepEqual(
+    report.cases.filter((c: any) => !c.verified).map((c: any) => c.id),
+    ['duplicate'],
+  );
+});
+
+test('with --effects-url the duplicate is verified: a ✓ line, verified in the JSON, no skipped testcase', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await receiver();
+  const file = join(dir, 'effects.xml');
+  const json = await runCli([
+    'check',
+    r.url,
+    '--secret',
+    secret,
+    '--effects-url',
+    r.effectsUrl,
+    '--json',
+    '--junit',
+    file,
+    ...as(sb),
+  ]);
+  assert.equal(json.code, 0, json.stderr);
+  assert.ok(JSON.parse(json.stdout).cases.every((c: any) => c.verified));
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /not verified/);
+  const text = await runCli(['check', r.url, '--secret', secret, '--effects-url', r.effectsUrl, ...as(sb)]);
+  assert.match(text.stdout, /^✓ duplicate /m);
+  assert.match(text.stdout, /Score: 15\/15 passed, 0 failed/);
 });
 
 test('--junit writes XML with one testcase per case and the failures marked', async () => {
@@ -123,6 +157,12 @@ test('--junit writes XML with one testcase per case and the failures marked', as
   const failure = failed[0].getElementsByTagName('failure')[0];
   assert.match(failure.getAttribute('message')!, /compares only the first v1/);
   assert.match(failure.textContent!, /expected 2xx, got 400\ncause: .*\nfix: .*any v1 matches/);
+  const duplicate = cases.find((c: any) => c.getAttribute('name') === 'duplicate');
+  assert.equal(
+    duplicate.getElementsByTagName('skipped')[0]?.getAttribute('message'),
+    'not verified: processed once is checked only with an effects URL (--effects-url)',
+  );
+  assert.equal(suites.getAttribute('skipped'), '1', 'the unverified duplicate');
 });
 
 test('exit 2 when the receiver cannot be reached at all', async () => {

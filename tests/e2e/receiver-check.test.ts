@@ -56,8 +56,10 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
   await card.locator('tr[data-case="stale-timestamp"]').getByRole('link', { name: 'delivery' }).click();
   await expect(page.getByText('check · stale-timestamp')).visible();
   assert.match(page.url(), new RegExp(`/sandboxes/${sandboxId}/deliveries/dlv_\\w+$`));
-  // In the list, the check's probes are marked as such, so they are not taken for real events (the newest
-  // rows: the older run's probes sit below the grid's rendered window).
+  // The list leaves a check's probes out unless asked for; shown, they are marked as such, so they are not
+  // taken for real events (the newest rows: the older run's probes sit below the grid's rendered window).
+  await expect(page.locator('[data-delivery-id]')).count(0);
+  await page.getByRole('checkbox', { name: 'Check probes' }).check();
   const probe = page
     .locator('[data-delivery-id]')
     .filter({ has: page.getByTestId('check-tag') })

@@ -43,7 +43,10 @@ export function spawnCollecting(
   };
 }
 
-/** Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output (a server registers in this test process's registry). */
+/**
+ * Runs `node bin/sandbay.mjs <args>` as a child process, collecting its output (a server registers in this test
+ * process's registry).
+ */
 export function runCli(args: string[], env: Record<string, string> = {}): ServeProcess {
   return spawnCollecting(process.execPath, [join(packageRoot(), 'bin', 'sandbay.mjs'), ...args], {
     env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: isolatedStateHome, ...env },

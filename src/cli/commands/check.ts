@@ -1,7 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CheckCaseInfo } from '../../shared/api-types.ts';
-import { checkExitCode, type CheckCaseResult, type CheckReport, type CheckRun } from '../../shared/check-report.ts';
+import {
+  checkExitCode,
+  notVerified,
+  type CheckCaseResult,
+  type CheckReport,
+  type CheckRun,
+} from '../../shared/check-report.ts';
 import { sandboxClient, type Client, type ConnectionFlags } from '../client.ts';
 import { CliError } from '../errors.ts';
 import { junitXml } from '../junit.ts';
@@ -114,14 +120,17 @@ const marks = { passed: '✓', failed: '✕', blocked: '–' } as const;
 
 function printCase(c: CheckCaseResult, cases: CheckCaseInfo[], link: (id: string) => string): void {
   const sends = cases.find((x) => x.id === c.id)?.sends ?? '';
-  const mark = c.warning ? '!' : marks[c.status];
+  const unverified = c.status === 'passed' && !c.verified;
+  const mark = unverified ? '?' : c.warning ? '!' : marks[c.status];
   const got = c.status === 'blocked' && c.got.status === null ? 'not sent' : answer(c);
   const note =
     c.status === 'blocked'
       ? ` (not scored: blocked by ${c.blockedBy})`
       : c.status === 'failed'
         ? ` (expected ${c.expected})`
-        : '';
+        : unverified
+          ? ` (not verified: ${notVerified(c)})`
+          : '';
   say(`${mark} ${c.id.padEnd(19)} ${sends} → ${got}${note}${c.warning ? ` — slow: answer within 2 s` : ''}`);
   if (c.status !== 'failed') return;
   say(`    cause: ${c.cause}`);
@@ -142,8 +151,10 @@ function printScore(run: CheckRun, url: string, sandboxId: string): void {
   const { passed, failed, blocked, warnings, durationMs, cases } = run.report;
   const status = run.status === 'interrupted' ? ' (interrupted: the engine stopped)' : '';
   const notScored = blocked ? `, ${blocked} not scored` : '';
+  const unverified = cases.filter((c) => c.status === 'passed' && !c.verified).length;
+  const notChecked = unverified ? ` (${unverified} not verified)` : '';
   say(
-    `Score: ${passed}/${cases.length} passed, ${failed} failed${notScored}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s${status}.`,
+    `Score: ${passed}/${cases.length} passed${notChecked}, ${failed} failed${notScored}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${(durationMs / 1000).toFixed(1)} s${status}.`,
   );
   say(`Every request is in the inspector: ${url}/sandboxes/${sandboxId}/deliveries`);
 }

@@ -6,6 +6,7 @@ import { deliveryTable, sandboxNowMs } from '../delivery-format.ts';
 import { printJson, say } from '../output.ts';
 import { formatBytes, longRequest, saveBody } from '../download.ts';
 import { deliveriesDiffCommand } from './deliveries-diff.ts';
+import { deliveriesReplayCommand } from './deliveries-replay.ts';
 
 export interface ListFlags extends ConnectionFlags {
   topic?: string;
@@ -13,6 +14,8 @@ export interface ListFlags extends ConnectionFlags {
   limit?: string;
   cursor?: string;
 }
+
+type DeliveriesFlags = ListFlags & { status?: string; har?: string; topics?: string; includeChecks?: boolean };
 
 /** Adds the list filters shared by `deliveries` and `dlq list`. */
 export const listOptions = (cmd: Command) =>
@@ -58,23 +61,37 @@ async function writeHar(
  * first.
  */
 export function deliveriesCommand(program: Command): void {
-  const deliveries = apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)');
+  const deliveries = listOptions(
+    apiCommand(program, 'deliveries', 'list deliveries, newest first (or write them as a HAR file)'),
+  )
+    // Its own options stay before `replay`, whose --topic and --status mean that subcommand's.
+    .enablePositionalOptions();
+  deliveriesReplayCommand(deliveries);
   deliveriesDiffCommand(deliveries);
-  listOptions(deliveries)
+  deliveries
     .option('--status <status>', 'pending, succeeded or dead')
     .option(
       '--har <file>',
       'write the matching deliveries as HAR 1.2, every attempt an entry (--limit then defaults to 1000)',
     )
     .option('--topics <patterns>', "with --har: comma-separated topic patterns, e.g. 'order.*'")
-    .action(async (flags: ListFlags & { status?: string; har?: string; topics?: string }, cmd: Command) => {
+    .option('--include-checks', "also a receiver check's probes (left out otherwise)")
+    .action(async (flags: DeliveriesFlags, cmd: Command) => {
+      const includeChecks = flags.includeChecks ? 'true' : undefined;
       const client = await sandboxClient(flags);
       if (flags.har) {
         const limit = cmd.getOptionValueSource('limit') === 'default' ? undefined : flags.limit;
         return writeHar(
           client,
           flags.har,
-          { status: flags.status, topic: flags.topic, topics: flags.topics, endpointId: flags.endpoint, limit },
+          {
+            status: flags.status,
+            topic: flags.topic,
+            topics: flags.topics,
+            endpointId: flags.endpoint,
+            limit,
+            includeChecks,
+          },
           flags.json,
         );
       }
@@ -87,6 +104,7 @@ export function deliveriesCommand(program: Command): void {
           endpointId: flags.endpoint,
           limit: flags.limit,
           cursor: flags.cursor,
+          includeChecks,
         },
         flags.json,
       );

@@ -17,6 +17,7 @@ interface RecordFlags extends ConnectionFlags {
   endpoint?: string;
   limit?: string;
   follow?: boolean;
+  includeChecks?: boolean;
   count?: string;
   for?: string;
 }
@@ -32,6 +33,7 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
   const query = new URLSearchParams({ limit: '100' });
   if (flags.status) query.set('status', flags.status);
   if (flags.endpoint) query.set('endpointId', flags.endpoint);
+  if (flags.includeChecks) query.set('includeChecks', 'true');
   const newest = async () =>
     (await client.request<Page<DeliverySummary>>('GET', `/api/v1/webhooks/deliveries?${query}`)).data;
   const known = new Set((await newest()).map((d) => d.id));
@@ -50,8 +52,7 @@ async function follow(client: Client, flags: RecordFlags): Promise<Fixture[]> {
       for (const d of (await newest()).reverse()) {
         if (known.has(d.id)) continue;
         known.add(d.id);
-        // A receiver check's probes are no fixtures.
-        if (!wanted(d.topic) || d.check || fixtures.length >= count) continue;
+        if (!wanted(d.topic) || fixtures.length >= count) continue;
         const detail = await client.request<Delivery>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(d.id)}`);
         fixtures.push(fixtureOf(detail));
         if (!flags.json) say(`  ${detail.topic}  ${detail.id}`);
@@ -90,6 +91,7 @@ async function record(flags: RecordFlags): Promise<void> {
     ['status', flags.status],
     ['endpointId', flags.endpoint],
     ['limit', flags.limit],
+    ['includeChecks', flags.includeChecks ? 'true' : undefined],
   ] as const) {
     if (value) query.set(key, value);
   }
@@ -161,6 +163,7 @@ export function fixturesCommands(program: Command): void {
     .option('--follow', 'record deliveries made from now on, until Ctrl-C, --count or --for')
     .option('--count <n>', 'with --follow: stop after this many')
     .option('--for <seconds>', 'with --follow: stop after this long')
+    .option('--include-checks', "also a receiver check's probes (left out otherwise)")
     .action(record);
   program
     .command('replay <fixtures>')

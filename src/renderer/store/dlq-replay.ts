@@ -9,11 +9,21 @@ interface DlqReplayStore {
   /** The job shown above the DLQ: running, or the last one that finished while this tab watched. */
   job: DlqReplayJob | null;
   start(filters: ListFilters): Promise<void>;
+  /** Replay by filter (issue 31): picked rows (`ids`) or everything a list filter names, any status. */
+  startFiltered(filter: ReplayRequest): Promise<void>;
   cancel(): Promise<void>;
   /** Picks up a replay that is already running (started in another tab, by the CLI or the API). */
   resume(): Promise<void>;
   dismiss(): void;
   clear(): void;
+}
+
+/** What POST /webhooks/deliveries/replay takes from the inspector. */
+export interface ReplayRequest {
+  statuses: ('pending' | 'failed' | 'succeeded' | 'dead')[];
+  topic?: string;
+  endpointId?: string;
+  ids?: string[];
 }
 
 const pollMs = 500;
@@ -69,6 +79,12 @@ export const useDlqReplay = create<DlqReplayStore>()((set, get) => {
         topic: filters.topic,
         endpointId: filters.endpointId,
       });
+      watching = job.id;
+      watch(job);
+    },
+
+    async startFiltered(filter) {
+      const job = await api.post<DlqReplayJob>('/api/v1/webhooks/deliveries/replay', filter);
       watching = job.id;
       watch(job);
     },

@@ -10,6 +10,8 @@ export interface ListFilters {
   endpointId?: string;
   /** A delivery, event or order id. */
   search?: string;
+  /** Also a receiver check's probes (the API leaves them out otherwise). */
+  includeChecks?: boolean;
 }
 
 const maxGapPages = 10;
@@ -45,6 +47,7 @@ function admits(kind: 'deliveries' | 'dlq', filters: ListFilters, data: StreamMe
   if (filters.status && filters.status !== 'pending') return false;
   if (filters.topic && filters.topic !== data.topic) return false;
   if (filters.endpointId && filters.endpointId !== data.endpointId) return false;
+  if (data.check && !filters.includeChecks) return false;
   return true;
 }
 

@@ -39,11 +39,12 @@ export function createListStore(kind: 'deliveries' | 'dlq'): ListStore {
   const boundaries = new Map<string, string | null>();
   // Rows the user loaded by scrolling: live inserts do not cut below that.
   let scrolledTo = 0;
+  const checksParam = (f: ListFilters) => (f.includeChecks && kind === 'deliveries' ? 'true' : undefined);
   const path = kind === 'dlq' ? '/api/v1/webhooks/dlq' : '/api/v1/webhooks/deliveries';
   const fetchPage = async (filters: ListFilters, cursor?: string | null) => {
     const gen = generation;
     const page = await api.get<Page<DeliverySummary>>(
-      `${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, limit: pageSize, cursor })}`,
+      `${path}${query({ ...filters, status: kind === 'dlq' ? undefined : filters.status, includeChecks: checksParam(filters), limit: pageSize, cursor })}`,
     );
     const last = page.data.at(-1);
     if (last && gen === generation) boundaries.set(last.id, page.nextCursor);

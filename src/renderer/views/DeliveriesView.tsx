@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, ApiProblem, fileRequest, query, saveDownload } from '../api/client.ts';
 import type { Delivery } from '../../shared/api-types.ts';
 import { ConfirmButton } from '../components/Dialog.tsx';
@@ -14,6 +14,7 @@ import { DeliveryDetail } from './detail/DeliveryDetail.tsx';
 import { DeliveryGrid } from './DeliveryGrid.tsx';
 import { DlqReplayProgress } from './DlqReplayProgress.tsx';
 import { FilterBar } from './FilterBar.tsx';
+import { ReplayPickBar } from './ReplayPickBar.tsx';
 
 const hasFilters = (f: ListFilters, mode: 'deliveries' | 'dlq') =>
   Boolean(f.topic || f.endpointId || f.search || (mode === 'deliveries' && f.status));
@@ -102,10 +103,11 @@ export function DeliveriesView({
   const exportHar = useCallback(async () => {
     try {
       const { topic, status, endpointId, search } = filters;
+      const includeChecks = filters.includeChecks ? 'true' : undefined;
       await saveDownload(
         await fileRequest(
           'GET',
-          `/api/v1/webhooks/deliveries/export${query({ format: 'har', topic, status, endpointId, search })}`,
+          `/api/v1/webhooks/deliveries/export${query({ format: 'har', topic, status, endpointId, search, includeChecks })}`,
         ),
         'deliveries.har',
       );
@@ -117,6 +119,19 @@ export function DeliveriesView({
   const filtered = hasFilters(filters, mode);
   const replayRunning = useDlqReplay((s) => s.job?.state === 'running');
   const canReplay = useCan('webhooks:write');
+  // Rows picked for a replay (the deliveries view only; the DLQ replays per row or all).
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setPicked(new Set()), [sandboxId, mode]);
+  const togglePick = useCallback(
+    (id: string) =>
+      setPicked((before) => {
+        const next = new Set(before);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const picking = mode === 'deliveries' && canReplay;
   return (
     <div className={`split${deliveryId ? ' with-detail' : ''}`}>
       <section className="list-pane" aria-labelledby="list-title">
@@ -154,7 +169,8 @@ export function DeliveriesView({
             />
           )}
         </div>
-        {mode === 'dlq' && <DlqReplayProgress />}
+        {picking && <ReplayPickBar picked={picked} filters={filters} onClear={() => setPicked(new Set())} />}
+        {(mode === 'dlq' || picking) && <DlqReplayProgress />}
         <FilterBar
           filters={filters}
           onChange={(f) => list.getState().setFilters(f)}
@@ -183,6 +199,7 @@ export function DeliveriesView({
             onOpen={open}
             onNearEnd={nearEnd}
             rowAction={mode === 'dlq' && canReplay ? { label: 'Replay', run: (id) => void replayOne(id) } : undefined}
+            picking={picking ? { picked, toggle: togglePick } : undefined}
             label={mode === 'dlq' ? 'Dead deliveries' : 'Deliveries, newest first'}
           />
         )}

@@ -19,6 +19,8 @@ export interface GridProps {
   onNearEnd: () => void;
   /** An action button per row (the DLQ's Replay). */
   rowAction?: { label: string; run: (id: string) => void };
+  /** A checkbox per row to pick it (for a replay of the picked rows). */
+  picking?: { picked: ReadonlySet<string>; toggle: (id: string) => void };
   label: string;
 }
 
@@ -68,6 +70,8 @@ const Row = memo(function Row({
   onOpen,
   rowAction,
   top,
+  picked,
+  onPick,
 }: {
   row: DeliverySummary;
   index: number;
@@ -76,6 +80,8 @@ const Row = memo(function Row({
   top: number;
   onOpen: (id: string) => void;
   rowAction?: GridProps['rowAction'];
+  picked?: boolean;
+  onPick?: (id: string) => void;
 }) {
   return (
     <div
@@ -106,6 +112,17 @@ const Row = memo(function Row({
         {row.topic}
       </span>
       <span role="gridcell" className="c-id mono">
+        {onPick && (
+          <input
+            type="checkbox"
+            className="pick"
+            tabIndex={-1}
+            aria-label={`Pick ${row.id}`}
+            checked={picked}
+            onClick={(e) => e.stopPropagation()}
+            onChange={() => onPick(row.id)}
+          />
+        )}
         {row.id}
       </span>
       {!compact && (
@@ -159,7 +176,7 @@ const Row = memo(function Row({
  * The delivery list: virtualized (only the visible rows are in the DOM, so 10,000 stay
  * smooth), one tab stop, arrow keys move the selection and open the delivery.
  */
-export function DeliveryGrid({ rows, selectedId, compact, onOpen, onNearEnd, rowAction, label }: GridProps) {
+export function DeliveryGrid({ rows, selectedId, compact, onOpen, onNearEnd, rowAction, picking, label }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -256,6 +273,8 @@ export function DeliveryGrid({ rows, selectedId, compact, onOpen, onNearEnd, row
               compact={compact}
               onOpen={onOpen}
               rowAction={rowAction}
+              picked={picking?.picked.has(rows[item.index].id)}
+              onPick={picking?.toggle}
             />
           ))}
         </div>

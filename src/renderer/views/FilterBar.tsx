@@ -69,6 +69,16 @@ export function FilterBar({
           ))}
         </select>
       </Field>
+      {showStatus && (
+        <label className="row align-end" title="A receiver check's requests, left out of the list unless shown">
+          <input
+            type="checkbox"
+            checked={Boolean(filters.includeChecks)}
+            onChange={(e) => set({ includeChecks: e.target.checked || undefined })}
+          />
+          Check probes
+        </label>
+      )}
       <Field label="Search" error={searchError} className="grow">
         <input
           className="mono"

@@ -7,6 +7,7 @@ import { isTopic, isValidPattern, patternList } from '../../shared/topics.ts';
 import { packageVersion } from '../../shared/node/package-root.ts';
 import { tenantOf } from '../auth/principal.ts';
 import { route } from '../route.ts';
+import { withoutChecks } from './webhooks.ts';
 import { DeliveriesQuery } from '../schemas/webhooks.ts';
 import type { Services } from '../services.ts';
 
@@ -84,16 +85,17 @@ export const deliveryExportRoutes = (s: Services) => [
     responses: { 200: z.union([HarFile, FixturesFile]) },
     handler: async ({ query, principal }) => {
       const tenantId = tenantOf(principal);
-      const { format, topics: topicList, limit, ...filter } = query;
+      const { format, topics: topicList, limit, includeChecks, ...filter } = query;
       if (filter.topic && !isTopic(filter.topic)) throw unknownTopic(filter.topic, '/topic');
       const topics = patternList(topicList);
       for (const t of topics) if (!isValidPattern(t)) throw unknownTopic(t, '/topics');
-      // A receiver check's probes (tampered bodies, 1 MiB bodies, byte forms) are no fixtures: only a HAR logs them.
+      // A receiver check's probes (tampered bodies, 1 MiB bodies, byte forms) are neither fixtures nor traffic to
+      // inspect in a HAR, unless asked for (includeChecks=true).
       const deliveries = exportedDeliveries(s.db, tenantId, {
         ...filter,
         topics,
         limit,
-        excludeChecks: format === 'fixtures',
+        excludeChecks: withoutChecks(includeChecks, filter.search),
       });
       const stamp = new Date(s.clock.nowMs(tenantId)).toISOString().replace(/[:.]/g, '-').slice(0, 19);
       const text =

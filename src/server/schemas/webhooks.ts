@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { schemeNames } from '../../shared/schemes.ts';
 import { SigningScheme } from '../../shared/schemas/webhooks.ts';
 import { Timestamp } from './common.ts';
-import { deliveryStatuses } from '../../shared/schemas/webhooks.ts';
+import { deliveryStatuses, ReplayFilter, replayStatuses } from '../../shared/schemas/webhooks.ts';
 
 // What the API answers about webhooks is shared with the inspector; the requests are the server's own.
 export {
@@ -119,6 +119,10 @@ export const DeliveriesQuery = z.object({
   endpointId: z.string().optional(),
   eventId: z.string().optional(),
   search: z.string().max(200).optional().describe('A delivery id, event id or order id'),
+  includeChecks: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("true: also a receiver check's probes (left out otherwise, unless a search names one)"),
 });
 
 /** The deliveries list's filters: DeliveriesQuery's, topic patterns, and a time no sandbox clock advance moves. */
@@ -136,10 +140,59 @@ export const DeliveryListQuery = DeliveriesQuery.extend({
     ),
 });
 
+export const ReplayRequest = z
+  .object({
+    statuses: z
+      .array(z.enum(replayStatuses))
+      .min(1)
+      .max(4)
+      .describe('failed: pending after at least one failed attempt; pending: any pending; succeeded; dead'),
+    topic: z.string().max(100).optional().describe('A topic or a pattern: order.*, *'),
+    endpointId: z.string().max(100).optional(),
+    since: z.iso.datetime().optional().describe('Created at or after this sandbox time'),
+    until: z.iso.datetime().optional().describe('Created before this sandbox time'),
+    ids: z.array(z.string().max(100)).min(1).max(1000).optional().describe('Only these deliveries (selected rows)'),
+    dryRun: z.boolean().optional().describe('List what would be replayed; start nothing'),
+  })
+  .strict()
+  .meta({ id: 'ReplayRequest' });
+
+export const ReplayPreview = z
+  .object({
+    filter: ReplayFilter,
+    total: z.number().int(),
+    data: z.array(
+      z.object({
+        id: z.string(),
+        topic: z.string(),
+        status: z.enum(deliveryStatuses),
+        endpointId: z.string().nullable(),
+        createdAt: Timestamp.describe('Sandbox clock'),
+      }),
+    ),
+  })
+  .meta({ id: 'ReplayPreview' });
+
 export const DlqReplayRequest = z
   .object({ topic: z.string().optional(), endpointId: z.string().optional() })
   .strict()
   .meta({ id: 'DlqReplayRequest' });
+
+const dataPatch = z
+  .array(
+    z
+      .object({
+        op: z
+          .enum(['add', 'replace', 'remove'])
+          .describe('replace: a field the sample has (--override); add: a new field or array element (--add); remove'),
+        path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
+        value: z.unknown().optional(),
+      })
+      .strict(),
+  )
+  .max(100)
+  .optional()
+  .describe('JSON Patch (RFC 6902) operations on the data, applied after `data`');
 
 export const TestWebhookRequest = z
   .object({
@@ -151,26 +204,36 @@ export const TestWebhookRequest = z
       .describe(
         "Your own data: a JSON merge patch (RFC 7396) over the topic's sample data (null removes a field). The result must match the topic's schema.",
       ),
-    patch: z
-      .array(
-        z
-          .object({
-            op: z
-              .enum(['add', 'replace', 'remove'])
-              .describe(
-                'replace: a field the sample has (--override); add: a new field or array element (--add); remove',
-              ),
-            path: z.string().max(500).describe('A JSON Pointer into data, e.g. /items/0/quantity'),
-            value: z.unknown().optional(),
-          })
-          .strict(),
-      )
-      .max(100)
-      .optional()
-      .describe('JSON Patch (RFC 6902) operations on the data, applied after `data`'),
+    patch: dataPatch,
   })
   .strict()
   .meta({ id: 'TestWebhookRequest' });
+
+export const ResendRequest = z
+  .object({
+    editedData: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The whole data, replacing the original's (what the inspector's editor sends); data and patch apply over it",
+      ),
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("A JSON merge patch (RFC 7396) over the delivery's data (null removes a field)"),
+    patch: dataPatch,
+    keepDeliveryId: z
+      .boolean()
+      .optional()
+      .describe(
+        "Send the original's deliveryId again (envelope, X-Service-Delivery-Id, webhook-id), to test that the receiver dedupes it. Default: a new one",
+      ),
+  })
+  .strict()
+  .describe(
+    "Without any of editedData, data and patch the data goes unchanged. The result must match the topic's schema.",
+  )
+  .meta({ id: 'ResendRequest' });
 
 export const Event = z
   .object({

@@ -15,6 +15,11 @@ export const CheckCaseResult = z.object({
     ),
   blockedBy: z.string().nullable().describe('The case whose failure blocks this one, else null'),
   warning: z.boolean().describe('Passed, but slow (latency between 2 s and 10 s)'),
+  verified: z
+    .boolean()
+    .describe(
+      'false: what the case is about could not be checked, only the answers (duplicate without an effects URL: processed once is not known)',
+    ),
   expected: z.string().describe('What a correct receiver answers'),
   got: z
     .object({ status: z.number().int().nullable(), ms: z.number().int(), error: z.string().nullable() })

@@ -161,6 +161,14 @@ export const Delivery = DeliverySummary.extend({
   rawBody: z.string().describe('The exact bytes sent and signed on every attempt'),
   traceId: z.string().describe("The delivery's W3C trace id: every attempt is a span of this trace"),
   attempts: z.array(Attempt),
+  resentFrom: z
+    .object({
+      id: z.string(),
+      edited: z.boolean().describe('Its data was edited before sending ("edited from"), else resent unchanged'),
+    })
+    .nullable()
+    .describe('The delivery this one was resent from (POST …/deliveries/{id}/resend); null otherwise'),
+  resentAs: z.array(z.string()).describe('The deliveries resent from this one, oldest first'),
 }).meta({ id: 'Delivery' });
 
 export const SignedRequest = z
@@ -174,6 +182,21 @@ export const SignedRequest = z
   })
   .meta({ id: 'SignedRequest' });
 
+export const replayStatuses = ['pending', 'failed', 'succeeded', 'dead'] as const;
+
+export const ReplayFilter = z
+  .object({
+    statuses: z
+      .array(z.enum(replayStatuses))
+      .describe('failed: pending after at least one failed attempt (in its retry cycle); pending: any pending'),
+    topic: z.string().nullable().describe('A topic or a pattern (order.*, *)'),
+    endpointId: z.string().nullable(),
+    since: Timestamp.nullable().describe('Created at or after, on the sandbox clock'),
+    until: Timestamp.nullable().describe('Created before, on the sandbox clock'),
+    ids: z.array(z.string()).nullable().describe("Only these deliveries (the inspector's selected rows)"),
+  })
+  .meta({ id: 'ReplayFilter' });
+
 export const DlqReplayJob = z
   .object({
     id: z.string(),
@@ -184,7 +207,10 @@ export const DlqReplayJob = z
       ),
     topic: z.string().nullable(),
     endpointId: z.string().nullable(),
-    total: z.number().int().describe('Dead deliveries matching the filters when the job started.'),
+    filter: ReplayFilter.nullable().describe(
+      'What the job selected; null for a DLQ replay made before filters (dead ones)',
+    ),
+    total: z.number().int().describe('Deliveries matching the filter when the job started.'),
     done: z.number().int().describe('succeeded + failed + skipped'),
     succeeded: z.number().int(),
     failed: z.number().int(),

@@ -274,6 +274,7 @@ export class CheckRunner {
         status: 'blocked',
         blockedBy: blocker,
         warning: false,
+        verified: true,
         expected: c.expected(data),
         got: { status: got.status, ms: got.ms, error: got.error },
         cause: blockedCause(blocker, true),
@@ -290,6 +291,8 @@ export class CheckRunner {
       status: verdict.ok ? 'passed' : 'failed',
       blockedBy: null,
       warning: Boolean(verdict.warning),
+      // A case about effects (the duplicate) without an effects source judged the answers alone.
+      verified: !(c.countsEffects && !effects),
       expected: c.expected(data),
       got: { status: got.status, ms: got.ms, error: got.error },
       cause: verdict.ok ? '' : (verdict.cause ?? ''),
@@ -333,6 +336,7 @@ export class CheckRunner {
         topic: built.topic,
         endpointId: target.endpointId,
         status: 'pending',
+        check: true,
       });
     stream.publish(tenantId, 'attempt.finished', {
       id: built.deliveryId,
@@ -385,6 +389,7 @@ function notSent(c: CheckCase, data: CaseData, by: string): CheckCaseResult {
     status: 'blocked',
     blockedBy: by,
     warning: false,
+    verified: true,
     expected: c.expected(data),
     got: { status: null, ms: 0, error: 'not sent: the receiver did not answer a correct delivery' },
     cause: blockedCause(by, false),

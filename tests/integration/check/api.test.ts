@@ -104,12 +104,15 @@ test('check deliveries stay out of the DLQ and cannot be retried or replayed', a
   assert.equal(job.body.total, 0, 'the DLQ replay job leaves check deliveries out');
   problem(await sb.api(`/api/v1/webhooks/deliveries/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
   problem(await sb.api(`/api/v1/webhooks/dlq/${id}/replay`, { method: 'POST' }), 409, 'check_delivery');
-  const listed = await sb.api(`/api/v1/webhooks/deliveries?status=dead`);
+  assert.deepEqual((await sb.api(`/api/v1/webhooks/deliveries?status=dead`)).body.data, [], 'not listed by default');
+  const listed = await sb.api(`/api/v1/webhooks/deliveries?status=dead&includeChecks=true`);
   assert.deepEqual(
     listed.body.data.map((d: any) => d.id),
     [id],
-    'still in the delivery log',
+    'still in the delivery log, listed when asked for',
   );
+  const replayable = await sb.api('/api/v1/webhooks/deliveries/replay', { body: { statuses: ['dead'], dryRun: true } });
+  assert.equal(replayable.body.total, 0, 'a replay by filter leaves them out too');
 });
 
 test("a bare-URL check defaults to the sandbox's webhookTestSecret; its secret is readable for the breakdown", async () => {

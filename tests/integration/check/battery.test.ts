@@ -76,6 +76,7 @@ test('a correct receiver passes the whole battery; the report has exactly the do
       'id',
       'ok',
       'status',
+      'verified',
       'warning',
     ]);
     assert.equal(c.status, 'passed');

@@ -262,7 +262,9 @@ test("a receiver check's probes are no fixtures, and waitForDelivery never takes
   const since = new Date();
   const report = await sandbox.checkReceiver({ url: receiverUrl, secret: ownSecret });
   assert.equal(report.failed, 0, JSON.stringify(report.cases.filter((c) => !c.ok)));
-  const probes = (await api('/api/v1/webhooks/deliveries?limit=100')).data.filter((d: any) => d.check !== null);
+  const probes = (await api('/api/v1/webhooks/deliveries?limit=100&includeChecks=true')).data.filter(
+    (d: any) => d.check !== null,
+  );
   assert.ok(
     probes.some((d: any) => d.topic === 'order.placed' && d.lastStatus === 200),
     'the check sent order.placed probes the receiver accepted',
@@ -285,4 +287,13 @@ test("a receiver check's probes are no fixtures, and waitForDelivery never takes
     (await sandbox.deliveries({ since })).map((d) => d.id),
     [],
   );
+  const asked = await sandbox.deliveries({ since, includeChecks: true });
+  assert.ok(asked.length > 0 && asked.every((d) => probeIds.has(d.id)), 'includeChecks: the probes, when asked for');
+  const probe = await sandbox.waitForDelivery({
+    topic: 'order.placed',
+    responseStatus: 200,
+    since,
+    includeChecks: true,
+  });
+  assert.ok(probeIds.has(probe.id));
 });

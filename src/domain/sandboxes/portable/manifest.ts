@@ -416,6 +416,9 @@ export const portableTables: readonly PortableTable[] = [
       'check_id',
       'check_case',
       'chaos',
+      'resent_from',
+      'resend_edited',
+      'wire_id',
     ],
     local: {
       seq: 'list order: rows go in in list order',
@@ -481,6 +484,7 @@ export const portableTables: readonly PortableTable[] = [
       'created_at',
       'updated_at',
       'finished_at',
+      'filter',
     ],
     order: ['created_at', 'id'],
   },

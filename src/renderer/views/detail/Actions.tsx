@@ -7,6 +7,7 @@ import { useDetail } from '../../store/detail.ts';
 import { useCan } from '../../store/signin.ts';
 import { counted, formatDuration } from '../../util/format.ts';
 import { CurlButton } from './CurlDialog.tsx';
+import { ResendButton } from './ResendDialog.tsx';
 
 const attemptNow = (id: string, verb: 'retry' | 'replay') =>
   api.post<Delivery>(`/api/v1/webhooks/deliveries/${id}/${verb}`);
@@ -62,6 +63,7 @@ export function DeliveryActions({ delivery }: { delivery: Delivery }) {
             {replay.busy ? 'Replaying…' : 'Replay'}
           </button>
         )}
+        {canAttempt && !delivery.check && <ResendButton delivery={delivery} />}
         <CurlButton delivery={delivery} />
       </div>
       <InlineError error={error} />

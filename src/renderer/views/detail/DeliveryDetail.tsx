@@ -14,6 +14,7 @@ import { CompareTab } from './CompareTab.tsx';
 import { DoctorTab } from './DoctorTab.tsx';
 import { PausedNote } from './PausedNote.tsx';
 import { RequestTab } from './RequestTab.tsx';
+import { ResendLinks } from './ResendLinks.tsx';
 import { RetryTimeline } from './RetryTimeline.tsx';
 import { SignatureTab } from './SignatureTab.tsx';
 import { ClockTime } from '../../components/ClockTime.tsx';
@@ -106,6 +107,7 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
           <dd data-testid="detail-trace">
             <Copyable value={delivery.traceId} label="trace id" />
           </dd>
+          <ResendLinks delivery={delivery} sandboxId={sandboxId} />
           <dt>Occurred</dt>
           <dd>
             <ClockTime
