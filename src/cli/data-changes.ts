@@ -69,7 +69,7 @@ function dataOf(text: string): Record<string, unknown> {
 }
 
 /** One of --override, --add, --remove as given, numbered so the three keep their command-line order. */
-export interface DataFlag {
+interface DataFlag {
   op: 'replace' | 'add' | 'remove';
   text: string;
   order: number;
@@ -78,7 +78,7 @@ export interface DataFlag {
 let flagsSeen = 0;
 
 /** A commander collector for --override/--add/--remove: each value remembers where it came on the command line. */
-export const collectDataFlag =
+const collectDataFlag =
   (op: DataFlag['op']) =>
   (text: string, previous: DataFlag[] = []): DataFlag[] => [...previous, { op, text, order: flagsSeen++ }];
 

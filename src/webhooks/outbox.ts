@@ -58,7 +58,7 @@ export interface EmitOptions {
 }
 
 /** What a resend keeps of the delivery it is made from. */
-export interface ResendOf {
+interface ResendOf {
   from: string;
   /** Sandbox now: the resend is made and due now, while its envelope keeps the event's occurredAt. */
   at: Date;
