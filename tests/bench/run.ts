@@ -3,7 +3,18 @@
 // (e.g. `npm run bench -- webhooks`).
 import { printTable, type BenchRow } from './table.ts';
 
-const sections = ['server', 'webhooks', 'slow-readers', 'check', 'ui', 'postgres', 'team', 'portable', 'faults'];
+const sections = [
+  'server',
+  'webhooks',
+  'slow-readers',
+  'check',
+  'ui',
+  'postgres',
+  'team',
+  'portable',
+  'faults',
+  'memory',
+];
 const wanted = process.argv.slice(2).filter((a) => sections.includes(a));
 const rows: BenchRow[] = [];
 for (const name of wanted.length ? wanted : sections) {

@@ -6,12 +6,14 @@ import { Receiver } from '../helpers/receiver.ts';
 import { jsonClient, requestsPerSecond } from './load.ts';
 import { startSandbay } from './spawn.ts';
 import type { BenchRow } from './table.ts';
-import { firstAttemptLatency, longAdvance, throughput } from './webhooks.ts';
+import { firstAttemptLatency, longAdvance, throughput, type DeliveryCost } from './webhooks.ts';
 
 const section = 'team';
 
 interface ModeFigures {
   deliveries: number;
+  /** The engine's CPU-seconds (with its workers) per 1,000 of those deliveries. */
+  cpuPer1000: number;
   getOrder: number;
   first: { p50: number; p99: number };
   advanceMs: number;
@@ -30,14 +32,15 @@ async function getOrderRps(url: string): Promise<number> {
 async function measure(flags: string[], receiver: Receiver, failing: Receiver): Promise<ModeFigures> {
   const sandbay = await startSandbay(flags);
   try {
-    const deliveries = await throughput(sandbay.url, receiver);
+    const cost: DeliveryCost = { pid: sandbay.pid };
+    const deliveries = await throughput(sandbay.url, receiver, false, undefined, cost);
     receiver.received.length = 0;
     const getOrder = await getOrderRps(sandbay.url);
     const first = await firstAttemptLatency(sandbay.url, receiver);
     receiver.received.length = 0;
     const { ms: advanceMs } = await longAdvance(sandbay.url, failing);
     failing.received.length = 0;
-    return { deliveries, getOrder, first, advanceMs };
+    return { deliveries, cpuPer1000: cost.cpuPer1000!, getOrder, first, advanceMs };
   } finally {
     await sandbay.stop();
   }
@@ -67,6 +70,7 @@ export async function run(): Promise<BenchRow[]> {
     for (const [mode, f] of modes) {
       rows.push(
         { section, metric: `${mode}: deliveries/s, 5,000 to a 200 receiver`, value: f.deliveries, unit: '/s' },
+        { section, metric: `${mode}: engine CPU per 1,000 deliveries`, value: f.cpuPer1000, unit: 's' },
         { section, metric: `${mode}: GET order, 10 connections`, value: f.getOrder, unit: 'req/s' },
         {
           section,
@@ -120,6 +124,14 @@ export async function run(): Promise<BenchRow[]> {
         unit: '×',
         target: '≥ 1.3×',
         ok: workers.deliveries >= 1.3 * postgres.deliveries,
+      },
+      {
+        section,
+        metric: '--workers 2 / one engine (PostgreSQL), CPU per delivery',
+        value: workers.cpuPer1000 / postgres.cpuPer1000,
+        unit: '×',
+        target: '≤ 1.1×',
+        ok: workers.cpuPer1000 <= 1.1 * postgres.cpuPer1000,
       },
       {
         section,

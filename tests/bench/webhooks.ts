@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { jsonClient } from './load.ts';
+import { engineCpuSeconds } from './cpu.ts';
 import { startSandbay } from './spawn.ts';
 import { watchStream, type StreamWatch } from './stream-watch.ts';
 import { percentile, type BenchRow } from './table.ts';
@@ -91,14 +92,24 @@ export async function rawUndici(url: string, count: number): Promise<number> {
 }
 
 /**
- * Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with `signature`,
- * default Sandbay's).
+ * Filled in by throughput(): the engine's CPU-seconds per 1,000 deliveries, over the deliveries alone (not the
+ * orders placed before).
+ */
+export interface DeliveryCost {
+  pid: number;
+  cpuPer1000?: number;
+}
+
+/**
+ * Sustained throughput: deliveries queued behind a disabled endpoint are released at once (signed with
+ * `signature`, default Sandbay's). With `cost`, also what they cost the engine process `cost.pid` in CPU.
  */
 export async function throughput(
   url: string,
   receiver: Receiver,
   watched = false,
   signature?: SchemeName[],
+  cost?: DeliveryCost,
 ): Promise<number> {
   const { api, stream } = await newSandbox(url, watched);
   const endpoints = 4;
@@ -119,9 +130,11 @@ export async function throughput(
   await placeOrders(api, orders);
   const before = receiver.received.length;
   const started = performance.now();
+  const cpuBefore = cost && engineCpuSeconds(cost.pid);
   await Promise.all(ids.map((id) => api.request('PATCH', `/api/v1/webhooks/endpoints/${id}`, { enabled: true })));
   await until(noneLeft(api, 'pending'));
   const seconds = (performance.now() - started) / 1000;
+  if (cost) cost.cpuPer1000 = (engineCpuSeconds(cost.pid) - cpuBefore!) / ((orders * endpoints) / 1000);
   if (receiver.received.length - before < orders * endpoints) throw new Error('bench: deliveries went missing');
   await stream?.close();
   await api.close();
@@ -190,7 +203,8 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const ceiling = await rawUndici(receiver.url, 20_000);
     receiver.received.length = 0; // 20,000 kept requests would slow the receiver's GC for what follows
-    const perSecond = await throughput(sandbay.url, receiver);
+    const cost: DeliveryCost = { pid: sandbay.pid };
+    const perSecond = await throughput(sandbay.url, receiver, false, undefined, cost);
     const latency = await firstAttemptLatency(sandbay.url, receiver);
     // The same with an inspector streaming the sandbox: its messages go through the shared stream.
     const watchedPerSecond = await throughput(sandbay.url, receiver, true);
@@ -202,6 +216,7 @@ export async function run(): Promise<BenchRow[]> {
       row('deliveries/s, 5,000 to a 200 receiver, all recorded', perSecond, '/s', '≥ 2,000 /s', perSecond >= 2000),
       row('ceiling: raw undici signed POSTs, 10 at a time', ceiling, '/s'),
       row('deliveries / that ceiling', (100 * perSecond) / ceiling, '%', '≥ 10 %', perSecond / ceiling >= 0.1),
+      row('engine CPU per 1,000 deliveries', cost.cpuPer1000!, 's'),
       row('first attempt after the API returns, p50', latency.p50, 'ms', '≤ 5 ms', latency.p50 <= 5),
       row('first attempt after the API returns, p99', latency.p99, 'ms', '≤ 25 ms', latency.p99 <= 25),
       row('deliveries/s with an inspector streaming the sandbox', watchedPerSecond, '/s'),

@@ -16,6 +16,7 @@ import {
   SteadyLoad,
   type SoakSandbox,
 } from './load.ts';
+import { attributeMemory, trackWasmMemories } from '../bench/memory-attribution.ts';
 import { mb, SoakMetrics } from './metrics.ts';
 import { SseClients } from './sse-clients.ts';
 
@@ -82,6 +83,7 @@ const rate = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
 /** Keeps one engine busy for `durationMs` and reports its memory and where every delivery went (issue 14 §2). */
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sandbay-soak-'));
+  trackWasmMemories(); // before the engine makes PGlite's, so each report can say what it holds
   const metrics = new SoakMetrics();
   const receiver = new FlakyReceiver();
   const receiverUrl = await receiver.start();
@@ -143,6 +145,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         `${rate(receiver.hits - last.hits, ms)} receiver hits/s | sse ${sse.open} open, ${services.webhooks.stream.dropped} dropped | ` +
         `errors: ${metrics.errorSummary()}`,
     );
+    const owners = attributeMemory().owners.map((o) => `${o.owner} ${o.mb.toFixed(0)} MB`);
+    o.print(`  rss by owner: ${owners.join(', ')}`);
     last = { at: now, requests: metrics.requests, finished, hits: receiver.hits };
   };
   const sampler = setInterval(() => metrics.sampleMemory(), 1000);
@@ -192,7 +196,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       `lost ${ledger.lost}${ledger.unacknowledged ? ` (${ledger.unacknowledged} more from unanswered orders)` : ''}`,
   );
   o.print(
-    `rss peak ${mb(metrics.maxRssBytes)} (bound ${mb(o.rssBoundBytes)}: ${metrics.maxRssBytes <= o.rssBoundBytes ? 'under' : 'OVER'}), heap peak ${mb(metrics.maxHeapBytes)}`,
+    `rss peak ${mb(metrics.maxRssBytes)}, VmHWM ${attributeMemory().peakMb.toFixed(0)} MB (bound ${mb(o.rssBoundBytes)}: ${metrics.maxRssBytes <= o.rssBoundBytes ? 'under' : 'OVER'}), heap peak ${mb(metrics.maxHeapBytes)}`,
   );
   o.print(
     `bounded: ${bounded.catcherHits} catcher hits, longest catcher log ${bounded.maxCatcherLog}/${keptPerCatcher}, largest attempt body ${bounded.maxAttemptBody}/${responseExcerptBytes} B, ${bounded.cachedTokens} cached tokens, sse ${bounded.sseSubscribers} subscribed, ${bounded.sseDropped} dropped`,
