@@ -193,12 +193,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
     // by every engine on it). A worker of --workers gets its primary's.
     const ownDatabase = dataDir !== undefined && !options.databaseUrl;
-    const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
+    const { adminKey, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
       adminKey:
         exposure.adminKey ??
         options.worker?.adminKey ??
         (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
+      fileKey: await installSecret(db, 'file_signing_key', () => randomString(32)),
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
     logError = (message) => logger.error(message);
@@ -253,6 +254,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         invalidations,
         sandbayVersion: packageVersion(),
         baseUrl: () => baseUrl,
+        policy,
+        fileKey,
       }),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,

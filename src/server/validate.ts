@@ -7,7 +7,7 @@ const unstorable = /[\u0000\p{Cs}]/u;
 const unstorableMessage = 'Must be valid Unicode text without the NUL character (U+0000) or a lone surrogate.';
 
 /** JSON Pointers of every string (or object key) PostgreSQL could not store, anywhere in a parsed value. */
-function unstorablePaths(value: unknown, path: PropertyKey[] = [], out: FieldError[] = []): FieldError[] {
+export function unstorablePaths(value: unknown, path: PropertyKey[] = [], out: FieldError[] = []): FieldError[] {
   if (typeof value === 'string') {
     if (unstorable.test(value)) out.push({ path: jsonPointer(path), message: unstorableMessage });
   } else if (Array.isArray(value)) {

@@ -83,14 +83,14 @@ test('a flipped byte is refused as damaged: in the compressed data, or in the co
     const bytes = Buffer.from(original);
     const at = i === 0 ? 40 : i === 12 ? bytes.length - 1 : 10 + Math.floor(((bytes.length - 11) * i) / 12);
     bytes[at] ^= 0x01;
-    const p = await refused(bytes, 422, 'import_tampered');
+    const p = await refused(bytes, 422, 'import_corrupt');
     assert.match(p.detail, /compressed data is corrupt|SHA-256/, `byte ${at}`);
   }
   const lines = linesOf(await good());
   const i = lines.findIndex((l) => l.includes('"ord_0001"'));
   lines[i] = lines[i].replace('"ord_0001"', '"ord_0002"').replace('"placed"', '"plaaed"');
   const body = gzipSync(lines.map((l) => `${l}\n`).join(''));
-  const content = await refused(body, 422, 'import_tampered');
+  const content = await refused(body, 422, 'import_corrupt');
   assert.match(content.detail, /does not match the SHA-256 in its end line \(at line \d+\)/);
   assert.equal(content.where.line, lines.length);
 });
