@@ -84,7 +84,7 @@ test('a flipped byte is refused as damaged: in the compressed data, or in the co
     const at = i === 0 ? 40 : i === 12 ? bytes.length - 1 : 10 + Math.floor(((bytes.length - 11) * i) / 12);
     bytes[at] ^= 0x01;
     const p = await refused(bytes, 422, 'import_corrupt');
-    assert.match(p.detail, /compressed data is corrupt|SHA-256/, `byte ${at}`);
+    assert.match(p.detail, /compressed data is damaged|SHA-256/, `byte ${at}`);
   }
   const lines = linesOf(await good());
   const i = lines.findIndex((l) => l.includes('"ord_0001"'));

@@ -111,11 +111,15 @@ async function aimAtOwnCatchers(tx: Tx, tenantId: string, sourceId: string, ownC
 function checkHeader(file: SandboxFileHeader, realNow: number): number {
   const header = z.object({
     sandbox: z.object({ name: z.string().trim().max(100), notes: z.string().max(2000).nullable() }),
-    webhookTestSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,100}$/).nullable(),
+    webhookTestSecret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{24,100}$/)
+      .nullable(),
   });
   const parsed = header.safeParse(file);
   const field = parsed.success ? undefined : parsed.error.issues[0];
-  if (field) throw fileProblems.invalid({ line: 1, table: 'header', row: 1, field: field.path.join('.') }, field.message);
+  if (field)
+    throw fileProblems.invalid({ line: 1, table: 'header', row: 1, field: field.path.join('.') }, field.message);
   const offsetMs = Date.parse(file.clock.now) - realNow;
   if (!(Math.abs(offsetMs) <= maxClockOffsetMs))
     throw fileProblems.invalid(
@@ -159,8 +163,7 @@ export async function importSandboxFile(
   const receivers = checker.receivers;
   const ownCatcher = file.sandbox.id ? ownCatcherUrl(file.sandbox.id) : undefined;
   // Judged before the transaction: a lookup may take seconds, and no connection waits on it.
-  for (const [url, where] of receivers.urls)
-    if (!ownCatcher?.test(url)) await deps.assertReceiverAllowed(url, where);
+  for (const [url, where] of receivers.urls) if (!ownCatcher?.test(url)) await deps.assertReceiverAllowed(url, where);
   const renewed = new Set<string>();
   const rows: Record<string, number> = {};
   let report: ImportReport | undefined;
