@@ -63,7 +63,15 @@ try {
     // server whose log pipe is full stalls at its next checkpoint (every DROP DATABASE waits on one).
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${pass.concurrency ?? concurrency}`, ...pass.files],
+      // Strict: an unhandled rejection fails its file at once, even where a listener would have swallowed it.
+      [
+        '--unhandled-rejections=strict',
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${pass.concurrency ?? concurrency}`,
+        ...pass.files,
+      ],
       {
         stdio: 'inherit',
         env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver === 'faults' ? 'pglite' : pass.driver },

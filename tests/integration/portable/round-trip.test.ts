@@ -146,7 +146,7 @@ for (const includeSecrets of [true, false]) {
       includeSecrets,
     );
     const rows = await portableRows(engine.running.services.db, source.id, includeSecrets);
-    const original = { ...rows, webhook_endpoints: rows.webhook_endpoints.map(withoutOnOff) };
+    const original: Record<string, any[]> = { ...rows, webhook_endpoints: rows.webhook_endpoints.map(withoutOnOff) };
     assert.notEqual(there.imported.id, source.id);
     assert.deepEqual(
       asOriginal((await portableRows(pglite.services.db, there.imported.id, includeSecrets)) as any),

@@ -3,6 +3,7 @@ import type { Tx } from '../../../db/database.ts';
 import type { Invalidations } from '../../../db/invalidations.ts';
 import type { SandboxClock } from '../../../schedule/clock.ts';
 import { z } from 'zod';
+import { jsonPointer } from '../../../server/validate.ts';
 import { maxClockOffsetMs } from '../../../shared/clock-bounds.ts';
 import type {
   ImportReport,
@@ -125,6 +126,7 @@ function checkHeader(file: SandboxFileHeader, realNow: number): number {
     throw fileProblems.invalid(
       { line: 1, table: 'header', row: 1, field: 'clock.now' },
       'The sandbox clock must be within 100 years of real time (the bound `clock advance` keeps).',
+      '/clock/now',
     );
   return Math.round(offsetMs);
 }

@@ -8,7 +8,7 @@ import type { SandboxClock } from '../../../schedule/clock.ts';
 import type { Sandboxes } from '../sandboxes.ts';
 import type { OutboundPolicy } from '../../../webhooks/outbound/policy.ts';
 import { importSandboxFile, type ImportOptions } from './importer.ts';
-import { fileProblems, type FileWhere } from './problems.ts';
+import { fileProblems, type FileWhere, type RowWhere } from './problems.ts';
 import { columnTypes } from './row-rules.ts';
 import { FileSignature } from './signature.ts';
 import { writeSandboxFile } from './writer.ts';
@@ -104,7 +104,7 @@ export class PortableSandboxes {
       await this.deps.policy.assertAllowed(url, `/${where.field}`);
     } catch (err) {
       if ((err as { code?: string }).code !== 'blocked_by_policy') throw err;
-      throw fileProblems.invalid(where as Parameters<typeof fileProblems.invalid>[0], (err as Error).message);
+      throw fileProblems.invalid(where as RowWhere, (err as Error).message);
     }
   }
 }

@@ -10,6 +10,9 @@ export interface FileWhere {
   byte?: number;
 }
 
+/** A field of one row: `errors[].path` is /<table>/<row>/<field>[/…] (the header is table "header", row 1). */
+export type RowWhere = Required<Pick<FileWhere, 'line' | 'table' | 'row' | 'field'>>;
+
 const at = (where: FileWhere) =>
   [
     where.line !== undefined ? `line ${where.line}` : '',
@@ -42,13 +45,13 @@ export const fileProblems = {
   corrupt: (why: string, where: FileWhere) =>
     fileProblem(422, 'import_corrupt', `The sandbox file is corrupt: ${why}`, where),
   /** A row that breaks a rule the API or the database would enforce: errors[] names table, row and field. */
-  invalid: (where: Required<Pick<FileWhere, 'line' | 'table' | 'row' | 'field'>>, message: string) =>
+  invalid: (where: RowWhere, message: string, pointer = `/${where.field}`) =>
     fileProblem(
       422,
       'import_invalid',
       `The sandbox file holds a value Sandbay does not accept: ${where.field}: ${message}`,
       where,
-      [{ path: `/${where.table}/${where.row}/${where.field}`, message }],
+      [{ path: `/${where.table}/${where.row}${pointer}`, message }],
     ),
   newerVersion: (version: number, supported: number, by: string) =>
     fileProblem(

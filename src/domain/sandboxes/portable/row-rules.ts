@@ -227,8 +227,8 @@ export class RowChecker {
   check(t: PortableTable, sectionColumns: readonly string[], row: Record<string, unknown>, line: number): void {
     const number = (this.rowNumbers.get(t.table) ?? 0) + 1;
     this.rowNumbers.set(t.table, number);
-    const refuse = (field: string, message: string) => {
-      throw fileProblems.invalid({ line, table: t.table, row: number, field }, message);
+    const refuse = (field: string, message: string, pointer?: string) => {
+      throw fileProblems.invalid({ line, table: t.table, row: number, field }, message, pointer);
     };
     const declared = new Set(sectionColumns);
     for (const key of Object.keys(row)) if (!declared.has(key)) refuse(key, 'Not a column of its section.');
@@ -246,7 +246,7 @@ export class RowChecker {
       if (why) refuse(name, why);
     }
     const [first] = domainRules[t.table]?.(row) ?? [];
-    if (first) refuse(first.path.split('/')[1] ?? '', first.message);
+    if (first) refuse(first.path.split('/')[1] ?? '', first.message, first.path);
     const calls = (url: string, field: string) => {
       if (!this.receivers.urls.has(url)) this.receivers.urls.set(url, { line, table: t.table, row: number, field });
     };
