@@ -17,8 +17,8 @@ export interface HostileFile {
 export const linesOf = (bytes: Buffer) => gunzipSync(bytes).toString('utf8').split('\n').slice(0, -1);
 
 /** The file's lines as gzip, its end line rewritten to match them (a deliberate, consistent edit). */
-export function resealed(lines: string[], level = 6): Buffer {
-  return gzipSync(sealedText(lines), { level });
+export function resealed(lines: string[]): Buffer {
+  return gzipSync(sealedText(lines), { level: 1 });
 }
 
 function sealedText(lines: string[]): string {
@@ -34,6 +34,32 @@ function sealedText(lines: string[]): string {
   }
   const end = { end: { rows, lines: lines.length - 1, sha256: createHash('sha256').update(body).digest('hex') } };
   return `${body}${JSON.stringify(end)}\n`;
+}
+
+/** Tables whose rows refer to each other by design (a delivery's attempts, an endpoint's secrets): kept whole. */
+const kept = new Set([
+  'webhook_endpoints',
+  'webhook_secrets',
+  'catchers',
+  'catcher_requests',
+  'events',
+  'deliveries',
+  'attempts',
+]);
+
+/** The export with at most two rows of each other table: every kind of row, a small file (a fast corpus). */
+export function trimmed(lines: string[]): string[] {
+  const out: string[] = [];
+  let table = '';
+  let n = 0;
+  for (const line of lines.slice(0, -1)) {
+    if (!line.startsWith('{"r"')) {
+      table = JSON.parse(line).table ?? '';
+      n = 0;
+    } else if (!kept.has(table) && ++n > 2) continue;
+    out.push(line);
+  }
+  return [...out, lines.at(-1)!];
 }
 
 /** A value of another JSON type than `value`. */
@@ -69,7 +95,8 @@ function firstRows(lines: string[]): { table: string; at: number; row: Record<st
  * tiny rows, and gzip bombs.
  */
 export function* hostileCorpus(exported: Buffer, options: { manyRows: number }): Generator<HostileFile> {
-  const lines = linesOf(exported);
+  const lines = trimmed(linesOf(exported));
+  yield { name: 'the export itself, trimmed', body: () => resealed(lines) };
   const edit = (name: string, at: number, line: string): HostileFile => {
     const copy = [...lines];
     copy[at] = line;

@@ -161,6 +161,7 @@ export async function importSandboxFile(
     if (record.kind === 'end') end = record.end;
   }
   if (!header || !checker || !end) throw fileProblems.notASandboxFile('it has no header');
+  checker.finish();
   const file = header;
   const receivers = checker.receivers;
   const ownCatcher = file.sandbox.id ? ownCatcherUrl(file.sandbox.id) : undefined;

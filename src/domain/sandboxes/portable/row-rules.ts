@@ -16,7 +16,7 @@ import { isTopic } from '../../../shared/topics.ts';
 import { publicKeyOf } from '../../../webhooks/endpoint-keys.ts';
 import { checkTopics } from '../../../webhooks/endpoints.ts';
 import { importedColumns, portableTables, type PortableTable } from './manifest.ts';
-import { fileProblems, type FileWhere } from './problems.ts';
+import { fileProblems, type FileWhere, type RowWhere } from './problems.ts';
 
 /**
  * Every row of a sandbox file is untrusted input (SPEC §12): before anything is written it passes
@@ -25,7 +25,11 @@ import { fileProblems, type FileWhere } from './problems.ts';
  * the rows the engine acts on, the same zod schemas and domain rules as the API that creates them.
  */
 
-type Kind = 'text' | 'int' | 'bigint' | 'smallint' | 'number' | 'bool' | 'time' | 'json' | 'texts' | 'bytes';
+type Kind =
+  'text' | 'int' | 'bigint' | 'smallint' | 'number' | 'bool' | 'time' | 'json' | 'jsonList' | 'texts' | 'bytes';
+
+/** JSON columns that hold a list; every other one holds an object (what the code reading them expects). */
+const jsonLists = new Set(['orders.items']);
 
 interface Column {
   kind: Kind;
@@ -69,12 +73,16 @@ export async function columnTypes(q: Queryable): Promise<Map<string, Map<string,
   for (const r of rows) {
     if (!imported.get(r.table_name)?.has(r.column_name)) continue;
     if (!out.has(r.table_name)) out.set(r.table_name, new Map());
-    out
-      .get(r.table_name)!
-      .set(r.column_name, { kind: kindOf(r.data_type, r.udt_name), nullable: r.is_nullable === 'YES' });
+    const kind = kindOf(r.data_type, r.udt_name);
+    const list = kind === 'json' && jsonLists.has(`${r.table_name}.${r.column_name}`);
+    out.get(r.table_name)!.set(r.column_name, { kind: list ? 'jsonList' : kind, nullable: r.is_nullable === 'YES' });
   }
   return out;
 }
+
+/** Ids and references to them: Sandbay makes them from letters, digits and a few separators, never empty. */
+const isIdColumn = (name: string) => name === 'id' || name.endsWith('_id');
+const idPattern = /^[A-Za-z0-9_.:@+-]{1,100}$/;
 
 const intRange: Record<'int' | 'smallint' | 'bigint', number> = {
   smallint: 2 ** 15 - 1,
@@ -121,6 +129,10 @@ function misfit(column: Column, value: unknown, timeBounds: [number, number]): s
         : undefined;
     }
     case 'json':
+    case 'jsonList':
+      if (column.kind === 'json' && (typeof value !== 'object' || Array.isArray(value)))
+        return 'Must be a JSON object.';
+      if (column.kind === 'jsonList' && !Array.isArray(value)) return 'Must be a JSON array.';
       if (jsonDepth(value) > maxJsonDepth) return `JSON nested at most ${maxJsonDepth} deep.`;
       return unstorablePaths(value).length ? 'Must be valid Unicode text without NUL or a lone surrogate.' : undefined;
     case 'texts':
@@ -216,12 +228,24 @@ export class RowChecker {
   private readonly rowNumbers = new Map<string, number>();
   private readonly timeBounds: [number, number];
   readonly receivers: ReceiverUrls = { endpoints: new Map(), urls: new Map() };
+  /** Endpoints (by id) without a current secret so far: secrets come after their endpoints in a file. */
+  private readonly unsigned = new Map<string, RowWhere>();
 
   constructor(
     private readonly columns: Map<string, Map<string, Column>>,
     sandboxNowMs: number,
   ) {
     this.timeBounds = [sandboxNowMs - maxClockOffsetMs, sandboxNowMs + maxClockOffsetMs];
+  }
+
+  /** Once every row is read: what no single row shows (an endpoint must have a current secret to sign with). */
+  finish(): void {
+    const [where] = this.unsigned.values();
+    if (where)
+      throw fileProblems.invalid(
+        where,
+        'The endpoint has no current secret (a webhook_secrets row without expires_at).',
+      );
   }
 
   check(t: PortableTable, sectionColumns: readonly string[], row: Record<string, unknown>, line: number): void {
@@ -244,6 +268,8 @@ export class RowChecker {
       if (value === null && t.secrets?.[name]) continue;
       const why = misfit(types.get(name)!, value, this.timeBounds);
       if (why) refuse(name, why);
+      if (isIdColumn(name) && typeof value === 'string' && !idPattern.test(value))
+        refuse(name, 'An id as Sandbay makes them: 1 to 100 letters, digits and _ . : @ + -.');
     }
     const [first] = domainRules[t.table]?.(row) ?? [];
     if (first) refuse(first.path.split('/')[1] ?? '', first.message, first.path);
@@ -252,8 +278,10 @@ export class RowChecker {
     };
     if (t.table === 'webhook_endpoints') {
       this.receivers.endpoints.set(String(row.id), String(row.url));
+      this.unsigned.set(String(row.id), { line, table: t.table, row: number, field: 'id' });
       calls(String(row.url), 'url');
     }
+    if (t.table === 'webhook_secrets' && row.expires_at === null) this.unsigned.delete(String(row.endpoint_id));
     if (t.table === 'deliveries' && row.endpoint_id === null && row.status === 'pending')
       calls(String(row.target_url), 'target_url');
   }
