@@ -70,7 +70,7 @@ test('every hostile file is refused with 422 or 413, or imported safely: never a
   const bystander = await registerEndpoint(other, `${publicUrl}/catch/${other.id}/ok`, ['order.placed']);
   const outcomes: Record<string, number> = {};
   for (const file of hostileCorpus(exported, { manyRows: 20_000 })) {
-    const res = await importBytes(engine.url, file.body(), { headers: asOperator });
+    const res = await importBytes(engine.url, await file.body(), { headers: asOperator });
     outcomes[res.status] = (outcomes[res.status] ?? 0) + 1;
     assert.ok(
       [201, 413, 422].includes(res.status),
@@ -90,8 +90,8 @@ test('a refused file names its first offending table, row and field, and leaves 
   const exported = await sourceFile();
   const before = (await engine.running.services.db.query<{ n: number }>('select count(*)::int as n from tenants'))[0].n;
   const files = [...hostileCorpus(exported, { manyRows: 1 })];
-  const named = (name: string) =>
-    importBytes(engine.url, files.find((f) => f.name === name)!.body(), { headers: asOperator });
+  const named = async (name: string) =>
+    importBytes(engine.url, await files.find((f) => f.name === name)!.body(), { headers: asOperator });
   const res = await named('webhook_endpoints: an unknown signing scheme');
   assert.equal(res.status, 422);
   assert.equal(res.body.code, 'import_invalid');

@@ -187,7 +187,8 @@ export async function importSandboxFile(
       if (deps.baseUrl && file.sandbox.id)
         await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
       const sandboxNow = new Date(deps.clock.real() + offsetMs);
-      const quiet = await arriveQuiet(tx, id, sandboxNow);
+      const ownCatchers = deps.baseUrl ? `${deps.baseUrl()}/catch/${encodeURIComponent(id)}/` : undefined;
+      const quiet = await arriveQuiet(tx, id, sandboxNow, ownCatchers);
       // The database announces the new offset to every engine (src/db/cache-registry.ts).
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [id, offsetMs]);
       // Pending deliveries are due work every engine's claim loop should look at now.
@@ -226,14 +227,20 @@ const ownCatcherUrl = (sourceId: string) =>
 /**
  * An imported sandbox calls nothing until its user says so (SPEC §12): endpoints that were on arrive
  * disabled as `imported` (their pending deliveries wait, as for any disabled endpoint, and enabling
- * one resumes them), and a pending delivery to a bare URL other than the sandbox's own catchers (a
- * test webhook) is dead-lettered, to be replayed by hand. Says every receiver URL the sandbox names.
+ * one resumes them), and a pending delivery to a bare URL (a test webhook) is dead-lettered, to be
+ * replayed by hand. What is aimed at the sandbox's own catchers on this server (`ownCatchers`, the
+ * prefix of their URLs) calls nothing outside and keeps working. Says every receiver URL the sandbox names.
  */
-async function arriveQuiet(tx: Tx, tenantId: string, now: Date): Promise<ImportReport['receivers']> {
+async function arriveQuiet(
+  tx: Tx,
+  tenantId: string,
+  now: Date,
+  ownCatchers: string | undefined,
+): Promise<ImportReport['receivers']> {
   await tx.query(
     `update webhook_endpoints set enabled = false, disabled_reason = 'imported', disabled_at = $2, disabled_delivery_id = null
-      where tenant_id = $1 and enabled`,
-    [tenantId, now],
+      where tenant_id = $1 and enabled and ($3::text is null or left(url, length($3)) <> $3)`,
+    [tenantId, now, ownCatchers ?? null],
   );
   const endpoints = await tx.query<{ id: string; url: string; pending: number }>(
     `select e.id, e.url, (select count(*) from deliveries d where d.tenant_id = e.tenant_id and d.endpoint_id = e.id
@@ -245,10 +252,11 @@ async function arriveQuiet(tx: Tx, tenantId: string, now: Date): Promise<ImportR
     `with held as (
        update deliveries set status = 'dead', next_attempt_at = null, updated_at = $2,
               last_error = 'Imported: a sandbox file''s test webhook to a URL is not sent on import; replay it to send it.'
-        where tenant_id = $1 and status = 'pending' and endpoint_id is null and strpos(target_url, $3) = 0
+        where tenant_id = $1 and status = 'pending' and endpoint_id is null
+          and ($3::text is null or left(target_url, length($3)) <> $3)
         returning target_url)
      select target_url as url, count(*)::int as deliveries from held group by target_url order by target_url`,
-    [tenantId, now, `/catch/${encodeURIComponent(tenantId)}/`],
+    [tenantId, now, ownCatchers ?? null],
   );
   return {
     endpoints: endpoints.map((e) => ({ endpointId: e.id, url: e.url, pendingDeliveries: e.pending })),

@@ -24,7 +24,7 @@ export const maxLineBytes = 4 * 2 ** 20;
 /** What a file may inflate to, at most, whatever its size: a sandbox of 50,000 deliveries is ~100 MiB. */
 export const maxInflatedBytes = 2 * 2 ** 30;
 /** How many times its compressed size a file may inflate to (JSON lines compress ~10×, a crafted file 1000×). */
-export const maxInflateRatio = 64;
+export const maxInflateRatio = 100;
 
 export const defaultReadLimits: ReadLimits = { maxBytes: maxInflatedBytes, maxLineBytes };
 
