@@ -62,7 +62,8 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
         'content-disposition': `attachment; filename="${fileName((await s.sandboxes.get(tenantId))?.name ?? tenantId, new Date(s.clock.real()))}"`,
       };
       // HEAD answers what GET would send but its size, without writing the file (an export reads the whole sandbox).
-      if (ctx.method === 'HEAD') return { headers };
+      // (An empty body: a null one would make it a 204.)
+      if (ctx.method === 'HEAD') return { headers, body: '' };
       const file = await s.portable.exportToFile(tenantId, {
         includeSecrets: query.includeSecrets ?? false,
         notes: query.notes,

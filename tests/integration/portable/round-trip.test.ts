@@ -36,7 +36,7 @@ async function prepare(): Promise<void> {
   source = await createSandbox(engine.url, 'Demo for Acme');
   const good = await registerEndpoint(source, ok.url, ['order.*']);
   await source.api(`/api/v1/webhooks/endpoints/${good.id}/rotate-secret`, { method: 'POST' });
-  await registerEndpoint(source, failing.url, ['order.placed']);
+  const down = await registerEndpoint(source, failing.url, ['order.placed']);
   // One delivery to the failing receiver goes through all five attempts to the DLQ…
   await placeOrder(source);
   await failing.waitFor(1);
@@ -48,10 +48,14 @@ async function prepare(): Promise<void> {
   await failing.waitFor(6);
   await ok.waitFor(3);
   const list = (await source.api('/api/v1/webhooks/deliveries?limit=100')).body.data;
-  for (const d of list) await waitForDelivery(source, d.id, (x) => x.status !== 'pending' || x.attemptCount === 1);
+  for (const d of list) await waitForDelivery(source, d.id, (x) => x.status !== 'pending' || x.attemptCount >= 1);
   const settled = (await source.api('/api/v1/webhooks/deliveries?status=pending')).body.data;
   assert.equal(settled.length, 1, 'one delivery waits for its retry');
   pendingId = settled[0].id;
+  // Its retry is due 30 s later in real time: on a slow machine the source engine would send it while the
+  // tests run (one more attempt in the file, one more request at the receiver). Paused, it waits in the
+  // source for good, and each copy resumes it by enabling the endpoint.
+  await source.api(`/api/v1/webhooks/endpoints/${down.id}`, { method: 'PATCH', body: { enabled: false } });
   // A catcher with a request in its log (its body is bytes).
   await source.api('/api/v1/catchers/demo', { method: 'PUT', body: { status: 202 } });
   await fetch(`${engine.url}/catch/${source.id}/demo`, {
@@ -97,9 +101,8 @@ async function inspectorView(sb: TestSandbox) {
 
 /** An imported sandbox's endpoints arrive disabled (imported): the rows and views otherwise equal the original's. */
 function asOriginal(rows: Record<string, any[]>): Record<string, unknown[]> {
-  for (const e of rows.webhook_endpoints) {
-    assert.deepEqual([e.enabled, e.disabled_reason], [false, 'imported'], `endpoint ${e.id} arrived quiet`);
-  }
+  for (const e of rows.webhook_endpoints) assert.equal(e.enabled, false, `endpoint ${e.id} arrived quiet`);
+  assert.ok(rows.webhook_endpoints.some((e) => e.disabled_reason === 'imported'));
   return { ...rows, webhook_endpoints: rows.webhook_endpoints.map(withoutOnOff) };
 }
 const withoutOnOff = ({ enabled: _e, disabled_reason: _r, disabled_at: _a, ...rest }: any) => rest;
@@ -254,13 +257,13 @@ test('the imported sandbox resumes the sandbox clock: its pending retry fires at
   const received = failing.received.length;
   await advance(imported, (Date.parse(copy.nextAttemptAt) - Date.parse(clock.now)) / 1000 + 1);
   const retried = await delivery(imported, pendingId);
-  assert.equal(retried.attempts.length, 2);
-  assert.equal(retried.attempts[1].trigger, 'retry');
-  assert.equal(retried.attempts[1].startedAt, original.nextAttemptAt, 'the retry ran as of its due sandbox time');
+  assert.equal(retried.attempts.length, original.attempts.length + 1);
+  assert.equal(retried.attempts.at(-1).trigger, 'retry');
+  assert.equal(retried.attempts.at(-1).startedAt, original.nextAttemptAt, 'the retry ran as of its due sandbox time');
   assert.equal(failing.received.length, received + 1);
   assert.equal(failing.received.at(-1)!.body, original.rawBody, 'the same bytes as every attempt before');
   // The original is untouched: its retry has not run.
-  assert.equal((await delivery(source, pendingId)).attempts.length, 1);
+  assert.equal((await delivery(source, pendingId)).attempts.length, original.attempts.length);
 });
 
 test('a dead delivery stays in the DLQ of the imported sandbox and replays from there', async () => {

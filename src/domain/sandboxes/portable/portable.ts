@@ -28,7 +28,7 @@ export interface PortableDeps {
 }
 
 /** Imports one server runs at once: each holds a batch and a line in memory, and the database a transaction. */
-export const maxConcurrentImports = 2;
+const maxConcurrentImports = 2;
 
 /** A file in a scratch folder of its own, removed by `remove` (also when the file was never written). */
 export interface ScratchFile {

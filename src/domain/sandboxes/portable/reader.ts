@@ -20,11 +20,11 @@ export interface ReadLimits {
 }
 
 /** The longest line any reader takes: a row of the largest body Sandbay keeps, with room to spare. */
-export const maxLineBytes = 4 * 2 ** 20;
+const maxLineBytes = 4 * 2 ** 20;
 /** What a file may inflate to, at most, whatever its size: a sandbox of 50,000 deliveries is ~100 MiB. */
-export const maxInflatedBytes = 2 * 2 ** 30;
+const maxInflatedBytes = 2 * 2 ** 30;
 /** How many times its compressed size a file may inflate to (JSON lines compress ~10×, a crafted file 1000×). */
-export const maxInflateRatio = 100;
+const maxInflateRatio = 100;
 
 export const defaultReadLimits: ReadLimits = { maxBytes: maxInflatedBytes, maxLineBytes };
 
@@ -39,7 +39,7 @@ const batchRows = 500;
 const batchBytes = 2 ** 20;
 
 /** A check of each row while verifying (it throws an ApiError naming the row); `line` is the row's line. */
-export type RowCheck = (table: string, columns: readonly string[], row: Record<string, unknown>, line: number) => void;
+type RowCheck = (table: string, columns: readonly string[], row: Record<string, unknown>, line: number) => void;
 
 export type FileRecord =
   | { kind: 'header'; line: number; header: SandboxFileHeader }

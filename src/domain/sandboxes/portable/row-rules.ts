@@ -218,7 +218,7 @@ function fieldErrors(schema: z.ZodType, row: Record<string, unknown>): FieldErro
 }
 
 /** The URLs a file would have Sandbay call (its endpoints', its pending bare-URL deliveries'), each where first named. */
-export interface ReceiverUrls {
+interface ReceiverUrls {
   endpoints: Map<string, string>;
   urls: Map<string, FileWhere>;
 }
