@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { hostileCorpus } from '../../helpers/hostile-files.ts';
 import { testResolver } from '../../helpers/outbound.ts';
 import { exportBytes, importBytes } from '../../helpers/portable.ts';
@@ -108,6 +108,9 @@ test('a refused file names its first offending table, row and field, and leaves 
   assert.match(blocked.body.detail, /outbound policy/);
   const far = await named('header: a clock in the year 275760');
   assert.equal(far.body.where.field, 'clock.now');
+  problem(await named('gzip bomb of short lines'), 413, 'payload_too_large');
+  const bigRows = await named('8 rows of 8 MiB');
+  assert.ok([413, 422].includes(bigRows.status), `rows of 8 MiB: ${bigRows.status}`);
   const after = (await engine.running.services.db.query<{ n: number }>('select count(*)::int as n from tenants'))[0].n;
   assert.equal(after, before);
 });
