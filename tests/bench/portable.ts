@@ -118,6 +118,9 @@ async function hostile(receiver: Receiver): Promise<BenchRow[]> {
     const token = created.credentials.accessToken;
     const api = jsonClient(url, { authorization: `Bearer ${token}` });
     await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.*'] });
+    // A catcher that caught a request: the corpus's rows of 8 MiB are caught requests.
+    await api.request('PUT', '/api/v1/catchers/ok', { mode: 'status', status: 200 });
+    await fetch(`${url}/catch/${created.sandbox.id}/ok`, { method: 'POST', body: '{}' });
     await api.request('POST', '/api/v1/orders', {
       customerId: 'cus_0004',
       items: [{ variantId: 'var_0002', quantity: 1 }],

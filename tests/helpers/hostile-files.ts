@@ -146,6 +146,7 @@ export function* hostileCorpus(exported: Buffer, options: { manyRows: number }):
     ['catchers', 'a name the API refuses', { name: 'Not A Name!' }],
   ];
   for (const [table, what, change] of rules) {
+    if (!rows.some((r) => r.table === table)) continue; // a source without such rows
     const { at, row: r } = first(table);
     yield edit(`${table}: ${what}`, at, row(at, { ...r, ...change }));
   }
