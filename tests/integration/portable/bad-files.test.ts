@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { gunzipSync, gzip, gzipSync } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
 import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
+import { linesOf, resealed } from '../../helpers/hostile-files.ts';
 import { exportBytes, importBytes } from '../../helpers/portable.ts';
 import { placeOrder } from '../../helpers/webhooks.ts';
 
@@ -21,24 +21,6 @@ const good = () =>
     await placeOrder(sb);
     return exportBytes(engine.url, sb);
   })());
-
-const linesOf = (bytes: Buffer) => gunzipSync(bytes).toString('utf8').split('\n').slice(0, -1);
-
-/** Recompresses lines, with the end line rewritten to match them (a deliberate, consistent edit). */
-function resealed(lines: string[]): Buffer {
-  const body = lines
-    .slice(0, -1)
-    .map((l) => `${l}\n`)
-    .join('');
-  const rows: Record<string, number> = {};
-  let table = '';
-  for (const l of lines.slice(1, -1)) {
-    if (l.startsWith('{"r"')) rows[table] = (rows[table] ?? 0) + 1;
-    else table = JSON.parse(l).table;
-  }
-  const end = { end: { rows, lines: lines.length - 1, sha256: createHash('sha256').update(body).digest('hex') } };
-  return gzipSync(`${body}${JSON.stringify(end)}\n`);
-}
 
 /** How many rows the database holds in all, so a refused import provably left nothing behind. */
 async function footprint(): Promise<string> {
@@ -99,7 +81,7 @@ test('a flipped byte is refused as damaged: in the compressed data, or in the co
 test('a file of a newer format version is refused, saying which versions this Sandbay reads', async () => {
   const lines = linesOf(await good());
   lines[0] = JSON.stringify({ ...JSON.parse(lines[0]), version: 2, sandbayVersion: '9.0.0' });
-  const p = await refused(resealed(lines), 422, 'import_version_unsupported');
+  const p = await refused(await resealed(lines), 422, 'import_version_unsupported');
   assert.match(
     p.detail,
     /format version 2 \(written by Sandbay 9\.0\.0\); this Sandbay reads versions up to 1: upgrade Sandbay/,
@@ -111,7 +93,7 @@ test('rows whose keys collide are refused, naming the table and the key; nothing
   const lines = linesOf(await good());
   const i = lines.findIndex((l) => l.startsWith('{"r":{"id":"cus_0002"'));
   lines.splice(i + 3, 0, lines[i]);
-  const p = await refused(resealed(lines), 409, 'import_conflict');
+  const p = await refused(await resealed(lines), 409, 'import_conflict');
   assert.match(p.detail, /repeats the key of another: .*\(id\)=\(cus_0002\) already exists/);
   assert.equal(p.where.table, 'customers');
 });
@@ -134,7 +116,7 @@ test('what is not a sandbox file is refused: JSON, another gzip file, an unknown
   const lines = linesOf(await good());
   const i = lines.findIndex((l) => l.startsWith('{"table":"vendors"'));
   lines[i] = lines[i].replace('"columns":["id"', '"columns":["id","favourite_colour"');
-  const p = await refused(resealed(lines), 422, 'import_malformed');
+  const p = await refused(await resealed(lines), 422, 'import_malformed');
   assert.match(p.detail, /unknown column\(s\) favourite_colour of table vendors/);
 });
 
