@@ -53,7 +53,7 @@ const kept = new Set([
 ]);
 
 /** The export with at most two rows of each other table: every kind of row, a small file (a fast corpus). */
-export function trimmed(lines: string[]): string[] {
+function trimmed(lines: string[]): string[] {
   const out: string[] = [];
   let table = '';
   let n = 0;

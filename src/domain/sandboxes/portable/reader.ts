@@ -26,7 +26,7 @@ const maxInflatedBytes = 2 * 2 ** 30;
 /** How many times its compressed size a file may inflate to (JSON lines compress ~10×, a crafted file 1000×). */
 const maxInflateRatio = 100;
 
-export const defaultReadLimits: ReadLimits = { maxBytes: maxInflatedBytes, maxLineBytes };
+const defaultReadLimits: ReadLimits = { maxBytes: maxInflatedBytes, maxLineBytes };
 
 /** The limits for a file of `bytes` compressed bytes: memory and time follow what was uploaded. */
 export const readLimitsFor = (bytes: number): ReadLimits => ({
