@@ -42,7 +42,7 @@ const passes = [
   { driver: 'faults', files: only ? [] : files.filter(isFault), concurrency: '1' },
 ].filter((pass) => pass.files.length > 0);
 
-// Servers the tests start register in a registry of this run's own (src/shared/node/server-registry.ts),
+// Servers the tests start register in a registry of this run's own (src/server/server-registry.ts),
 // never the developer's: their CLI keeps finding their own Sandbay while the suite runs.
 const stateHome = mkdtempSync(join(tmpdir(), 'sandbay-test-state-'));
 process.env.XDG_STATE_HOME = stateHome;
@@ -70,7 +70,15 @@ try {
     // server whose log pipe is full stalls at its next checkpoint (every DROP DATABASE waits on one).
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${pass.concurrency ?? concurrency}`, ...pass.files],
+      // Strict: an unhandled rejection fails its file at once, even where a listener would have swallowed it.
+      [
+        '--unhandled-rejections=strict',
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${pass.concurrency ?? concurrency}`,
+        ...pass.files,
+      ],
       {
         stdio: 'inherit',
         env: { ...process.env, SANDBAY_TEST_DRIVER: pass.driver === 'faults' ? 'pglite' : pass.driver },

@@ -1,4 +1,4 @@
-import { locateServer, type LocatedServer } from '../shared/node/locate-server.ts';
+import { locateServer, type LocatedServer } from '../server/locate-server.ts';
 import { CliError } from './errors.ts';
 
 /** The connection flags every API command takes (SPEC §6), with their environment fallbacks. */

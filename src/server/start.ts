@@ -42,6 +42,7 @@ import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { deliveryCompareRoutes } from './routes/delivery-compare.ts';
+import { importDomainRules } from './portable-row-rules.ts';
 import { commerceRoutes } from './routes/commerce.ts';
 import { startCommerceJobs } from '../domain/commerce/register.ts';
 import { catcherRoutes } from './routes/catcher.ts';
@@ -205,12 +206,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
     // by every engine on it). A worker of --workers gets its primary's.
     const ownDatabase = dataDir !== undefined && !options.databaseUrl;
-    const { adminKey, cursorSecret } = await db.withAdvisoryLock(startupLockKey, async () => ({
+    const { adminKey, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
       adminKey:
         exposure.adminKey ??
         options.worker?.adminKey ??
         (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
+      fileKey: await installSecret(db, 'file_signing_key', () => randomString(32)),
     }));
     const logger = options.logger ?? consoleLogger(() => [adminKey]);
     logError = (message) => logger.error(message);
@@ -267,6 +269,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         invalidations,
         sandbayVersion: packageVersion(),
         baseUrl: () => baseUrl,
+        policy,
+        fileKey,
+        domainRules: importDomainRules,
       }),
       cursors: new CursorCodec(cursorSecret),
       baseUrl: () => baseUrl,

@@ -17,9 +17,15 @@ const tooLarge = (limit: number) =>
     },
   );
 
+/** Past this many bytes over the limit an oversized upload is cut off instead of read to its end. */
+const maxDrainBytes = 64 * 2 ** 20;
+
 /**
  * Streams a request body into a file, refusing it (413) as soon as it is over `limit` bytes, by its
- * Content-Length before a byte is read, else by counting; memory holds one chunk at a time.
+ * Content-Length before a byte is read, else by counting; memory holds one chunk at a time. Counted
+ * over the limit, the rest of the body is read and dropped (up to 64 MiB more) before the 413 goes
+ * out: a server that answered and closed while the client still sent would reset the connection, and
+ * the client would never read why.
  */
 export async function spoolBody(req: IncomingMessage, path: string, limit: number): Promise<number> {
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
@@ -27,7 +33,8 @@ export async function spoolBody(req: IncomingMessage, path: string, limit: numbe
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      done(size > limit ? tooLarge(limit) : null, chunk);
+      if (size > limit + maxDrainBytes) return done(tooLarge(limit));
+      done(null, size > limit ? undefined : chunk);
     },
   });
   try {
@@ -40,5 +47,6 @@ export async function spoolBody(req: IncomingMessage, path: string, limit: numbe
       'The upload ended early: the connection closed before the whole file arrived. Nothing was imported.',
     );
   }
+  if (size > limit) throw tooLarge(limit);
   return size;
 }

@@ -1,25 +1,6 @@
 import type { z } from 'zod';
+import { jsonPointer, unstorablePaths } from '../shared/json-pointer.ts';
 import { ApiError, validationFailed, type FieldError } from '../shared/problem.ts';
-
-// PostgreSQL cannot store U+0000 in text, nor a lone UTF-16 surrogate in json: either would
-// fail inside a query (a 5xx), so they are refused with the rest of the validation.
-const unstorable = /[\u0000\p{Cs}]/u;
-const unstorableMessage = 'Must be valid Unicode text without the NUL character (U+0000) or a lone surrogate.';
-
-/** JSON Pointers of every string (or object key) PostgreSQL could not store, anywhere in a parsed value. */
-function unstorablePaths(value: unknown, path: PropertyKey[] = [], out: FieldError[] = []): FieldError[] {
-  if (typeof value === 'string') {
-    if (unstorable.test(value)) out.push({ path: jsonPointer(path), message: unstorableMessage });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => unstorablePaths(item, [...path, i], out));
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (unstorable.test(key)) out.push({ path: jsonPointer([...path, key]), message: unstorableMessage });
-      unstorablePaths(item, [...path, key], out);
-    }
-  }
-  return out;
-}
 
 /** Refuses text PostgreSQL could not store: a 422 naming each field, or a 404 for a path parameter. */
 export function refuseUnstorable(value: unknown, where: 'body' | 'query' | 'path'): void {
@@ -29,9 +10,6 @@ export function refuseUnstorable(value: unknown, where: 'body' | 'query' | 'path
   if (where === 'path') throw new ApiError(404, 'not_found', 'No such object.');
   throw validationFailed(fields);
 }
-
-const escapePointer = (part: PropertyKey) => String(part).replace(/~/g, '~0').replace(/\//g, '~1');
-const jsonPointer = (path: readonly PropertyKey[]) => path.map((p) => `/${escapePointer(p)}`).join('');
 
 /**
  * Parses input against a schema. Unknown fields are a 400 `unknown_field` even when other

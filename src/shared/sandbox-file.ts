@@ -28,9 +28,12 @@ export interface SandboxFileSection {
   columns: string[];
 }
 
-/** The last line: row counts and the SHA-256 (hex) of every byte before this line, uncompressed. */
+/**
+ * The last line: row counts and the SHA-256 (hex) of every byte before this line, uncompressed (it
+ * detects corruption), and the exporting Sandbay's HMAC of that hash (only it can verify it).
+ */
 export interface SandboxFileEnd {
-  end: { rows: Record<string, number>; lines: number; sha256: string };
+  end: { rows: Record<string, number>; lines: number; sha256: string; hmac?: string };
 }
 
 /** What an import reports beside the new sandbox and its credentials. */
@@ -40,6 +43,16 @@ export interface ImportReport {
   secrets: 'imported' | 'issued';
   /** Endpoints that sign with new secrets (a file without secrets): past signatures do not verify with them. */
   newSecrets: { endpointId: string; url: string }[];
+  /** signed-by-this-sandbay: the file carries this Sandbay's HMAC, so it is as this Sandbay exported it. */
+  signature: 'signed-by-this-sandbay' | 'unsigned';
+  /**
+   * Every receiver the file names: its endpoints (arrived disabled) and the URLs whose test webhooks were
+   * dead-lettered.
+   */
+  receivers: {
+    endpoints: { endpointId: string; url: string; pendingDeliveries: number }[];
+    deadLettered: { url: string; deliveries: number }[];
+  };
   clock: { now: string; offsetMs: number };
   notes: string | null;
   durationMs: number;

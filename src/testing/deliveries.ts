@@ -1,5 +1,5 @@
 import type { Delivery, DeliveryStatus, DeliverySummary } from '../shared/api-types.ts';
-import { locateServer } from '../shared/node/locate-server.ts';
+import { locateServer } from '../server/locate-server.ts';
 
 /**
  * Which deliveries a test is about. Every field given must match; a field given as `undefined` is an
@@ -57,7 +57,7 @@ export interface WaitOptions extends SandbayConnection {
 
 type Connected = { url: string; headers: Record<string, string> };
 
-/** The server the CLI would talk to (src/shared/node/locate-server.ts: SANDBAY_URL, SANDBAY_DATA_DIR, the registry). */
+/** The server the CLI would talk to (src/server/locate-server.ts: SANDBAY_URL, SANDBAY_DATA_DIR, the registry). */
 function connect(c: SandbayConnection = {}): Connected {
   let located;
   try {

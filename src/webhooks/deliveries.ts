@@ -57,7 +57,11 @@ const summarySelect = `
 /** A pending delivery whose endpoint is off waits; it says why (SPEC §5.3). */
 function pausedOf(r: Row): DeliverySummary['paused'] {
   if (r.status !== 'pending' || r.endpoint_enabled !== false) return null;
-  const why = r.disabled_reason === 'gone' ? 'its receiver answered 410 Gone' : 'it was disabled';
+  const why = {
+    gone: 'its receiver answered 410 Gone',
+    user: 'it was disabled',
+    imported: 'it came in a sandbox file, which calls nothing until enabled',
+  }[(r.disabled_reason ?? 'user') as 'gone' | 'user' | 'imported'];
   return {
     reason: 'endpoint_disabled',
     message: `Waiting: endpoint ${r.endpoint_id} is disabled (${why}). Enable it to resume.`,

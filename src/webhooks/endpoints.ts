@@ -111,10 +111,11 @@ function disabledOf(r: EndpointRow): EndpointDisabled | null {
     reason,
     at: (r.disabled_at ?? r.updated_at).toISOString(),
     deliveryId: r.disabled_delivery_id,
-    message:
-      reason === 'gone'
-        ? `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`
-        : 'Disabled by a user; its pending deliveries wait until it is enabled.',
+    message: {
+      gone: `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`,
+      user: 'Disabled by a user; its pending deliveries wait until it is enabled.',
+      imported: `Imported from a sandbox file: nothing is sent to ${r.url} until you enable it; its pending deliveries wait.`,
+    }[reason],
   };
 }
 
@@ -151,7 +152,7 @@ const insertGeneration = (
   );
 };
 
-function checkTopics(topics: string[]): void {
+export function checkTopics(topics: string[]): void {
   const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
   if (bad.length > 0) {
     const each = bad.map(({ t, i }) => ({ t, i, suggestions: suggestPatterns(t) }));

@@ -1,5 +1,7 @@
 // Issue 23's figures: export and import time, file size and the engine's peak RSS, for a seeded
-// sandbox and for one with 50,000 deliveries (each with its attempt). The engine is a child process:
+// sandbox and for one with 50,000 deliveries (each with its attempt); issue 28's: the hostile-file
+// corpus (tests/helpers/hostile-files.ts) against an engine run with --unhandled-rejections=strict. The engine is a
+// child process:
 // its peak RSS (VmHWM) is reset before each operation (/proc/<pid>/clear_refs), so each figure is the
 // operation's own peak, beside the RSS it started from.
 import { createHash } from 'node:crypto';
@@ -11,6 +13,7 @@ import { createGzip, gunzipSync } from 'node:zlib';
 import { jsonClient } from './load.ts';
 import { startCeiling } from './spawn.ts';
 import type { BenchRow } from './table.ts';
+import { hostileCorpus } from '../helpers/hostile-files.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
 const section = 'portable';
@@ -104,6 +107,72 @@ async function multiplied(source: string, out: string, target: number): Promise<
   await finished(gzip);
 }
 
+/**
+ * Every file of the hostile corpus, one at a time: how many were refused or imported, the worst RSS and time, crashes.
+ */
+async function hostile(receiver: Receiver): Promise<BenchRow[]> {
+  const engine = await startCeiling('sandbay-roomy', ['--unhandled-rejections=strict']);
+  const [url] = engine.url.split(' ');
+  let crashed = 0;
+  try {
+    const anon = jsonClient(url);
+    const created = (await anon.request('POST', '/api/v1/sandboxes')).body;
+    await anon.close();
+    const token = created.credentials.accessToken;
+    const api = jsonClient(url, { authorization: `Bearer ${token}` });
+    await api.request('POST', '/api/v1/webhooks/endpoints', { url: receiver.url, topics: ['order.*'] });
+    // A catcher that caught a request: the corpus's rows of 8 MiB are caught requests.
+    await api.request('PUT', '/api/v1/catchers/ok', { mode: 'status', status: 200 });
+    await fetch(`${url}/catch/${created.sandbox.id}/ok`, { method: 'POST', body: '{}' });
+    await api.request('POST', '/api/v1/orders', {
+      customerId: 'cus_0004',
+      items: [{ variantId: 'var_0002', quantity: 1 }],
+      shippingAddress: { city: 'İzmir', district: 'Bornova' },
+    });
+    await api.close();
+    const source = join(scratch, 'hostile-source.sandbay');
+    await exportTo(url, token, source);
+    const counts = { tried: 0, refused: 0, imported: 0, other: 0 };
+    let worstRss = { mb: 0, name: '' };
+    let worstTime = { ms: 0, name: '' };
+    for (const file of hostileCorpus(readFileSync(source), { manyRows: 200_000 })) {
+      const body = await file.body();
+      const m = await measured(engine.pid, async () => {
+        const res = await fetch(`${url}/api/v1/sandboxes/import`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/gzip' },
+        });
+        await res.arrayBuffer();
+        return res.status;
+      });
+      counts.tried++;
+      if (m.result === 201) counts.imported++;
+      else if (m.result === 413 || m.result === 422) counts.refused++;
+      else counts.other++;
+      if (m.peakMb - m.startMb > worstRss.mb) worstRss = { mb: m.peakMb - m.startMb, name: file.name };
+      if (m.ms > worstTime.ms) worstTime = { ms: m.ms, name: file.name };
+      try {
+        process.kill(engine.pid, 0);
+      } catch {
+        crashed++;
+        break;
+      }
+    }
+    return [
+      row('hostile files: tried', counts.tried, 'files'),
+      row('hostile files: refused (422/413)', counts.refused, 'files'),
+      row('hostile files: imported', counts.imported, 'files'),
+      row('hostile files: other answers (5xx…)', counts.other, 'files', '0', counts.other === 0),
+      row('hostile files: worst RSS rise', worstRss.mb, 'MB', `< 100 MB (${worstRss.name})`, worstRss.mb < 100),
+      row('hostile files: worst import time', worstTime.ms / 1000, 's', worstTime.name),
+      row('hostile files: engine crashes', crashed, 'crashes', '0', crashed === 0),
+    ];
+  } finally {
+    if (!crashed) await engine.stop();
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const receiver = await new Receiver().start();
   const engine = await startCeiling('sandbay-roomy');
@@ -172,6 +241,7 @@ export async function run(): Promise<BenchRow[]> {
         `from ${second.startMb.toFixed(0)} MB`,
       ),
     );
+    out.push(...(await hostile(receiver)));
   } finally {
     await engine.stop();
     await receiver.close();

@@ -11,9 +11,9 @@ export interface Child {
 }
 
 /** Starts a server process and waits for the line that carries its URL. */
-function startChild(args: string[], pattern: RegExp): Promise<Child> {
+function startChild(args: string[], pattern: RegExp, nodeArgs: string[] = []): Promise<Child> {
   const extra = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof, to profile the server
-  const child: ChildProcess = spawn(process.execPath, [...extra, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...extra, ...args], {
     cwd: packageRoot(),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -47,9 +47,16 @@ export const startSandbay = (flags: string[] = []) =>
     /(http:\/\/127\.0\.0\.1:\d+)\/\?key=(\S+)/,
   );
 
-/** One of the ceiling servers in tests/bench/servers. */
-export const startCeiling = (name: string) =>
-  startChild(['--import', 'tsx', join('tests', 'bench', 'servers', `${name}.ts`)], /ready (http:\/\/127\.0\.0\.1:\d+)/);
+/**
+ * One of the ceiling servers in tests/bench/servers (`nodeArgs`: flags for its Node, e.g.
+ * --unhandled-rejections=strict).
+ */
+export const startCeiling = (name: string, nodeArgs: string[] = []) =>
+  startChild(
+    ['--import', 'tsx', join('tests', 'bench', 'servers', `${name}.ts`)],
+    /ready (http:\/\/127\.0\.0\.1:\d+)/,
+    nodeArgs,
+  );
 
 /** Runs a script to completion and returns its stdout. */
 export function runScript(script: string, args: string[]): Promise<string> {

@@ -52,6 +52,11 @@ test('sandbay export writes the file and sandbay import makes a new sandbox of i
   assert.match(imported.stdout, /201 orders, 2 events, 2 deliveries, 2 attempts/);
   assert.match(imported.stdout, /secrets: the file had none, so new ones were issued/);
   assert.match(imported.stdout, /whe_\w+ http:\/\/127\.0\.0\.1:\d+\/hook signs with a new secret/);
+  assert.match(imported.stdout, /signature: signed by this Sandbay/);
+  assert.match(
+    imported.stdout,
+    /nothing was sent; enable an endpoint to resume its deliveries\):\n {4}whe_\w+ http:\/\/127\.0\.0\.1:\d+\/hook \(0 pending\)/,
+  );
   assert.match(imported.stdout, /notes: Acme checkout demo/);
   assert.match(imported.stdout, new RegExp(`inspector: ${engine.url}/sandboxes/${id}/deliveries`));
   const token = /access token: (\S+)/.exec(imported.stdout)![1];

@@ -69,6 +69,16 @@ async function importSandbox(file: string, flags: ConnectionFlags & { name?: str
         `    ${e.endpointId} ${e.url} signs with a new secret (GET /api/v1/webhooks/endpoints/${e.endpointId}/secrets shows it)`,
       );
   } else say('  secrets: imported from the file');
+  say(
+    report.signature === 'signed-by-this-sandbay'
+      ? '  signature: signed by this Sandbay (the file is as it exported it)'
+      : '  signature: unsigned (not exported by this Sandbay, or edited since: checked like any input)',
+  );
+  const paused = report.receivers.endpoints.length + report.receivers.deadLettered.length;
+  if (paused > 0) say('  receivers the file names (nothing was sent; enable an endpoint to resume its deliveries):');
+  for (const e of report.receivers.endpoints) say(`    ${e.endpointId} ${e.url} (${e.pendingDeliveries} pending)`);
+  for (const u of report.receivers.deadLettered)
+    say(`    ${u.url}: ${u.deliveries} test webhook(s) dead-lettered (replay to send)`);
   if (report.notes) say(`  notes: ${report.notes}`);
   say(`  access token: ${credentials.accessToken}`);
   say(`  inspector: ${client.url}/sandboxes/${sandbox.id}/deliveries`);

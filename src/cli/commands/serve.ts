@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { registerServer, serverRegistryDir } from '../../shared/node/server-registry.ts';
+import { registerServer, serverRegistryDir } from '../../server/server-registry.ts';
 import type { RunningSandbox, SandboxOptions } from '../../server/start.ts';
 import { DataDirLockedError } from '../../server/instance-lock.ts';
 import { StartupError } from '../../server/auth/shared-server.ts';

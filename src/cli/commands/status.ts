@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { knownServers } from '../../shared/node/locate-server.ts';
-import { serverRegistryDir } from '../../shared/node/server-registry.ts';
+import { knownServers } from '../../server/locate-server.ts';
+import { serverRegistryDir } from '../../server/server-registry.ts';
 import { printJson, say, table } from '../output.ts';
 
 /**

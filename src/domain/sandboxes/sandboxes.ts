@@ -102,14 +102,18 @@ export class Sandboxes {
         [clientId, id, hash, hint, scope],
       );
       await (options.fill ? options.fill(tx, id) : seedTenant(tx, id));
-      return this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true });
+      // Counted before the commit: nothing after it may fail, or a sandbox would exist whose credentials nobody got.
+      return {
+        ...(await this.tokens.issue(tx, { tenantId: id, clientId, scope, refresh: true })),
+        counts: await this.counts(tx, id),
+      };
     });
     return {
       sandbox: {
         id,
         name: displayName,
         createdAt: createdAt.toISOString(),
-        counts: await this.counts(this.db, id),
+        counts: issued.counts,
         notes: options.notes ?? null,
       },
       credentials: {

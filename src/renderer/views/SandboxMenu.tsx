@@ -7,11 +7,17 @@ import { navigate, pathOf } from '../router.ts';
 import { useApp } from '../store/app.ts';
 import { counted } from '../util/format.ts';
 
-/** What an import says in a toast: the new sandbox, and whether its endpoints sign with new secrets. */
+/**
+ * What an import says in a toast: the new sandbox, whether its endpoints sign with new secrets, and what they would
+ * call.
+ */
 const importedText = (name: string, report: ImportReport) =>
   `Imported "${name}": ${counted(report.rows.deliveries ?? 0, 'delivery', 'deliveries')}, ${counted(report.rows.orders ?? 0, 'order')}.` +
   (report.newSecrets.length > 0
     ? ` ${counted(report.newSecrets.length, 'endpoint')} ${report.newSecrets.length === 1 ? 'signs' : 'sign'} with a new secret (the file had none).`
+    : '') +
+  (report.receivers.endpoints.length > 0
+    ? ` Its endpoints arrived paused, nothing is sent until you enable them (Endpoints): ${report.receivers.endpoints.map((e) => e.url).join(', ')}.`
     : '');
 
 /** The sandbox menu: export the current sandbox as one file, or import one as a new sandbox. */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { importErrorCodes } from '../../domain/sandboxes/portable/problems.ts';
 import { scratchFile } from '../../domain/sandboxes/portable/portable.ts';
+import { readLimitsFor } from '../../domain/sandboxes/portable/reader.ts';
 import { ApiError } from '../../shared/problem.ts';
 import { scopeAreas } from '../../shared/scopes.ts';
 import { sandboxFileMediaType } from '../../shared/sandbox-file.ts';
@@ -41,7 +42,7 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
     responses: {
       200: { description: 'A sandbox file: gzip-compressed JSON lines', contentType: sandboxFileMediaType },
     },
-    handler: async ({ query, principal }) => {
+    handler: async ({ ctx, query, principal }) => {
       const tenantId = tenantOf(principal);
       // The file holds every area's data: a token narrowed to some areas must not read the others through it.
       const unreadable = scopeAreas.map((area) => `${area}:read`).filter((scope) => !can(principal, scope));
@@ -58,6 +59,13 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
       if (query.includeSecrets && !can(principal, 'webhooks:write')) {
         throw new ApiError(403, 'insufficient_scope', 'Exporting secrets needs the webhooks:write scope.');
       }
+      const headers = {
+        'content-type': sandboxFileMediaType,
+        'content-disposition': `attachment; filename="${fileName((await s.sandboxes.get(tenantId))?.name ?? tenantId, new Date(s.clock.real()))}"`,
+      };
+      // HEAD answers what GET would send but its size, without writing the file (an export reads the whole sandbox).
+      // (An empty body: a null one would make it a 204.)
+      if (ctx.method === 'HEAD') return { headers, body: '' };
       const file = await s.portable.exportToFile(tenantId, {
         includeSecrets: query.includeSecrets ?? false,
         notes: query.notes,
@@ -66,11 +74,7 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
       stream.on('close', () => void file.remove());
       return {
         body: stream,
-        headers: {
-          'content-type': sandboxFileMediaType,
-          'content-length': String(file.bytes),
-          'content-disposition': `attachment; filename="${fileName(file.name, new Date(s.clock.real()))}"`,
-        },
+        headers: { ...headers, 'content-length': String(file.bytes) },
       };
     },
   }),
@@ -98,15 +102,18 @@ export const portableRoutes = (s: Services, options: { maxImportBytes: number; c
           `Send the sandbox file as ${sandboxFileMediaType} (or application/gzip)${type ? `, not ${type}` : ''}.`,
         );
       }
+      // Taken before a byte is read: an upload beyond the server's few at a time waits outside (429).
+      const release = s.portable.takeImportSlot();
       const file = await scratchFile('import.sandbay');
       try {
-        await spoolBody(ctx.req, file.path, options.maxImportBytes);
-        // What the file may inflate to: generous for JSON lines (they compress ~10×), bounded for a crafted file.
-        const limits = { maxBytes: options.maxImportBytes * 32, maxLineBytes: 16 * 2 ** 20 };
-        const imported = await s.portable.importFromFile(file.path, { name: query.name, limits });
+        const bytes = await spoolBody(ctx.req, file.path, options.maxImportBytes);
+        // What the file may inflate to follows what was uploaded (reader.ts): a small crafted file inflates little.
+        const imported = await s.portable.importFromFile(file.path, { name: query.name, limits: readLimitsFor(bytes) });
         ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
         ctx.body = imported;
       } finally {
+        release();
         await file.remove();
       }
       return {};

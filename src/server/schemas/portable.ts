@@ -31,6 +31,19 @@ const ImportReport = z
     newSecrets: z
       .array(z.object({ endpointId: z.string(), url: z.string() }))
       .describe('Endpoints that sign with new secrets: their past attempts were signed with the old ones'),
+    signature: z
+      .enum(['signed-by-this-sandbay', 'unsigned'])
+      .describe(
+        "signed-by-this-sandbay: the end line's HMAC verifies under this Sandbay's key, so this Sandbay exported the file as it is; unsigned: another Sandbay's file or an edited one (checked like any input, vouched for by nothing)",
+      ),
+    receivers: z
+      .object({
+        endpoints: z.array(z.object({ endpointId: z.string(), url: z.string(), pendingDeliveries: z.number().int() })),
+        deadLettered: z.array(z.object({ url: z.string(), deliveries: z.number().int() })),
+      })
+      .describe(
+        'Every receiver the file names. Its endpoints arrived disabled (reason imported): nothing is sent until one is enabled, then its pending deliveries resume. Pending test webhooks to other URLs were dead-lettered (replay them to send).',
+      ),
     clock: z
       .object({ now: Timestamp, offsetMs: z.number() })
       .describe('The sandbox clock, resumed from the time in the file'),

@@ -31,8 +31,10 @@ export const Endpoint = z
     disabled: z
       .object({
         reason: z
-          .enum(['gone', 'user'])
-          .describe('gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false'),
+          .enum(['gone', 'user', 'imported'])
+          .describe(
+            'gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false; imported: it came in a sandbox file, which calls nothing until enabled',
+          ),
         message: z.string(),
         at: Timestamp,
         deliveryId: z.string().nullable().describe('The delivery answered 410 Gone'),

@@ -37,3 +37,25 @@ test("exporting a sandbox needs every area's read scope; its secrets need webhoo
   ).toString('utf8');
   assert.equal(JSON.parse(withSecrets.split('\n')[0]).secrets, 'included');
 });
+
+test('HEAD of the export answers its headers without writing the file, with the same scope checks', async () => {
+  const sb = await createSandbox(engine.url, 'Head start');
+  const head = await fetch(`${engine.url}/api/v1/sandbox/export`, {
+    method: 'HEAD',
+    headers: { authorization: `Bearer ${sb.token}` },
+  });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-type'), 'application/vnd.sandbay.sandbox+gzip');
+  assert.match(
+    head.headers.get('content-disposition') ?? '',
+    /^attachment; filename="Head-start-\d{4}-\d\d-\d\d\.sandbay"$/,
+  );
+  // A written file would have its size: HEAD knows none, since it wrote none.
+  assert.ok([null, '0'].includes(head.headers.get('content-length')));
+  const narrow = (await sb.api('/api/v1/sandbox/tokens', { body: { scope: 'sandbox:read' } })).body.accessToken;
+  const refused = await fetch(`${engine.url}/api/v1/sandbox/export`, {
+    method: 'HEAD',
+    headers: { authorization: `Bearer ${narrow}` },
+  });
+  assert.equal(refused.status, 403);
+});

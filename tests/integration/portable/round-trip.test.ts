@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { after, before, test } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
@@ -35,7 +36,7 @@ async function prepare(): Promise<void> {
   source = await createSandbox(engine.url, 'Demo for Acme');
   const good = await registerEndpoint(source, ok.url, ['order.*']);
   await source.api(`/api/v1/webhooks/endpoints/${good.id}/rotate-secret`, { method: 'POST' });
-  await registerEndpoint(source, failing.url, ['order.placed']);
+  const down = await registerEndpoint(source, failing.url, ['order.placed']);
   // One delivery to the failing receiver goes through all five attempts to the DLQ…
   await placeOrder(source);
   await failing.waitFor(1);
@@ -47,10 +48,14 @@ async function prepare(): Promise<void> {
   await failing.waitFor(6);
   await ok.waitFor(3);
   const list = (await source.api('/api/v1/webhooks/deliveries?limit=100')).body.data;
-  for (const d of list) await waitForDelivery(source, d.id, (x) => x.status !== 'pending' || x.attemptCount === 1);
+  for (const d of list) await waitForDelivery(source, d.id, (x) => x.status !== 'pending' || x.attemptCount >= 1);
   const settled = (await source.api('/api/v1/webhooks/deliveries?status=pending')).body.data;
   assert.equal(settled.length, 1, 'one delivery waits for its retry');
   pendingId = settled[0].id;
+  // Its retry is due 30 s later in real time: on a slow machine the source engine would send it while the
+  // tests run (one more attempt in the file, one more request at the receiver). Paused, it waits in the
+  // source for good, and each copy resumes it by enabling the endpoint.
+  await source.api(`/api/v1/webhooks/endpoints/${down.id}`, { method: 'PATCH', body: { enabled: false } });
   // A catcher with a request in its log (its body is bytes).
   await source.api('/api/v1/catchers/demo', { method: 'PUT', body: { status: 202 } });
   await fetch(`${engine.url}/catch/${source.id}/demo`, {
@@ -94,6 +99,27 @@ async function inspectorView(sb: TestSandbox) {
   return { list, details: details.map(({ envelope: _e, ...d }) => d), dlq };
 }
 
+/** An imported sandbox's endpoints arrive disabled (imported): the rows and views otherwise equal the original's. */
+function asOriginal(rows: Record<string, any[]>): Record<string, unknown[]> {
+  for (const e of rows.webhook_endpoints) assert.equal(e.enabled, false, `endpoint ${e.id} arrived quiet`);
+  assert.ok(rows.webhook_endpoints.some((e) => e.disabled_reason === 'imported'));
+  return { ...rows, webhook_endpoints: rows.webhook_endpoints.map(withoutOnOff) };
+}
+const withoutOnOff = ({ enabled: _e, disabled_reason: _r, disabled_at: _a, ...rest }: any) => rest;
+const withoutPaused = (view: Awaited<ReturnType<typeof inspectorView>>) =>
+  JSON.parse(JSON.stringify(view, (key, value) => (key === 'paused' ? undefined : value)));
+
+/** The one action an imported sandbox waits for: its endpoints enabled, so their pending deliveries resume. */
+async function resume(sb: TestSandbox, report: any): Promise<void> {
+  for (const e of report.receivers.endpoints) {
+    const res = await sb.api(`/api/v1/webhooks/endpoints/${e.endpointId}`, {
+      method: 'PATCH',
+      body: { enabled: true },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  }
+}
+
 async function roundTrip(
   from: { url: string; running: RunningSandbox },
   sb: TestSandbox,
@@ -122,17 +148,31 @@ for (const includeSecrets of [true, false]) {
       { url: engine.url, running: engine.running },
       includeSecrets,
     );
-    const original = await portableRows(engine.running.services.db, source.id, includeSecrets);
+    const rows = await portableRows(engine.running.services.db, source.id, includeSecrets);
+    const original: Record<string, any[]> = { ...rows, webhook_endpoints: rows.webhook_endpoints.map(withoutOnOff) };
     assert.notEqual(there.imported.id, source.id);
-    assert.deepEqual(await portableRows(pglite.services.db, there.imported.id, includeSecrets), original);
-    assert.deepEqual(await portableRows(engine.running.services.db, back.imported.id, includeSecrets), original);
+    assert.deepEqual(
+      asOriginal((await portableRows(pglite.services.db, there.imported.id, includeSecrets)) as any),
+      original,
+    );
+    assert.deepEqual(
+      asOriginal((await portableRows(engine.running.services.db, back.imported.id, includeSecrets)) as any),
+      original,
+    );
     assert.ok(
       original.deliveries.length >= 5 && original.attempts.length >= 9 && original.catcher_requests.length === 1,
     );
 
-    const view = await inspectorView(source);
-    assert.deepEqual(await inspectorView(there.imported), view);
-    assert.deepEqual(await inspectorView(back.imported), view);
+    const view = withoutPaused(await inspectorView(source));
+    assert.deepEqual(withoutPaused(await inspectorView(there.imported)), view);
+    assert.deepEqual(withoutPaused(await inspectorView(back.imported)), view);
+    assert.deepEqual(
+      there.report.receivers.endpoints.map((e: any) => e.url).sort(),
+      rows.webhook_endpoints.map((e: any) => e.url).sort(),
+      'the report names every receiver the file would call',
+    );
+    assert.equal(there.report.signature, 'unsigned', "another Sandbay's file is not vouched for");
+    assert.equal(back.report.signature, 'unsigned');
     assert.deepEqual(
       (await there.imported.api('/api/v1/sandbox')).body.counts,
       (await source.api('/api/v1/sandbox')).body.counts,
@@ -212,21 +252,23 @@ test('the imported sandbox resumes the sandbox clock: its pending retry fires at
   assert.ok(Math.abs(Date.parse(report.clock.now) - Date.parse(clock.now)) < 5_000);
   const copy = await delivery(imported, pendingId);
   assert.equal(copy.nextAttemptAt, original.nextAttemptAt);
+  assert.equal(copy.paused.reason, 'endpoint_disabled', 'it waits for its endpoint, which arrived disabled');
+  await resume(imported, report);
   const received = failing.received.length;
   await advance(imported, (Date.parse(copy.nextAttemptAt) - Date.parse(clock.now)) / 1000 + 1);
   const retried = await delivery(imported, pendingId);
-  assert.equal(retried.attempts.length, 2);
-  assert.equal(retried.attempts[1].trigger, 'retry');
-  assert.equal(retried.attempts[1].startedAt, original.nextAttemptAt, 'the retry ran as of its due sandbox time');
+  assert.equal(retried.attempts.length, original.attempts.length + 1);
+  assert.equal(retried.attempts.at(-1).trigger, 'retry');
+  assert.equal(retried.attempts.at(-1).startedAt, original.nextAttemptAt, 'the retry ran as of its due sandbox time');
   assert.equal(failing.received.length, received + 1);
   assert.equal(failing.received.at(-1)!.body, original.rawBody, 'the same bytes as every attempt before');
   // The original is untouched: its retry has not run.
-  assert.equal((await delivery(source, pendingId)).attempts.length, 1);
+  assert.equal((await delivery(source, pendingId)).attempts.length, original.attempts.length);
 });
 
 test('a dead delivery stays in the DLQ of the imported sandbox and replays from there', async () => {
   await ready();
-  const { imported } = await roundTrip(
+  const { imported, report } = await roundTrip(
     { url: engine.url, running: engine.running },
     source,
     { url: pglite.url, running: pglite },
@@ -236,6 +278,7 @@ test('a dead delivery stays in the DLQ of the imported sandbox and replays from 
     (await imported.api('/api/v1/webhooks/dlq')).body.data.map((d: any) => d.id),
     [deadId],
   );
+  await resume(imported, report);
   failing.behaviour = { kind: 'status', status: 200, body: 'back' };
   try {
     const replayed = await imported.api(`/api/v1/webhooks/dlq/${deadId}/replay`, { method: 'POST' });
@@ -245,6 +288,27 @@ test('a dead delivery stays in the DLQ of the imported sandbox and replays from 
   } finally {
     failing.behaviour = { kind: 'status', status: 500, body: 'down for maintenance' };
   }
+});
+
+test('a file this Sandbay exported is reported signed by it; the same file edited and re-hashed is unsigned', async () => {
+  await ready();
+  const here = { url: engine.url, running: engine.running };
+  const signed = await roundTrip(here, source, here, false);
+  assert.equal(signed.report.signature, 'signed-by-this-sandbay');
+  const lines = gunzipSync(await exportBytes(engine.url, source))
+    .toString('utf8')
+    .split('\n')
+    .slice(0, -1);
+  lines[0] = JSON.stringify({ ...JSON.parse(lines[0]), sandbox: { ...JSON.parse(lines[0]).sandbox, name: 'Edited' } });
+  const body = lines
+    .slice(0, -1)
+    .map((l) => `${l}\n`)
+    .join('');
+  const end = JSON.parse(lines.at(-1)!);
+  end.end.sha256 = createHash('sha256').update(body).digest('hex');
+  const res = await importBytes(engine.url, gzipSync(`${body}${JSON.stringify(end)}\n`));
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.report.signature, 'unsigned');
 });
 
 test('every line of an exported file is valid against its JSON Schema in docs/', async () => {

@@ -2,7 +2,14 @@ import type { Readable } from 'node:stream';
 import type { Tx } from '../../../db/database.ts';
 import type { Invalidations } from '../../../db/invalidations.ts';
 import type { SandboxClock } from '../../../schedule/clock.ts';
-import type { ImportReport, SandboxFileHeader, SandboxFileSection } from '../../../shared/sandbox-file.ts';
+import { z } from 'zod';
+import { maxClockOffsetMs } from '../../../shared/clock-bounds.ts';
+import type {
+  ImportReport,
+  SandboxFileEnd,
+  SandboxFileHeader,
+  SandboxFileSection,
+} from '../../../shared/sandbox-file.ts';
 import { dueChannel } from '../../../webhooks/claim-loop.ts';
 import { newWebhookSecret } from '../../../webhooks/endpoints.ts';
 import { newSigningKey } from '../../../webhooks/endpoint-keys.ts';
@@ -10,6 +17,8 @@ import type { Sandboxes } from '../sandboxes.ts';
 import { portableTableNamed, portableTables, type PortableTable } from './manifest.ts';
 import { fileProblems, type FileWhere } from './problems.ts';
 import { readSandboxFile, type ReadLimits } from './reader.ts';
+import { RowChecker, type columnTypes, type DomainRules } from './row-rules.ts';
+import type { FileSignature } from './signature.ts';
 
 export interface ImportDeps {
   sandboxes: Sandboxes;
@@ -17,6 +26,12 @@ export interface ImportDeps {
   invalidations: Invalidations;
   /** This server's base URL (its public URL when it has one): where the imported sandbox's catchers are. */
   baseUrl?: () => string;
+  /** The database's column types (read once). */
+  columnTypes: () => ReturnType<typeof columnTypes>;
+  /** The outbound policy, as at registration: throws a file problem for a URL it refuses. */
+  assertReceiverAllowed: (url: string, where: FileWhere) => Promise<void>;
+  fileSignature: FileSignature;
+  domainRules: DomainRules;
 }
 
 export interface ImportOptions {
@@ -94,10 +109,37 @@ async function aimAtOwnCatchers(tx: Tx, tenantId: string, sourceId: string, ownC
 }
 
 /**
+ * The header's values, as the API that makes a sandbox takes them; its clock within the bound `clock advance` keeps.
+ */
+function checkHeader(file: SandboxFileHeader, realNow: number): number {
+  const header = z.object({
+    sandbox: z.object({ name: z.string().trim().max(100), notes: z.string().max(2000).nullable() }),
+    webhookTestSecret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{24,100}$/)
+      .nullable(),
+  });
+  const parsed = header.safeParse(file);
+  const field = parsed.success ? undefined : parsed.error.issues[0];
+  if (field)
+    throw fileProblems.invalid({ line: 1, table: 'header', row: 1, field: field.path.join('.') }, field.message);
+  const offsetMs = Date.parse(file.clock.now) - realNow;
+  if (!(Math.abs(offsetMs) <= maxClockOffsetMs))
+    throw fileProblems.invalid(
+      { line: 1, table: 'header', row: 1, field: 'clock.now' },
+      'The sandbox clock must be within 100 years of real time (the bound `clock advance` keeps).',
+      '/clock/now',
+    );
+  return Math.round(offsetMs);
+}
+
+/**
  * Imports a sandbox file as a new sandbox (docs/portable.md). `open` is called twice: a first pass
- * checks the whole file (framing, version, hash, counts) before the database is touched; the second
- * inserts every row in the sandbox's creating transaction, so a file that fails anywhere leaves nothing.
- * The sandbox clock resumes from the file's sandbox time; pending deliveries keep their due times.
+ * checks the whole file (framing, version, hash, counts, and every row against the rules the API
+ * and the database enforce, row-rules.ts), then the outbound policy judges the receivers it names,
+ * all before the database is touched; the second inserts every row in the sandbox's creating
+ * transaction, so a file that fails anywhere leaves nothing. The sandbox clock resumes from the
+ * file's sandbox time; pending deliveries keep their due times, but the endpoints arrive paused.
  */
 export async function importSandboxFile(
   deps: ImportDeps,
@@ -106,15 +148,30 @@ export async function importSandboxFile(
 ): Promise<Created & { report: ImportReport }> {
   const started = performance.now();
   let header: SandboxFileHeader | undefined;
-  for await (const record of readSandboxFile(open(), { limits: options.limits, verifyOnly: true })) {
-    if (record.kind === 'header') header = record.header;
+  let end: SandboxFileEnd['end'] | undefined;
+  let offsetMs = 0;
+  let checker: RowChecker | undefined;
+  const columns = await deps.columnTypes();
+  const check = (table: string, sectionColumns: readonly string[], row: Record<string, unknown>, line: number) =>
+    checker!.check(portableTableNamed.get(table)!, sectionColumns, row, line);
+  for await (const record of readSandboxFile(open(), { limits: options.limits, verifyOnly: true, check })) {
+    if (record.kind === 'header') {
+      header = record.header;
+      offsetMs = checkHeader(header, deps.clock.real());
+      checker = new RowChecker(columns, Date.parse(header.clock.now), deps.domainRules);
+    }
+    if (record.kind === 'end') end = record.end;
   }
-  if (!header) throw fileProblems.notASandboxFile('it has no header');
+  if (!header || !checker || !end) throw fileProblems.notASandboxFile('it has no header');
+  checker.finish();
   const file = header;
-  const offsetMs = Date.parse(file.clock.now) - deps.clock.real();
+  const receivers = checker.receivers;
+  const ownCatcher = file.sandbox.id ? ownCatcherUrl(file.sandbox.id) : undefined;
+  // Judged before the transaction: a lookup may take seconds, and no connection waits on it.
+  for (const [url, where] of receivers.urls) if (!ownCatcher?.test(url)) await deps.assertReceiverAllowed(url, where);
   const renewed = new Set<string>();
-  const endpointUrls = new Map<string, string>();
   const rows: Record<string, number> = {};
+  let report: ImportReport | undefined;
   const created = await deps.sandboxes.create(options.name ?? file.sandbox.name, {
     webhookTestSecret: file.webhookTestSecret ?? undefined,
     notes: file.sandbox.notes ?? null,
@@ -125,34 +182,86 @@ export async function importSandboxFile(
         if (record.kind !== 'rows' || !section) continue;
         const t = portableTableNamed.get(record.table)!;
         if (file.secrets === 'omitted') replaceSecrets(t, record.rows, renewed);
-        if (t.table === 'webhook_endpoints') for (const r of record.rows) endpointUrls.set(String(r.id), String(r.url));
         await insertRows(tx, id, t, section, record.rows, { line: record.line, table: t.table });
         rows[t.table] = (rows[t.table] ?? 0) + record.rows.length;
       }
       for (const t of portableTables) if (t.afterImport) await tx.query(t.afterImport, [id]);
       if (deps.baseUrl && file.sandbox.id)
         await aimAtOwnCatchers(tx, id, file.sandbox.id, `${deps.baseUrl()}/catch/${encodeURIComponent(id)}`);
+      const sandboxNow = new Date(deps.clock.real() + offsetMs);
+      const ownCatchers = deps.baseUrl ? `${deps.baseUrl()}/catch/${encodeURIComponent(id)}/` : undefined;
+      const quiet = await arriveQuiet(tx, id, sandboxNow, ownCatchers);
       // The database announces the new offset to every engine (src/db/cache-registry.ts).
       await tx.query('update tenants set clock_offset_ms = $2 where id = $1', [id, offsetMs]);
       // Pending deliveries are due work every engine's claim loop should look at now.
       await tx.notify(dueChannel, '');
       tx.afterCommit(() => deps.clock.setOffset(id, offsetMs));
+      // Made before the commit: nothing after it may fail (a sandbox whose credentials nobody got must not exist).
+      report = {
+        source: {
+          sandboxId: file.sandbox.id,
+          name: file.sandbox.name,
+          exportedAt: file.exportedAt,
+          sandbayVersion: file.sandbayVersion,
+          driver: file.driver,
+        },
+        rows,
+        secrets: file.secrets === 'included' ? 'imported' : 'issued',
+        newSecrets: [...renewed].map((endpointId) => ({
+          endpointId,
+          url: receivers.endpoints.get(endpointId) ?? '',
+        })),
+        signature: end.hmac !== undefined && deps.fileSignature.verify(end) ? 'signed-by-this-sandbay' : 'unsigned',
+        receivers: quiet,
+        clock: { now: sandboxNow.toISOString(), offsetMs },
+        notes: file.sandbox.notes ?? null,
+        durationMs: 0,
+      };
     },
   });
-  const report: ImportReport = {
-    source: {
-      sandboxId: file.sandbox.id,
-      name: file.sandbox.name,
-      exportedAt: file.exportedAt,
-      sandbayVersion: file.sandbayVersion,
-      driver: file.driver,
-    },
-    rows,
-    secrets: file.secrets === 'included' ? 'imported' : 'issued',
-    newSecrets: [...renewed].map((endpointId) => ({ endpointId, url: endpointUrls.get(endpointId) ?? '' })),
-    clock: { now: new Date(deps.clock.nowMs(created.sandbox.id)).toISOString(), offsetMs },
-    notes: file.sandbox.notes ?? null,
-    durationMs: Math.round(performance.now() - started),
+  return { ...created, report: { ...report!, durationMs: Math.round(performance.now() - started) } };
+}
+
+/** `<any origin>/catch/<the file's sandbox id>/…`: a URL aimAtOwnCatchers turns into this sandbox's own catcher. */
+const ownCatcherUrl = (sourceId: string) =>
+  new RegExp(`^https?://[^/?#]+/catch/${encodeURIComponent(sourceId).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`);
+
+/**
+ * An imported sandbox calls nothing until its user says so (SPEC §12): endpoints that were on arrive
+ * disabled as `imported` (their pending deliveries wait, as for any disabled endpoint, and enabling
+ * one resumes them), and a pending delivery to a bare URL (a test webhook) is dead-lettered, to be
+ * replayed by hand. What is aimed at the sandbox's own catchers on this server (`ownCatchers`, the
+ * prefix of their URLs) calls nothing outside and keeps working. Says every receiver URL the sandbox names.
+ */
+async function arriveQuiet(
+  tx: Tx,
+  tenantId: string,
+  now: Date,
+  ownCatchers: string | undefined,
+): Promise<ImportReport['receivers']> {
+  await tx.query(
+    `update webhook_endpoints set enabled = false, disabled_reason = 'imported', disabled_at = $2, disabled_delivery_id = null
+      where tenant_id = $1 and enabled and ($3::text is null or left(url, length($3)) <> $3)`,
+    [tenantId, now, ownCatchers ?? null],
+  );
+  const endpoints = await tx.query<{ id: string; url: string; pending: number }>(
+    `select e.id, e.url, (select count(*) from deliveries d where d.tenant_id = e.tenant_id and d.endpoint_id = e.id
+                                                          and d.status = 'pending')::int as pending
+       from webhook_endpoints e where e.tenant_id = $1 order by e.created_at, e.id`,
+    [tenantId],
+  );
+  const urls = await tx.query<{ url: string; deliveries: number }>(
+    `with held as (
+       update deliveries set status = 'dead', next_attempt_at = null, updated_at = $2,
+              last_error = 'Imported: a sandbox file''s test webhook to a URL is not sent on import; replay it to send it.'
+        where tenant_id = $1 and status = 'pending' and endpoint_id is null
+          and ($3::text is null or left(target_url, length($3)) <> $3)
+        returning target_url)
+     select target_url as url, count(*)::int as deliveries from held group by target_url order by target_url`,
+    [tenantId, now, ownCatchers ?? null],
+  );
+  return {
+    endpoints: endpoints.map((e) => ({ endpointId: e.id, url: e.url, pendingDeliveries: e.pending })),
+    deadLettered: urls,
   };
-  return { ...created, report };
 }

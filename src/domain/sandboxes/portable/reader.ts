@@ -15,11 +15,31 @@ import { fileProblems, type FileWhere } from './problems.ts';
 export interface ReadLimits {
   /** Uncompressed bytes in all (a small file that inflates without end is refused). */
   maxBytes: number;
-  /** One line (one row): far above any row Sandbay writes (bodies are capped at 1 MiB). */
+  /** One line (one row): above any row Sandbay writes (a 1 MiB body is 2 MiB of \\x hex). */
   maxLineBytes: number;
 }
 
-const defaultReadLimits: ReadLimits = { maxBytes: 8 * 2 ** 30, maxLineBytes: 16 * 2 ** 20 };
+/** The longest line any reader takes: a row of the largest body Sandbay keeps, with room to spare. */
+const maxLineBytes = 4 * 2 ** 20;
+/** What a file may inflate to, at most, whatever its size: a sandbox of 50,000 deliveries is ~100 MiB. */
+const maxInflatedBytes = 2 * 2 ** 30;
+/** How many times its compressed size a file may inflate to (JSON lines compress ~10×, a crafted file 1000×). */
+const maxInflateRatio = 100;
+
+const defaultReadLimits: ReadLimits = { maxBytes: maxInflatedBytes, maxLineBytes };
+
+/** The limits for a file of `bytes` compressed bytes: memory and time follow what was uploaded. */
+export const readLimitsFor = (bytes: number): ReadLimits => ({
+  maxBytes: Math.min(maxInflatedBytes, Math.max(bytes, 2 ** 16) * maxInflateRatio),
+  maxLineBytes,
+});
+
+/** A batch of rows is handed on at this many rows or this many bytes of lines, whichever comes first. */
+const batchRows = 500;
+const batchBytes = 2 ** 20;
+
+/** A check of each row while verifying (it throws an ApiError naming the row); `line` is the row's line. */
+type RowCheck = (table: string, columns: readonly string[], row: Record<string, unknown>, line: number) => void;
 
 export type FileRecord =
   | { kind: 'header'; line: number; header: SandboxFileHeader }
@@ -35,25 +55,25 @@ function inflateProblem(err: NodeJS.ErrnoException, where: FileWhere): ApiError 
   // zlib's words for bytes that do not start a gzip stream at all (its magic number and method).
   if (/incorrect header check|unknown compression method/.test(err.message))
     return fileProblems.notASandboxFile('it is not gzip-compressed', where);
-  return fileProblems.tampered(`the compressed data is corrupt (${err.message}).`, where);
+  return fileProblems.corrupt(`the compressed data is damaged (${err.message}).`, where);
 }
 
 /**
  * Reads a sandbox file as a stream: lines are framed, hashed and checked in order (a header of a
  * version this Sandbay reads, sections of known tables and columns, rows, an end line whose hash and
- * counts match), and yielded as records, rows in batches of `batch`. Memory holds one batch. Any
- * problem throws an ApiError naming what and where; nothing is yielded after one.
+ * counts match), and yielded as records, rows in batches of at most 500 rows or 1 MiB of lines.
+ * Memory holds one batch and one line. Any problem throws an ApiError naming what and where; nothing
+ * is yielded after one.
  */
 export async function* readSandboxFile(
   source: Readable,
   options: {
-    batch?: number;
     limits?: ReadLimits;
-    /** Frame, hash and count rows without parsing or yielding them. */ verifyOnly?: boolean;
+    /** Frame, hash and count rows without yielding them; `check` each when given. */ verifyOnly?: boolean;
+    check?: RowCheck;
   } = {},
 ): AsyncGenerator<FileRecord> {
   const limits = options.limits ?? defaultReadLimits;
-  const batchSize = options.batch ?? 500;
   const gunzip = createGunzip();
   source.on('error', (err) => gunzip.destroy(err));
   source.pipe(gunzip);
@@ -66,6 +86,7 @@ export async function* readSandboxFile(
   let section: SandboxFileSection | undefined;
   let end: SandboxFileEnd['end'] | undefined;
   let rows: Record<string, unknown>[] = [];
+  let rowsBytes = 0;
   let rowsLine = 0;
   /** The first line that made no sense, while reading on to tell damage from a malformed file. */
   let deferred: ApiError | undefined;
@@ -95,12 +116,14 @@ export async function* readSandboxFile(
     const isRow = bytes[0] === 0x7b && bytes[1] === 0x22 && bytes[2] === 0x72 && bytes[3] === 0x22; // {"r"
     if (isRow && header && section) {
       counted[section.table] = (counted[section.table] ?? 0) + 1;
-      if (options.verifyOnly) return;
+      if (options.verifyOnly && !options.check) return;
       const value = parse(bytes);
       if (!isObject(value.r)) throw fileProblems.malformed('a row is not a JSON object.', where());
+      if (options.verifyOnly) return options.check!(section.table, section.columns, value.r, line);
       if (rows.length === 0) rowsLine = line;
       rows.push(value.r);
-      if (rows.length >= batchSize) yield* flush();
+      rowsBytes += bytes.length;
+      if (rows.length >= batchRows || rowsBytes >= batchBytes) yield* flush();
       return;
     }
     const value = parse(bytes);
@@ -124,6 +147,7 @@ export async function* readSandboxFile(
     if (rows.length === 0 || !section) return;
     const batch = rows;
     rows = [];
+    rowsBytes = 0;
     yield { kind: 'rows', line: rowsLine, table: section.table, rows: batch };
   }
 
@@ -187,7 +211,7 @@ export async function* readSandboxFile(
 }
 
 /** Problems a damaged file would also cause: reported only if the file's hash shows it is whole. */
-const deferrable = new Set(['import_malformed', 'import_not_sandbox_file']);
+const deferrable = new Set(['import_malformed', 'import_not_sandbox_file', 'import_invalid']);
 
 /** At the end line after a line that made no sense: damage if the hash disagrees, else that line's problem. */
 function damagedOr(problem: ApiError, endLine: Buffer, sha256: string): ApiError {
@@ -201,7 +225,7 @@ function damagedOr(problem: ApiError, endLine: Buffer, sha256: string): ApiError
   const claimed = isObject(end) && isObject(end.end) ? end.end.sha256 : undefined;
   return claimed === sha256
     ? problem
-    : fileProblems.tampered(
+    : fileProblems.corrupt(
         `its content does not match the SHA-256 in its end line; it stops making sense at line ${where.line}.`,
         where,
       );
@@ -253,12 +277,12 @@ function checkEnd(
   if (typeof end.sha256 !== 'string' || !isObject(end.rows))
     throw fileProblems.malformed('the end line lacks its hash or counts.', where);
   if (end.sha256 !== sha256)
-    throw fileProblems.tampered('its content does not match the SHA-256 in its end line.', where);
+    throw fileProblems.corrupt('its content does not match the SHA-256 in its end line.', where);
   if (end.lines !== lines)
-    throw fileProblems.tampered(`the end line counts ${end.lines} lines before it, the file has ${lines}.`, where);
+    throw fileProblems.corrupt(`the end line counts ${end.lines} lines before it, the file has ${lines}.`, where);
   for (const [table, n] of Object.entries(end.rows)) {
     if ((counted[table] ?? 0) !== n)
-      throw fileProblems.tampered(`the end line counts ${n} rows of ${table}, the file has ${counted[table] ?? 0}.`, {
+      throw fileProblems.corrupt(`the end line counts ${n} rows of ${table}, the file has ${counted[table] ?? 0}.`, {
         ...where,
         table,
       });

@@ -107,6 +107,12 @@ export function sandboxFileSchema(): Record<string, unknown> {
               },
               lines: { type: 'integer', minimum: 1, description: 'Lines before this one' },
               sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+              hmac: {
+                type: 'string',
+                pattern: '^[0-9a-f]{64}$',
+                description:
+                  "HMAC-SHA256 of sha256 under the exporting Sandbay's key: only that Sandbay can verify it (an import reports signed-by-this-sandbay)",
+              },
             },
           },
         },

@@ -15,6 +15,8 @@ export interface ExportOptions {
   realNow: number;
   /** Replaces the sandbox's own notes in the file. */
   notes?: string;
+  /** Signs the file's hash (its end line's hmac): this Sandbay can tell its own files on import. */
+  sign: (sha256: string) => string;
 }
 
 // Rows per FETCH: big enough that statements are few, small enough that one batch is a few MB at most.
@@ -84,7 +86,8 @@ export async function writeSandboxFile(
     out.destroy();
     throw err;
   }
-  const end: SandboxFileEnd = { end: { rows, lines: sink.lines, sha256: sink.hash.digest('hex') } };
+  const sha256 = sink.hash.digest('hex');
+  const end: SandboxFileEnd = { end: { rows, lines: sink.lines, sha256, hmac: options.sign(sha256) } };
   await sink.close(`${JSON.stringify(end)}\n`);
   return { rows, name };
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { defaultDataDir } from '../../server/data-dir.ts';
-import { readDiscovery } from '../../server/instance-lock.ts';
-import { processStatus } from './process-alive.ts';
+import { defaultDataDir } from './data-dir.ts';
+import { readDiscovery } from './instance-lock.ts';
+import { processStatus } from '../shared/node/process-alive.ts';
 import { runningServers, serverRegistryDir, type RegisteredServer } from './server-registry.ts';
 
 const defaultServerUrl = 'http://127.0.0.1:4400';

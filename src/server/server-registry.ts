@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { processStatus } from './process-alive.ts';
+import { processStatus } from '../shared/node/process-alive.ts';
 
 /**
  * One running `sandbay serve`, as it registers itself for the CLI and `sandbay/testing` on this
