@@ -115,7 +115,10 @@ async function notificationsOf(statements: string[], commit: boolean): Promise<A
 test('every write to a cached table, by any code, is announced at COMMIT naming its cache and sandbox; a rollback announces nothing', async () => {
   const tenant = 'sbx_registry';
   await db.query(`insert into tenants (id, name, webhook_test_secret) values ($1, $1, 'whsec_probe')`, [tenant]);
-  await db.query(`insert into oauth_clients (client_id, tenant_id, public) values ('cli_probe', $1, true)`, [tenant]);
+  await db.query(
+    `insert into oauth_clients (client_id, tenant_id, public, scope) values ('cli_probe', $1, true, 'orders:read')`,
+    [tenant],
+  );
   await db.query(
     `insert into oauth_tokens (hash, tenant_id, client_id, kind, scope, family_id, expires_at)
                   values ('h_probe', $1, 'cli_probe', 'access', '', 'fam_probe', now() + interval '1 hour')`,

@@ -64,7 +64,7 @@ test('bad endpoint input is a clear problem and stores nothing', async () => {
     [{ url: receiver.url, topics: [] }, 422, 'validation_failed'],
     [{ url: receiver.url, topics: ['order.shipped', '*'] }, 422, 'unknown_topic'],
     [{ url: receiver.url, topics: ['nope.*'] }, 422, 'unknown_topic'],
-    [{ url: receiver.url, topics: ['*'], secret: 'mine' }, 400, 'unknown_field'],
+    [{ url: receiver.url, topics: ['*'], publicKey: 'mine' }, 400, 'unknown_field'],
     [{ url: receiver.url, topics: 'order.placed' }, 422, 'validation_failed'],
     ['{"url":', 400, 'malformed_json'],
   ];
