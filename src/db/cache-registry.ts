@@ -85,8 +85,10 @@ export type CacheName = keyof typeof cacheRegistry;
  */
 export const processState: Record<string, string> = {
   'src/shared/lru-map.ts entries': 'the LRU itself, bounded by its owner',
-  'src/domain/sandboxes/portable/row-rules.ts rowNumbers': 'one checker per import, dropped with it; one entry per table',
-  'src/domain/sandboxes/portable/row-rules.ts unsigned': "one checker per import, dropped with it; the file's endpoints",
+  'src/domain/sandboxes/portable/row-rules.ts rowNumbers':
+    'one checker per import, dropped with it; one entry per table',
+  'src/domain/sandboxes/portable/row-rules.ts unsigned':
+    "one checker per import, dropped with it; the file's endpoints",
   'src/domain/oauth/token-store.ts cache': 'cache: tokens',
   'src/webhooks/endpoints.ts cache': 'cache: endpoints',
   'src/webhooks/test-secrets.ts cache': 'cache: testSecrets',
