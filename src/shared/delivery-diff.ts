@@ -1,5 +1,6 @@
 import type { Attempt, Delivery, DeliveryComparison } from './api-types.ts';
 import { attemptHeaders } from './delivery-headers.ts';
+import { jsonPointer } from './json-pointer.ts';
 import { parseSignatureHeader } from './signature.ts';
 import { standardHeaders } from './schemes.ts';
 
@@ -7,8 +8,7 @@ type JsonChange = DeliveryComparison['envelope'][number];
 type HeaderChange = DeliveryComparison['requestHeaders'][number];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const pointer = (path: string, key: string | number) =>
-  `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointer = (path: string, key: string | number) => `${path}${jsonPointer([key])}`;
 
 /** What changed from `a` to `b`, by JSON Pointer: objects by key, arrays by index, anything else as a whole. */
 export function diffJson(a: unknown, b: unknown, path = ''): JsonChange[] {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Delivery } from '../../../shared/api-types.ts';
-import { jsonChanges, type JsonChange } from '../../../shared/json-changes.ts';
+import { diffJson } from '../../../shared/delivery-diff.ts';
 import { api } from '../../api/client.ts';
 import { Modal } from '../../components/Dialog.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -25,7 +25,9 @@ function parse(text: string): { data: Record<string, unknown> } | { error: strin
 const shown = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
 /** The diff to the original, path by path, shown before anything is sent. */
-function ChangeList({ changes }: { changes: JsonChange[] }) {
+const rowClass = { add: 'change-added', remove: 'change-removed', replace: 'change-changed' } as const;
+
+function ChangeList({ changes }: { changes: ReturnType<typeof diffJson> }) {
   if (changes.length === 0)
     return <p className="faint">No change: it is resent with the data it had, as a new delivery.</p>;
   return (
@@ -39,13 +41,13 @@ function ChangeList({ changes }: { changes: JsonChange[] }) {
       </thead>
       <tbody>
         {changes.map((c) => (
-          <tr key={c.path} className={`change-${c.kind}`}>
+          <tr key={c.path} className={rowClass[c.op]}>
             <td className="mono">/data{c.path}</td>
             <td className="mono diff-before">
-              {c.kind === 'added' ? <span className="faint">(none)</span> : shown(c.before)}
+              {c.op === 'add' ? <span className="faint">(none)</span> : shown(c.from)}
             </td>
             <td className="mono diff-after">
-              {c.kind === 'removed' ? <span className="faint">(removed)</span> : shown(c.after)}
+              {c.op === 'remove' ? <span className="faint">(removed)</span> : shown(c.to)}
             </td>
           </tr>
         ))}
@@ -86,7 +88,7 @@ function ResendEditor({ delivery, onClose }: { delivery: Delivery; onClose: () =
   }, [delivery.topic]);
   const parsed = useMemo(() => parse(text), [text]);
   const issues: SchemaIssue[] = 'data' in parsed && validate ? validate(parsed.data) : [];
-  const changes = 'data' in parsed ? jsonChanges(original, parsed.data) : [];
+  const changes = 'data' in parsed ? diffJson(original, parsed.data) : [];
   const valid = 'data' in parsed && issues.length === 0;
   const send = useAction(async () => {
     if (!('data' in parsed)) return;
