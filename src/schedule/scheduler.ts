@@ -181,6 +181,10 @@ export class Scheduler {
     const startOffset = this.clock.offsetMs(tenantId);
     const target = this.clock.nowMs(tenantId) + ms;
     let jobsRun = 0;
+    // A job that threw in this advance is not run again in it: its row still owes the job, so `due` would hand it
+    // back at every turn and the advance would never end (a row the engine cannot process must not stall it).
+    const failed = new Set<string>();
+    const failedKey = (j: DueJob) => `${j.kind}\u0000${j.id}`;
     for (;;) {
       // Work started outside the queue meanwhile (a manual retry, here or elsewhere) may schedule a follow-up due on
       // the way.
@@ -189,7 +193,7 @@ export class Scheduler {
         if (handler.due) for (const job of await handler.due(tenantId, target, batchWindowMs)) this.remember(job);
       }
       const due = this.pending(tenantId)
-        .filter((j) => j.dueAt <= target)
+        .filter((j) => j.dueAt <= target && !failed.has(failedKey(j)))
         .sort((a, b) => a.dueAt - b.dueAt);
       if (due.length === 0) break;
       const batch = due.filter((j) => j.dueAt <= due[0].dueAt + batchWindowMs);
@@ -197,20 +201,23 @@ export class Scheduler {
       // The sandbox clock steps to the batch (never backwards), so anything the jobs
       // read from it, and anything the API reads meanwhile, is as of that moment.
       await this.clock.stepTo(tenantId, batchEnd - this.clock.real());
-      await Promise.all(batch.map((job) => this.runJob(job, job.dueAt)));
+      await Promise.all(batch.map((job) => this.runJob(job, job.dueAt, () => failed.add(failedKey(job)))));
       jobsRun += batch.length;
     }
     await this.clock.stepTo(tenantId, startOffset + ms);
     return { jobsRun };
   }
 
-  private runJob(job: DueJob, asOf: number): Promise<void> {
+  private runJob(job: DueJob, asOf: number, failed?: () => void): Promise<void> {
     this.cancel(job.kind, job.tenantId, job.id);
     const handler = this.handlers.get(job.kind);
     if (!handler) return Promise.resolve();
     return this.track(
       job.tenantId,
-      handler.run(job, asOf).catch((err) => this.onError(err, job)),
+      handler.run(job, asOf).catch((err) => {
+        failed?.();
+        this.onError(err, job);
+      }),
     );
   }
 
