@@ -19,7 +19,7 @@ export function describeJob(job: DlqReplayJob): string {
     case 'running':
       return `${job.id} running: ${of} replayed — ${replayCounts(job)}`;
     case 'completed':
-      return `Replayed ${n(job.total)}: ${replayCounts(job)}`;
+      return `Replayed ${n(job.total)}${job.filter?.to ? ` to ${job.filter.to} as new deliveries` : ''}: ${replayCounts(job)}`;
     case 'cancelled':
       return `${job.id} cancelled after ${of}: ${replayCounts(job)}`;
     case 'interrupted':

@@ -79,9 +79,16 @@ export type AttemptTarget =
  */
 export async function resolveTarget(
   deps: { endpoints: Endpoints; testSecret: (tenantId: string) => Promise<string> },
-  state: { tenantId: string; endpointId: string | null; targetUrl: string | null },
+  state: { tenantId: string; endpointId: string | null; targetUrl: string | null; signingEndpointId?: string | null },
   asOf: number,
 ): Promise<AttemptTarget> {
+  if (!state.endpointId && state.signingEndpointId) {
+    // A replay to another URL: the endpoint's schemes and live keys, whether the endpoint is enabled or not (its
+    // own URL is what being disabled stops), no chaos (that is the endpoint's receiver's weather).
+    const endpoint = await deps.endpoints.target(state.tenantId, state.signingEndpointId);
+    if (!endpoint) return { skipped: 'endpoint_deleted' };
+    return { url: state.targetUrl!, signing: endpointSigning(endpoint, asOf), allowInsecureTls: false };
+  }
   if (!state.endpointId) {
     // A test sent to a bare URL: Sandbay's scheme, with the sandbox's webhookTestSecret (SPEC §5.4).
     return {

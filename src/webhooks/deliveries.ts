@@ -2,7 +2,7 @@ import type { Queryable } from '../db/database.ts';
 import type { Attempt, Delivery as DeliveryDetail, DeliverySummary } from '../shared/api-types.ts';
 import { notFound } from '../shared/problem.ts';
 import { storedEnvelope } from './envelope.ts';
-import { attemptSpanId, deliveryTraceId, traceparent } from './tracing/trace-context.ts';
+import { attemptSpanId, deliveryTraceId, originTrace, traceparent } from './tracing/trace-context.ts';
 
 export type { DeliveryDetail, DeliverySummary };
 
@@ -149,13 +149,14 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
 // Both links of a resend (issue 31): the one it came from, and those made from it.
-const resendLinks = `d.resent_from, d.resend_edited, (select coalesce(json_agg(r.id order by r.seq), '[]') from deliveries r
+const resendLinks = `d.resent_from, d.resent_from_attempt, d.resend_edited, (select coalesce(json_agg(r.id order by r.seq), '[]') from deliveries r
   where r.tenant_id = d.tenant_id and r.resent_from = d.id) as resent_as`;
 
 interface DetailRow extends Row {
   body: string;
   attempts: Omit<Attempt, 'traceparent'>[];
   resent_from: string | null;
+  resent_from_attempt: number | null;
   resend_edited: boolean | null;
   resent_as: string[];
 }
@@ -182,7 +183,13 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
     rawBody: row.body,
     traceId,
     attempts,
-    resentFrom: row.resent_from ? { id: row.resent_from, edited: row.resend_edited ?? false } : null,
+    resentFrom: row.resent_from
+      ? {
+          id: row.resent_from,
+          edited: row.resend_edited ?? false,
+          ...originTrace(tenantId, { id: row.resent_from, attempt: row.resent_from_attempt }),
+        }
+      : null,
     resentAs: row.resent_as,
   };
 }

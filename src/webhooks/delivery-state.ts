@@ -1,10 +1,10 @@
 import type { Db } from '../db/database.ts';
 import type { Topic } from '../shared/topics.ts';
 import { notLeasedFor } from './leases.ts';
-import type { QueuedDelivery } from './outbox.ts';
+import { originColumns, resentFromOf, type QueuedDelivery } from './outbox.ts';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
-export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'> {
+export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt' | 'attemptedByCaller'> {
   attemptCount: number;
   cycleAttempts: number;
 }
@@ -17,14 +17,17 @@ interface StateRow {
   topic: Topic;
   body: string;
   wire_id: string | null;
+  signing_endpoint_id: string | null;
+  resent_from: string | null;
+  resent_from_attempt: number | null;
   attempt_count: number;
   cycle_attempts: number;
   status: string;
   next_attempt_at: Date | null;
 }
 
-const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, wire_id, attempt_count, cycle_attempts, status, next_attempt_at
-  from deliveries`;
+const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, wire_id, ${originColumns('')},
+  attempt_count, cycle_attempts, status, next_attempt_at from deliveries`;
 
 const toState = (tenantId: string, r: StateRow): DeliveryState => ({
   tenantId,
@@ -34,6 +37,8 @@ const toState = (tenantId: string, r: StateRow): DeliveryState => ({
   topic: r.topic,
   body: r.body,
   wireId: r.wire_id,
+  signingEndpointId: r.signing_endpoint_id,
+  resentFrom: resentFromOf(r),
   attemptCount: r.attempt_count,
   cycleAttempts: r.cycle_attempts,
 });

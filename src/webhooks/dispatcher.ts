@@ -159,17 +159,21 @@ export class Dispatcher implements JobHandler {
         endpointId: d.endpointId,
         status: 'pending',
       });
-      if (d.leasedAt === null) continue;
-      const leased: LeasedDelivery = {
-        ...d,
-        leasedAt: d.leasedAt,
-        attemptCount: 0,
-        cycleAttempts: 0,
-        slot: 1,
-        sandboxNowMs: this.deps.clock.nowMs(d.tenantId),
-      };
-      this.inBackground(this.attempt(leased, 'initial', leased.sandboxNowMs, leased));
+      if (d.leasedAt !== null && !d.attemptedByCaller) this.inBackground(this.attemptNew(d));
     }
+  }
+
+  /**
+   * A committed delivery's first attempt, now: on the lease the outbox took at insert, else claimed (its target
+   * was full; the claim waits for room, and finds it taken if the claim loop got there first).
+   */
+  attemptNew(d: QueuedDelivery): Promise<AttemptResult> {
+    const sandboxNowMs = this.deps.clock.nowMs(d.tenantId);
+    const state = { ...d, attemptCount: 0, cycleAttempts: 0 };
+    if (d.leasedAt === null)
+      return this.attempt(state, 'initial', sandboxNowMs, { statuses: ['pending'], attemptCount: 0 });
+    const leased: LeasedDelivery = { ...state, leasedAt: d.leasedAt, slot: 1, sandboxNowMs };
+    return this.attempt(leased, 'initial', sandboxNowMs, leased);
   }
 
   /** A scheduled attempt (the local timer, or an advance's step): claims its slot, or finds it taken. */
@@ -326,6 +330,7 @@ export class Dispatcher implements JobHandler {
         number: leased.slot,
         trigger,
         url: target.url,
+        resentFrom: leased.resentFrom ?? null,
       });
       outcome = await this.deps.sender.send({
         url: target.url,

@@ -38,7 +38,8 @@ const toJob = (r: JobRow): DlqReplayJob => ({
   state: r.state,
   topic: r.topic,
   endpointId: r.endpoint_id,
-  filter: r.filter,
+  // Jobs from before replays to another URL have no `to`.
+  filter: r.filter && { ...r.filter, to: r.filter.to ?? null },
   total: r.total,
   done: r.succeeded + r.failed + r.skipped,
   succeeded: r.succeeded,

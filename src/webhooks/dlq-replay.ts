@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { isTopic, isValidPattern, patternMatches, type Topic } from '../shared/topics.ts';
-import type { Dispatcher } from './dispatcher.ts';
+import type { AttemptResult, Dispatcher } from './dispatcher.ts';
 import {
   cancelJob,
   finishJob,
@@ -16,6 +16,7 @@ import {
   type ReplayCounts,
   type ReplayFilter,
 } from './dlq-replay-jobs.ts';
+import type { QueuedDelivery } from './outbox.ts';
 import { unknownTopic } from './service.ts';
 
 export type { DlqReplayJob, ReplayFilter } from './dlq-replay-jobs.ts';
@@ -65,6 +66,8 @@ export class DlqReplays {
     private readonly db: Db,
     private readonly clock: SandboxClock,
     private readonly dispatcher: Dispatcher,
+    /** A new delivery made from one, to another URL, its first attempt left to the job (WebhookService.resendTo). */
+    private readonly resendTo: (tenantId: string, id: string, to: string) => Promise<QueuedDelivery>,
     private readonly onError: (message: string) => void,
     private readonly options: DlqReplayOptions = { concurrency: 10, progressEveryMs: 500 },
   ) {}
@@ -88,6 +91,7 @@ export class DlqReplays {
       since: input.since ?? null,
       until: input.until ?? null,
       ids: input.ids ?? null,
+      to: input.to ?? null,
     };
     if (filter.topic && !isTopic(filter.topic) && !isValidPattern(filter.topic)) throw unknownTopic(filter.topic);
     const plain = filter.statuses.filter((s) => s !== 'failed');
@@ -247,9 +251,10 @@ export class DlqReplays {
   }
 
   /**
-   * One delivery, if it still has a status the filter names: a dead or succeeded one gets a replay (an
-   * extra attempt outside its cycle, SPEC §5.3), a pending one its next slot now (a manual retry; the
-   * wake-up scheduled for that slot finds it taken).
+   * One delivery, if it still has a status the filter names: with `to`, a new delivery made from it sent
+   * there (docs/decisions/replay-to-another-url.md); else a dead or succeeded one gets a replay (an extra
+   * attempt outside its cycle, SPEC §5.3), a pending one its next slot now (a manual retry; the wake-up
+   * scheduled for that slot finds it taken).
    */
   private async replayOne(tenantId: string, id: string, filter: ReplayFilter): Promise<Outcome> {
     const state = await this.dispatcher.loadState(tenantId, id);
@@ -259,6 +264,7 @@ export class DlqReplays {
       filter.statuses.includes(status) ||
       (status === 'pending' && filter.statuses.includes('failed') && state.attemptCount > 0);
     if (!named) return 'skipped';
+    if (filter.to) return this.replayTo(tenantId, id, filter.to);
     // Claimed like any attempt: one in flight anywhere (a lease) means this one is skipped.
     const result = await this.dispatcher.attempt(
       state,
@@ -269,10 +275,24 @@ export class DlqReplays {
         attemptCount: state.attemptCount,
       },
     );
-    if (result.skipped) return 'skipped';
-    return result.status === 'succeeded' ? 'succeeded' : 'failed';
+    return outcomeOf(result);
+  }
+
+  /** A resend to `to`, counted by its first attempt; skipped when the original's endpoint was deleted meanwhile. */
+  private async replayTo(tenantId: string, id: string, to: string): Promise<Outcome> {
+    let resent: QueuedDelivery;
+    try {
+      resent = await this.resendTo(tenantId, id, to);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) return 'skipped';
+      throw err;
+    }
+    return outcomeOf(await this.dispatcher.attemptNew(resent));
   }
 }
+
+const outcomeOf = (result: AttemptResult): Outcome =>
+  result.skipped ? 'skipped' : result.status === 'succeeded' ? 'succeeded' : 'failed';
 
 const key = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 

@@ -143,7 +143,13 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
     pruner.created(deliveries[0].tenantId, deliveries.length, unpruned);
   }, leases);
   const service = new WebhookService(db, clock, scheduler, endpoints, dispatcher, outbox);
-  const replays = new DlqReplays(db, clock, dispatcher, options.onError);
+  const replays = new DlqReplays(
+    db,
+    clock,
+    dispatcher,
+    (tenantId, id, to) => service.resendTo(tenantId, id, to),
+    options.onError,
+  );
 
   const lifecycle: TenantLifecycle = {
     before: (tenantId) => {

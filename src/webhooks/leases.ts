@@ -5,6 +5,7 @@ import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 import { monotonicNow } from '../shared/monotonic.ts';
+import { originColumns, resentFromOf, type ResentFrom } from './outbox.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
@@ -25,6 +26,10 @@ export interface LeasedDelivery {
   body: string;
   /** The deliveryId the receiver sees when it is not `id` (a resend that kept the original's). */
   wireId?: string | null;
+  /** A bare-URL delivery signed as this endpoint (a replay to another URL). */
+  signingEndpointId?: string | null;
+  /** The delivery it was resent from, for its trace's link. */
+  resentFrom?: ResentFrom | null;
   attemptCount: number;
   cycleAttempts: number;
   /** The attempt number the lease is for (attemptCount + 1). */
@@ -60,6 +65,9 @@ interface Row {
   topic: Topic;
   body: string;
   wire_id: string | null;
+  signing_endpoint_id: string | null;
+  resent_from: string | null;
+  resent_from_attempt: number | null;
   attempt_count: number;
   cycle_attempts: number;
   sandbox_now_ms: number;
@@ -75,6 +83,8 @@ const toLeased =
     topic: r.topic,
     body: r.body,
     wireId: r.wire_id,
+    signingEndpointId: r.signing_endpoint_id,
+    resentFrom: resentFromOf(r),
     attemptCount: r.attempt_count,
     cycleAttempts: r.cycle_attempts,
     slot: r.attempt_count + 1,
@@ -82,7 +92,8 @@ const toLeased =
     leasedAt,
   });
 
-const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, d.attempt_count, d.cycle_attempts,
+const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, ${originColumns('d.')},
+  d.attempt_count, d.cycle_attempts,
   (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
 // clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
 const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;

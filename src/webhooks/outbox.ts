@@ -25,6 +25,10 @@ export interface QueuedDelivery {
   body: string;
   /** The deliveryId the receiver sees when it is not `id`: a resend that kept the original's (migration 130). */
   wireId?: string | null;
+  /** A bare-URL delivery signed as this endpoint (a replay to another URL, migration 150); null: the test secret. */
+  signingEndpointId?: string | null;
+  /** The delivery it was resent from, and that one's last attempt then: its first attempt's span links there. */
+  resentFrom?: ResentFrom | null;
   /** Sandbox time the next attempt is due, epoch ms. */
   dueAt: number;
   /**
@@ -32,7 +36,22 @@ export interface QueuedDelivery {
    * first attempt at insert, so it goes out at COMMIT with no claim; null when it was not.
    */
   leasedAt: number | null;
+  /** Its first attempt is made by whoever emitted it (a replay job counting outcomes), not at COMMIT. */
+  attemptedByCaller?: boolean;
 }
+
+/** The delivery a resend was made from, and its last attempt number then (null when unknown or none). */
+export interface ResentFrom {
+  id: string;
+  attempt: number | null;
+}
+
+/** A delivery row's resend origin (migrations 130, 150). */
+export const resentFromOf = (r: { resent_from: string | null; resent_from_attempt: number | null }) =>
+  r.resent_from ? { id: r.resent_from, attempt: r.resent_from_attempt } : null;
+
+/** The columns resentFromOf and a delivery's signing read, for the statements that load one. */
+export const originColumns = (d: string) => `${d}signing_endpoint_id, ${d}resent_from, ${d}resent_from_attempt`;
 
 /**
  * Where a delivery goes; `enabled` is known for subscribed endpoints (a test target is attempted as if
@@ -41,6 +60,8 @@ export interface QueuedDelivery {
 export interface Target {
   endpointId: string | null;
   url: string | null;
+  /** With `url`: sign as this endpoint, with its keys at each attempt (a replay to another URL). */
+  signingEndpointId?: string | null;
   enabled?: boolean;
   signature?: SchemeName[];
 }
@@ -55,11 +76,15 @@ export interface EmitOptions {
    * edited.
    */
   resend?: ResendOf;
+  /** The caller makes the first attempt itself (Dispatcher.attemptNew), to learn its outcome. */
+  attemptedByCaller?: boolean;
 }
 
 /** What a resend keeps of the delivery it is made from. */
 interface ResendOf {
   from: string;
+  /** The original's last attempt number when the resend was made (0: none yet). */
+  fromAttempt: number;
   /** Sandbox now: the resend is made and due now, while its envelope keeps the event's occurredAt. */
   at: Date;
   edited: boolean;
@@ -107,12 +132,15 @@ export class Outbox {
         tenantId,
         id,
         wireId: resend?.wireId ?? null,
+        signingEndpointId: target.signingEndpointId ?? null,
+        resentFrom: resend ? { id: resend.from, attempt: resend.fromAttempt } : null,
         endpointId: target.endpointId,
         targetUrl: target.url,
         topic,
         body: buildEnvelope({ topic, deliveryId, tenantId, occurredAt, data, schemes: target.signature }),
         dueAt: (resend?.at ?? occurredAt).getTime(),
         leasedAt: null,
+        attemptedByCaller: options.attemptedByCaller,
       };
     });
     if (deliveries.length > 0) {
@@ -123,15 +151,16 @@ export class Outbox {
         resend?.at ?? occurredAt,
         resend?.from ?? null,
         resend?.edited ?? null,
+        resend?.fromAttempt ?? null,
       ];
       const rows = deliveries.map((d) => {
-        params.push(d.id, d.endpointId, d.targetUrl, d.body, d.wireId);
+        params.push(d.id, d.endpointId, d.targetUrl, d.body, d.wireId, d.signingEndpointId);
         const n = params.length;
-        return `($1, $${n - 4}, $2, $${n - 3}, $${n - 2}, $3, 'pending', $${n - 1}, $4, $4, $4, $5, $6, $${n})`;
+        return `($1, $${n - 5}, $2, $${n - 4}, $${n - 3}, $3, 'pending', $${n - 2}, $4, $4, $4, $5, $6, $${n - 1}, $${n}, $7)`;
       });
       await tx.query(
         `insert into deliveries (tenant_id, id, event_id, endpoint_id, target_url, topic, status, body, next_attempt_at, created_at, updated_at,
-           resent_from, resend_edited, wire_id)
+           resent_from, resend_edited, wire_id, signing_endpoint_id, resent_from_attempt)
          values ${rows.join(', ')}`,
         params,
       );

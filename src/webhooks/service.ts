@@ -7,7 +7,7 @@ import { isTopic, type Topic } from '../shared/topics.ts';
 import { getDelivery, type DeliveryDetail } from './deliveries.ts';
 import { attemptJob, type Dispatcher } from './dispatcher.ts';
 import type { EndpointInput, Endpoints } from './endpoints.ts';
-import type { Outbox, Target } from './outbox.ts';
+import type { Outbox, QueuedDelivery, Target } from './outbox.ts';
 import type { SchemeName } from '../shared/schemes.ts';
 import { buildSample } from './topics/samples.ts';
 import { customiseSample, type SampleChanges } from './topics/customise.ts';
@@ -109,10 +109,18 @@ export class WebhookService {
     return getDelivery(this.db, tenantId, id);
   }
 
+  private resendDeps() {
+    return { db: this.db, clock: this.clock, endpoints: this.endpoints, outbox: this.outbox };
+  }
+
   /** Edit and resend (issue 31): a new delivery made from this one, as it is once committed (pending). */
   async resend(tenantId: string, id: string, request: ResendRequest): Promise<DeliveryDetail> {
-    const deps = { db: this.db, clock: this.clock, endpoints: this.endpoints, outbox: this.outbox };
-    return getDelivery(this.db, tenantId, await resendDelivery(deps, tenantId, id, request));
+    return getDelivery(this.db, tenantId, (await resendDelivery(this.resendDeps(), tenantId, id, request)).id);
+  }
+
+  /** A replay to another URL (issue 31): a new delivery made from this one, its first attempt left to the caller. */
+  resendTo(tenantId: string, id: string, to: string): Promise<QueuedDelivery> {
+    return resendDelivery(this.resendDeps(), tenantId, id, { to }, true);
   }
 
   /**

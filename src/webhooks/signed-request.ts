@@ -23,6 +23,7 @@ interface Row {
   topic: string;
   body: string;
   wire_id: string | null;
+  signing_endpoint_id: string | null;
   check_secret: string | null;
   check_url: string | null;
   check_signature: SchemeName[] | null;
@@ -44,14 +45,16 @@ export class Resigner {
 
   async request(tenantId: string, id: string): Promise<SignedRequest> {
     const [row] = await this.db.query<Row>(
-      `select d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, c.secret as check_secret, c.url as check_url, c.signature as check_signature, c.public_key as check_public_key
+      `select d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, d.signing_endpoint_id, c.secret as check_secret, c.url as check_url, c.signature as check_signature, c.public_key as check_public_key
          from deliveries d left join check_runs c on c.tenant_id = d.tenant_id and c.id = d.check_id
         where d.tenant_id = $1 and d.id = $2`,
       [tenantId, id],
     );
     if (!row) throw notFound('delivery');
-    const target = row.endpoint_id && !row.check_secret ? await this.endpoints.target(tenantId, row.endpoint_id) : null;
-    if (row.endpoint_id && !row.check_secret && !target)
+    // A replay to another URL is signed as the endpoint it came from (migration 150), sent to its own URL.
+    const signedAs = row.check_secret ? null : (row.endpoint_id ?? row.signing_endpoint_id);
+    const target = signedAs ? await this.endpoints.target(tenantId, signedAs) : null;
+    if (signedAs && !target)
       throw new ApiError(
         409,
         'endpoint_deleted',
@@ -60,7 +63,7 @@ export class Resigner {
     let url: string;
     let signing: AttemptSigning;
     if (target) {
-      url = target.url;
+      url = row.endpoint_id ? target.url : (row.target_url ?? '');
       signing = endpointSigning(target, this.clock.nowMs(tenantId));
     } else if (row.check_secret !== null) {
       // A receiver check's request: the run's schemes and secret (migration 091), and for ed25519 the

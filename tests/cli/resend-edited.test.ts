@@ -41,7 +41,7 @@ test('resend --override, --add, --remove and --data @file: a new delivery with t
     ...as(sb),
   ]);
   assert.notEqual(resent.id, original.id);
-  assert.deepEqual(resent.resentFrom, { id: original.id, edited: true });
+  assert.deepEqual([resent.resentFrom.id, resent.resentFrom.edited], [original.id, true]);
   assert.equal(resent.attempts[0].responseStatus, 200, 'waited for its first attempt');
   const [got] = sentWithId(resent.id);
   assert.deepEqual(JSON.parse(got.body).data, {

@@ -52,6 +52,7 @@ test('the editor refuses what breaks the schema as you type, shows the diff, and
   assert.notEqual(resentId, id);
   await expect(page.locator('dt', { hasText: 'Edited from' })).visible();
   await expect(page.getByTestId('resent-from')).text(id);
+  await expect(page.getByTestId('resent-from-trace').locator('code')).text(original.traceId);
 
   const [, got] = await receiver.waitFor(2);
   assert.equal(got.headers['x-service-delivery-id'], resentId);

@@ -14,6 +14,7 @@ interface ReplayFilterFlags extends ConnectionFlags {
   endpoint?: string;
   since?: string;
   until?: string;
+  to?: string;
   dryRun?: boolean;
   wait: boolean;
 }
@@ -43,6 +44,7 @@ async function filterOf(client: Client, flags: ReplayFilterFlags) {
     endpointId: flags.endpoint,
     since: sandboxTime('--since', flags.since, nowMs),
     until: sandboxTime('--until', flags.until, nowMs),
+    to: flags.to,
   };
 }
 
@@ -65,6 +67,10 @@ export function deliveriesReplayCommand(deliveries: Command): void {
     .option('--endpoint <id>', 'only this endpoint (whe_…)')
     .option('--since <when>', 'created at most this long ago on the sandbox clock (2h, 30m) or since an RFC 3339 time')
     .option('--until <when>', 'created more than this long ago on the sandbox clock, or before an RFC 3339 time')
+    .option(
+      '--to <url>',
+      "send them to this URL instead (a local receiver): new deliveries, signed as the original's endpoint",
+    )
     .option('--dry-run', 'list what would be replayed, send nothing')
     .option('--no-wait', 'start the job and print it instead of following it')
     .action(async (flags: ReplayFilterFlags) => {
@@ -78,7 +84,7 @@ export function deliveriesReplayCommand(deliveries: Command): void {
         for (const d of preview.data)
           say(`${d.id}  ${d.topic}  ${d.status}  ${d.endpointId ?? '(test URL)'}  ${d.createdAt}`);
         return say(
-          `${preview.total} ${preview.total === 1 ? 'delivery' : 'deliveries'} would be replayed (dry run: nothing sent)`,
+          `${preview.total} ${preview.total === 1 ? 'delivery' : 'deliveries'} would be replayed${flags.to ? ` to ${flags.to}` : ''} (dry run: nothing sent)`,
         );
       }
       const started = await client.request<DlqReplayJob>('POST', '/api/v1/webhooks/deliveries/replay', {

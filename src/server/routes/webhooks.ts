@@ -243,14 +243,16 @@ export const webhookRoutes = (s: Services) => {
       tags,
       access: 'sandbox',
       scope: 'webhooks:write',
-      errors: { 409: ['replay_in_progress'], 422: ['unknown_topic'] },
+      errors: { 409: ['replay_in_progress'], 422: ['unknown_topic', 'blocked_by_policy'] },
       summary:
         'Replay by filter (statuses, topic pattern, endpoint, sandbox-time range, ids) as a job, ten at a time; answers at once (202, ' +
-        'followed at /dlq-replays/{id}). dryRun: 200 with what it would send. 409 replay_in_progress while one runs.',
+        'followed at /dlq-replays/{id}). dryRun: 200 with what it would send. 409 replay_in_progress while one runs. ' +
+        "to: each sent to that URL as a new delivery (a resend) signed as the original's endpoint.",
       body: ReplayRequest,
       responses: { 200: ReplayPreview, 202: DlqReplayJob },
       handler: async ({ body, principal }) => {
         const { dryRun, ...filter } = body;
+        if (filter.to !== undefined) await policy.assertAllowed(filter.to, '/to');
         if (dryRun) {
           const { filter: normalised, rows } = await replays.select(tenantOf(principal), filter);
           return { status: 200, body: { filter: normalised, total: rows.length, data: rows } };

@@ -150,6 +150,12 @@ export const ReplayRequest = z
     since: z.iso.datetime().optional().describe('Created at or after this sandbox time'),
     until: z.iso.datetime().optional().describe('Created before this sandbox time'),
     ids: z.array(z.string().max(100)).min(1).max(1000).optional().describe('Only these deliveries (selected rows)'),
+    to: httpUrl
+      .optional()
+      .describe(
+        "Send them to this URL instead (a local receiver): new deliveries made from them, signed as the original's " +
+          'endpoint, retried like any resend; checked against the outbound policy like an endpoint URL',
+      ),
     dryRun: z.boolean().optional().describe('List what would be replayed; start nothing'),
   })
   .strict()

@@ -167,6 +167,11 @@ export const Delivery = DeliverySummary.extend({
     .object({
       id: z.string(),
       edited: z.boolean().describe('Its data was edited before sending ("edited from"), else resent unchanged'),
+      traceId: z.string().describe("That delivery's trace id: this one's first attempt span links to it"),
+      spanId: z
+        .string()
+        .nullable()
+        .describe("The span linked to: that delivery's last attempt when this one was made (null: none yet)"),
     })
     .nullable()
     .describe('The delivery this one was resent from (POST …/deliveries/{id}/resend); null otherwise'),
@@ -196,6 +201,12 @@ export const ReplayFilter = z
     since: Timestamp.nullable().describe('Created at or after, on the sandbox clock'),
     until: Timestamp.nullable().describe('Created before, on the sandbox clock'),
     ids: z.array(z.string()).nullable().describe("Only these deliveries (the inspector's selected rows)"),
+    to: z
+      .string()
+      .nullable()
+      .describe(
+        "Sent to this URL instead, as new deliveries signed as the original's endpoint; null: each replayed in place",
+      ),
   })
   .meta({ id: 'ReplayFilter' });
 

@@ -1,4 +1,5 @@
-import { attemptSpanId, attemptTrace } from './trace-context.ts';
+import type { ResentFrom } from '../outbox.ts';
+import { attemptSpanId, attemptTrace, originTrace } from './trace-context.ts';
 
 /** What a span knows of the attempt it stands for. */
 interface AttemptSpanStart {
@@ -8,6 +9,8 @@ interface AttemptSpanStart {
   number: number;
   trigger: string;
   url: string;
+  /** The delivery this one was resent from (its first attempt's span links to that delivery's last attempt). */
+  resentFrom: ResentFrom | null;
 }
 
 /** How an attempt ended, as its span records it. */
@@ -36,6 +39,12 @@ export const headerOnlyTracer: AttemptTracer = {
   close: async () => {},
 };
 
-/** The attempt before this one in the delivery's trace (retries, replays and resends link to it), if any. */
-export const previousAttemptSpanId = (traceId: string, attemptNumber: number): string | null =>
-  attemptNumber > 1 ? attemptSpanId(traceId, attemptNumber - 1) : null;
+/**
+ * The span an attempt's span links to, if any: the attempt before it in the delivery's trace (retries and
+ * replays), or for a resend's first attempt the original delivery's last attempt, in that delivery's trace.
+ */
+export function linkedSpan(a: AttemptSpanStart, traceId: string): { traceId: string; spanId: string } | null {
+  if (a.number > 1) return { traceId, spanId: attemptSpanId(traceId, a.number - 1) };
+  const origin = a.resentFrom && originTrace(a.tenantId, a.resentFrom);
+  return origin?.spanId ? { traceId: origin.traceId, spanId: origin.spanId } : null;
+}

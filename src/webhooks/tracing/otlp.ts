@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base';
-import { previousAttemptSpanId, type AttemptTracer } from './attempt-tracer.ts';
+import { linkedSpan, type AttemptTracer } from './attempt-tracer.ts';
 import { attemptTrace } from './trace-context.ts';
 
 /**
@@ -25,7 +25,8 @@ export interface OtlpOptions {
 /**
  * Exports one CLIENT span per attempt over OTLP/HTTP (protobuf) with the OpenTelemetry SDK, so a receiver
  * instrumented with OpenTelemetry shows Sandbay's attempt as the parent of its own server span. Each
- * attempt's span is a root of the delivery's trace, linked to the attempt before it. Loaded only when on.
+ * attempt's span is a root of the delivery's trace, linked to the attempt before it (a resend's first attempt:
+ * to the original's last, in the original's trace). Loaded only when on.
  */
 export function otlpAttemptTracer(options: OtlpOptions): AttemptTracer {
   const ids = new DerivedIds();
@@ -45,7 +46,7 @@ export function otlpAttemptTracer(options: OtlpOptions): AttemptTracer {
   return {
     start(a) {
       const trace = attemptTrace(a.tenantId, a.deliveryId, a.number);
-      const previous = previousAttemptSpanId(trace.traceId, a.number);
+      const linked = linkedSpan(a, trace.traceId);
       const url = URL.parse(a.url);
       ids.next = trace;
       const span = tracer.startSpan(`webhook ${a.topic}`, {
@@ -63,10 +64,9 @@ export function otlpAttemptTracer(options: OtlpOptions): AttemptTracer {
           'sandbay.topic': a.topic,
           'sandbay.attempt.number': a.number,
           'sandbay.attempt.trigger': a.trigger,
+          ...(a.resentFrom && { 'sandbay.delivery.resent_from': a.resentFrom.id }),
         },
-        links: previous
-          ? [{ context: { traceId: trace.traceId, spanId: previous, traceFlags: TraceFlags.SAMPLED } }]
-          : [],
+        links: linked ? [{ context: { ...linked, traceFlags: TraceFlags.SAMPLED } }] : [],
       });
       return {
         traceparent: trace.traceparent,

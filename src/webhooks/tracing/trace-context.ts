@@ -26,3 +26,12 @@ export function attemptTrace(tenantId: string, deliveryId: string, attemptNumber
   const spanId = attemptSpanId(traceId, attemptNumber);
   return { traceId, spanId, traceparent: traceparent(traceId, spanId) };
 }
+
+/**
+ * Where a resend's trace links back to (issue 31): the original delivery's trace and its last attempt's span when
+ * the resend was made; no span when that delivery had not been attempted yet.
+ */
+export function originTrace(tenantId: string, resentFrom: { id: string; attempt: number | null }) {
+  const traceId = deliveryTraceId(tenantId, resentFrom.id);
+  return { traceId, spanId: resentFrom.attempt ? attemptSpanId(traceId, resentFrom.attempt) : null };
+}

@@ -56,7 +56,12 @@ test('an edited resend reaches the receiver signed in every scheme of the endpoi
     assert.equal(res.status, 202, JSON.stringify(res.body));
     const resend = res.body;
     assert.notEqual(resend.id, original.id);
-    assert.deepEqual(resend.resentFrom, { id: original.id, edited: true });
+    assert.deepEqual(resend.resentFrom, {
+      id: original.id,
+      edited: true,
+      traceId: original.traceId,
+      spanId: original.attempts[0].traceparent.split('-')[2],
+    });
     assert.notEqual(resend.eventId, original.eventId, 'edited data is an event of its own');
     assert.equal(resend.endpointId, endpoint.id);
 
@@ -105,7 +110,12 @@ test('a dead delivery resent unchanged with keepDeliveryId carries the original 
 
     const res = await sb.api(`/api/v1/webhooks/deliveries/${id}/resend`, { body: { keepDeliveryId: true } });
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    assert.deepEqual(res.body.resentFrom, { id, edited: false });
+    assert.deepEqual(res.body.resentFrom, {
+      id,
+      edited: false,
+      traceId: dead.traceId,
+      spanId: dead.attempts[4].traceparent.split('-')[2],
+    });
     assert.equal(res.body.eventId, dead.eventId, 'unchanged data stays in its event');
     const got = (await rx.waitFor(6))[5];
     assert.equal(got.headers['webhook-id'], id, 'the original delivery id, for the receiver to dedupe');
@@ -147,7 +157,7 @@ test('a pending delivery and a test sent to a bare URL can be resent; a resend o
     assert.deepEqual(JSON.parse(got.body).data, { ...pending.envelope.data, customerId: 'cus_0002' });
     assert.ok(independentlyVerify(String(got.headers['x-service-signature']), got.body, sb.webhookTestSecret));
     assert.deepEqual((await delivery(sb, first.body.id)).resentAs, [second.body.id]);
-    assert.deepEqual(second.body.resentFrom, { id: first.body.id, edited: false });
+    assert.deepEqual([second.body.resentFrom.id, second.body.resentFrom.edited], [first.body.id, false]);
   } finally {
     await rx.close();
   }

@@ -419,6 +419,8 @@ export const portableTables: readonly PortableTable[] = [
       'resent_from',
       'resend_edited',
       'wire_id',
+      'signing_endpoint_id',
+      'resent_from_attempt',
     ],
     local: {
       seq: 'list order: rows go in in list order',
