@@ -184,3 +184,21 @@ test("the server's own catchers stay reachable through the public URL; the rest 
     'blocked_by_policy',
   );
 });
+
+test('a replay --to another URL is refused like an endpoint URL, dry run included: no job starts', async () => {
+  const sb = await sandbox();
+  for (const { label, url } of spellings().slice(0, 3))
+    for (const dryRun of [true, false]) {
+      const body = problem(
+        await sb.api('/api/v1/webhooks/deliveries/replay', { body: { statuses: ['dead'], to: url, dryRun } }),
+        422,
+        'blocked_by_policy',
+      );
+      assert.deepEqual(
+        body.errors.map((e: any) => e.path),
+        ['/to'],
+        label,
+      );
+    }
+  assert.deepEqual((await sb.api('/api/v1/webhooks/dlq-replays')).body.data, []);
+});
