@@ -95,9 +95,15 @@ export const guides: Record<string, Guide> = {
         'what a replay of the last two hours of failed order deliveries would send, sending nothing',
       ],
       ['sandbay deliveries replay --status dead --endpoint whe_…', "one endpoint's dead deliveries, ten at a time"],
+      [
+        'sandbay deliveries replay --since 12h --to http://localhost:3001/webhooks',
+        "last night's failures sent to your receiver on another port, signed with the endpoint's secret",
+      ],
     ],
     notes: [
       '`sandbay replay` replays fixture files to a receiver; see [Replay by filter](decisions/replay-by-filter.md).',
+      '`--to` sends new deliveries made from them (linked both ways, retried like any delivery); the original ' +
+        'endpoint is left alone; see [Replay to another URL](decisions/replay-to-another-url.md).',
     ],
   },
   'dlq replay': {
