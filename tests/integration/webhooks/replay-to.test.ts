@@ -80,6 +80,9 @@ test("dead deliveries replayed --to a local receiver: new deliveries signed in t
     assert.deepEqual(JSON.parse(request.body).data, original.envelope.data);
     assert.ok(independentlyVerify(String(request.headers['x-service-signature']), request.body, endpoint.secret));
     assert.ok(new StandardWebhook(endpoint.secret).verify(request.body, headersOf(request)));
+    const curl = (await sb.api(`/api/v1/webhooks/deliveries/${resent.id}/signed-request`)).body;
+    assert.equal(curl.url, local.url, '"Copy as curl" goes where the replay went, signed as the endpoint');
+    assert.ok(independentlyVerify(curl.headers['x-service-signature'], curl.body, endpoint.secret));
   }
   const listed = (await sb.api('/api/v1/webhooks/deliveries?status=succeeded')).body.data.map((d: any) => d.id);
   assert.deepEqual(new Set(listed), new Set(dead.map((d) => d.resentAs[0])));
