@@ -149,7 +149,7 @@ const attemptsJson = `(select coalesce(json_agg(json_build_object(
   from attempts a where a.tenant_id = d.tenant_id and a.delivery_id = d.id) as attempts`;
 
 // Both links of a resend (issue 31): the one it came from, and those made from it.
-const resendLinks = `d.resent_from, d.resent_from_attempt, d.resend_edited, (select coalesce(json_agg(r.id order by r.seq), '[]') from deliveries r
+const resendLinks = `d.resent_from, d.resent_from_attempt, d.resend_edited, d.signing_endpoint_id, (select coalesce(json_agg(r.id order by r.seq), '[]') from deliveries r
   where r.tenant_id = d.tenant_id and r.resent_from = d.id) as resent_as`;
 
 interface DetailRow extends Row {
@@ -159,6 +159,7 @@ interface DetailRow extends Row {
   resent_from_attempt: number | null;
   resend_edited: boolean | null;
   resent_as: string[];
+  signing_endpoint_id: string | null;
 }
 
 export async function getDelivery(q: Queryable, tenantId: string, id: string): Promise<DeliveryDetail> {
@@ -191,5 +192,6 @@ export async function getDelivery(q: Queryable, tenantId: string, id: string): P
         }
       : null,
     resentAs: row.resent_as,
+    signedAs: row.signing_endpoint_id,
   };
 }

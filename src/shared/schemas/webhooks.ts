@@ -176,6 +176,10 @@ export const Delivery = DeliverySummary.extend({
     .nullable()
     .describe('The delivery this one was resent from (POST …/deliveries/{id}/resend); null otherwise'),
   resentAs: z.array(z.string()).describe('The deliveries resent from this one, oldest first'),
+  signedAs: z
+    .string()
+    .nullable()
+    .describe("Sent to a bare URL but signed with this endpoint's keys (a replay to another URL); null otherwise"),
 }).meta({ id: 'Delivery' });
 
 export const SignedRequest = z

@@ -66,7 +66,7 @@ test("dead deliveries replayed --to a local receiver: new deliveries signed in t
     assert.deepEqual([original.status, original.attempts.length], ['dead', 5], 'the original is left as it was');
     assert.equal(original.resentAs.length, 1, 'listed as resent, like any resend');
     const resent = await waitForDelivery(sb, original.resentAs[0], (d) => d.status === 'succeeded');
-    assert.equal(resent.endpointId, null);
+    assert.deepEqual([resent.endpointId, resent.signedAs], [null, endpoint.id]);
     assert.equal(resent.attempts[0].url, local.url);
     assert.equal(resent.eventId, original.eventId, 'the same event');
     assert.deepEqual(resent.resentFrom, {

@@ -97,7 +97,9 @@ export function DeliveryDetail({ sandboxId, mode }: { sandboxId: string; mode: '
               <span className="faint">
                 {delivery.check
                   ? " (a receiver check of a URL, signed with the check's secret)"
-                  : ' (test webhook to a URL, signed with the webhook test secret)'}
+                  : delivery.signedAs
+                    ? ` (a replay to another URL, signed with the secret of ${delivery.signedAs})`
+                    : ' (test webhook to a URL, signed with the webhook test secret)'}
               </span>
             )}
           </dd>
