@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Topic } from '../shared/topics.ts';
 import { notLeasedFor } from './leases.ts';
-import { originColumns, resentFromOf, type QueuedDelivery } from './outbox.ts';
+import { originColumns, resentFromOf, type OriginRow, type QueuedDelivery } from './outbox.ts';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
 export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt' | 'attemptedByCaller'> {
@@ -9,7 +9,7 @@ export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'
   cycleAttempts: number;
 }
 
-interface StateRow {
+interface StateRow extends OriginRow {
   tenant_id?: string;
   id: string;
   endpoint_id: string | null;
@@ -17,9 +17,6 @@ interface StateRow {
   topic: Topic;
   body: string;
   wire_id: string | null;
-  signing_endpoint_id: string | null;
-  resent_from: string | null;
-  resent_from_attempt: number | null;
   attempt_count: number;
   cycle_attempts: number;
   status: string;

@@ -5,7 +5,7 @@ import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 import { monotonicNow } from '../shared/monotonic.ts';
-import { originColumns, resentFromOf, type ResentFrom } from './outbox.ts';
+import { originColumns, resentFromOf, type OriginRow, type QueuedDelivery } from './outbox.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
@@ -17,7 +17,7 @@ export const maxInFlightPerEndpoint = 10;
 export const soleHolderLeases = 200;
 
 /** A delivery leased to this engine for one attempt slot, with what the attempt needs. */
-export interface LeasedDelivery {
+export interface LeasedDelivery extends Pick<QueuedDelivery, 'signingEndpointId' | 'resentFrom'> {
   tenantId: string;
   id: string;
   endpointId: string | null;
@@ -26,10 +26,6 @@ export interface LeasedDelivery {
   body: string;
   /** The deliveryId the receiver sees when it is not `id` (a resend that kept the original's). */
   wireId?: string | null;
-  /** A bare-URL delivery signed as this endpoint (a replay to another URL). */
-  signingEndpointId?: string | null;
-  /** The delivery it was resent from, for its trace's link. */
-  resentFrom?: ResentFrom | null;
   attemptCount: number;
   cycleAttempts: number;
   /** The attempt number the lease is for (attemptCount + 1). */
@@ -57,7 +53,7 @@ export interface ClaimCondition {
   notAdvancing?: boolean;
 }
 
-interface Row {
+interface Row extends OriginRow {
   tenant_id: string;
   id: string;
   endpoint_id: string | null;
@@ -65,9 +61,6 @@ interface Row {
   topic: Topic;
   body: string;
   wire_id: string | null;
-  signing_endpoint_id: string | null;
-  resent_from: string | null;
-  resent_from_attempt: number | null;
   attempt_count: number;
   cycle_attempts: number;
   sandbox_now_ms: number;

@@ -46,8 +46,15 @@ export interface ResentFrom {
   attempt: number | null;
 }
 
+/** The columns originColumns() reads. */
+export interface OriginRow {
+  signing_endpoint_id: string | null;
+  resent_from: string | null;
+  resent_from_attempt: number | null;
+}
+
 /** A delivery row's resend origin (migrations 130, 150). */
-export const resentFromOf = (r: { resent_from: string | null; resent_from_attempt: number | null }) =>
+export const resentFromOf = (r: OriginRow) =>
   r.resent_from ? { id: r.resent_from, attempt: r.resent_from_attempt } : null;
 
 /** The columns resentFromOf and a delivery's signing read, for the statements that load one. */
