@@ -27,6 +27,7 @@ import { IdempotencyKeys } from './middleware/idempotency.ts';
 import { CursorCodec } from './pagination.ts';
 import type { RouteDef } from './route.ts';
 import { clockRoutes } from './routes/clock.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -300,6 +301,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }),
       ...orderRoutes(services),
       ...clockRoutes(services),
+      ...jobRoutes(services),
       ...topicRoutes(),
       ...deliveryExportRoutes(services),
       ...webhookRoutes(services),
