@@ -37,7 +37,7 @@ const runnableTenant = (alias: string) => `not ${alias}.is_template and ${notAdv
 export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobHandler {
   const toJobs = (rows: { tenant_id: string; id: string; due: Date }[]) =>
     rows.map((r) => ({ kind: job.kind, tenantId: r.tenant_id, id: r.id, dueAt: r.due.getTime() }));
-  // A job that failed is left out everywhere (docs/decisions/failed-jobs.md): the kind is the last parameter.
+  // A job that failed is left out everywhere (docs/decisions/failed-jobs.md); the kind is parameter n.
   const notFailed = (n: number) => notFailedSql('j', job.column, `$${n}::text`);
   return {
     job,
