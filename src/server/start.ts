@@ -282,7 +282,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await invalidations.start();
     cleanups.push(() => invalidations.close());
     cleanups.push(
-      await startCommerceJobs(services, { pollMs: options.jobPollMs, onError: (message) => logger.error(message) }),
+      await startCommerceJobs(services, {
+        pollMs: options.jobPollMs,
+        onError: (message) => logger.error(message),
+        onJobFailed: (tenantId, id, error) => webhooks.stream.publish(tenantId, 'job.failed', { id, error }),
+      }),
     );
     const catchers = new Catchers(db, clock, services.baseUrl);
 

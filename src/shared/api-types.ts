@@ -83,7 +83,13 @@ export type CaughtRequest = z.infer<typeof catchers.CaughtRequest>;
 export type CheckCaseInfo = z.infer<typeof checks.CheckCaseInfo>;
 
 export type StreamEvent =
-  'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'clock.advanced' | 'reset';
+  | 'delivery.created'
+  | 'delivery.updated'
+  | 'attempt.finished'
+  | 'check.updated'
+  | 'clock.advanced'
+  | 'job.failed'
+  | 'reset';
 
 /** What the live stream says about a delivery (SPEC §5.7); the stream is SSE, outside the OpenAPI document. */
 export interface StreamMessage {

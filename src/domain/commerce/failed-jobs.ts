@@ -48,6 +48,8 @@ export class FailedJobs {
   constructor(
     private readonly db: Db,
     private readonly onError: (message: string) => void,
+    /** A job was set aside: the live stream tells the sandbox's inspectors (`job.failed`). */
+    private readonly failed: (tenantId: string, id: string, reason: string) => void = () => {},
   ) {}
 
   /**
@@ -80,7 +82,9 @@ export class FailedJobs {
        on conflict do nothing returning id`,
       [tenantId, objectId, newId('fjb'), job.kind, reason, Number.isFinite(asOf) ? new Date(asOf) : null],
     );
-    if (rows.length > 0) this.onError(`${job.kind} job for ${objectId} of sandbox ${tenantId} failed: ${reason}`);
+    if (rows.length === 0) return;
+    this.onError(`${job.kind} job for ${objectId} of sandbox ${tenantId} failed: ${reason}`);
+    this.failed(tenantId, rows[0].id, reason);
   }
 }
 

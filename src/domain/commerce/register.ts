@@ -34,10 +34,15 @@ function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
  */
 export async function startCommerceJobs(
   deps: CommerceDeps,
-  options: { pollMs?: number; onError: (message: string) => void },
+  options: {
+    pollMs?: number;
+    onError: (message: string) => void;
+    /** A job was set aside as failed (its failure's id and reason). */
+    onJobFailed?: (tenantId: string, id: string, reason: string) => void;
+  },
 ): Promise<() => Promise<void>> {
   const handlers = commerceJobs(deps);
-  const failures = new FailedJobs(deps.db, options.onError);
+  const failures = new FailedJobs(deps.db, options.onError, options.onJobFailed);
   for (const [kind, handler] of handlers) deps.scheduler.register(kind, failures.guard(handler));
   const watch = new ColumnJobWatch(
     deps.db,

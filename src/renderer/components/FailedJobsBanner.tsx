@@ -3,9 +3,6 @@ import { useApp } from '../store/app.ts';
 import { useFailedJobs } from '../store/failed-jobs.ts';
 import { ClockTime } from './ClockTime.tsx';
 
-// Jobs fail on the real clock too (no stream message says so): the banner looks again this often.
-const refreshMs = 15_000;
-
 /**
  * Above every view of a sandbox with jobs set aside as failed (SPEC §12): which job, on which object, why, and a
  * Retry for when the row has been repaired.
@@ -13,13 +10,9 @@ const refreshMs = 15_000;
 export function FailedJobsBanner() {
   const sandboxId = useApp((s) => s.sandboxId);
   const jobs = useFailedJobs((s) => s.jobs);
-  useEffect(() => {
-    const { load } = useFailedJobs.getState();
-    // Cannot reject: load() catches.
-    void load();
-    const timer = setInterval(() => void load(), refreshMs);
-    return () => clearInterval(timer);
-  }, [sandboxId]);
+  // Loaded with the sandbox; the live stream's `job.failed` loads it again (src/renderer/store/live.ts).
+  // Cannot reject: load() catches.
+  useEffect(() => void useFailedJobs.getState().load(), [sandboxId]);
   if (jobs.length === 0) return null;
   return (
     <div className="callout warn failed-jobs" role="alert" data-testid="failed-jobs">

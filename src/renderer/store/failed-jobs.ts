@@ -14,7 +14,7 @@ interface FailedJobsStore {
 // The banner shows this many; a sandbox with more has a deeper problem the API lists in full.
 const shown = 20;
 
-/** The failed jobs banner's data: loaded with the sandbox, after a clock advance or reset, and every little while. */
+/** The failed jobs banner's data: loaded with the sandbox, after a reset, and when the live stream says one failed. */
 export const useFailedJobs = create<FailedJobsStore>()((set, get) => ({
   jobs: [],
   async load() {

@@ -61,8 +61,8 @@ export async function startLive(): Promise<LiveStream> {
     if (messages.some((m) => m.event === 'attempt.finished')) useCatchers.getState().refreshLogs();
     const clock = messages.findLast((m) => m.event === 'clock.advanced' && m.data.offsetSeconds !== undefined);
     if (clock) useApp.getState().setClockOffset(clock.data.offsetSeconds! * 1000);
-    // Cannot reject: load() catches. An advance runs the jobs due on the way: some may have failed.
-    if (clock) void useFailedJobs.getState().load();
+    // Cannot reject: load() catches.
+    if (messages.some((m) => m.event === 'job.failed')) void useFailedJobs.getState().load();
     // A 410 Gone turned an endpoint off: the endpoints view shows why, and offers to turn it back on.
     if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded)
       // Cannot reject: load() catches: the error shows in the endpoints view.

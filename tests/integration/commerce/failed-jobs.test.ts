@@ -11,6 +11,7 @@ import { overdueJobs } from '../../../src/domain/commerce/jobs.ts';
 import { reportDueHandler } from '../../../src/domain/reports/reports.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { SseClient } from '../../helpers/sse.ts';
 import { registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 import { advance, ok } from './helpers.ts';
 
@@ -99,11 +100,14 @@ test('on the real clock: the job fails once with its reason, later polls skip it
   assert.deepEqual(ok(await broken.api(`/api/v1/reports/${bad.id}/runs`)).data, [], 'it never ran');
 });
 
-test('in a clock advance: the job fails once, later advances skip it, the sandbox’s other jobs run; a retry runs it once repaired', async () => {
+test('in a clock advance: the job fails once, later advances skip it, the sandbox’s other jobs run; a retry runs it once repaired', async (t) => {
   const sb = await createSandbox(engine.url);
   const bad = await report(sb, 3600_000);
   const fine = await report(sb, 3600_000, 'Sağlam');
   await corrupt(sb, bad.id);
+  const sse = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}` });
+  await sse.open();
+  t.after(() => sse.close());
 
   await advance(sb, 3 * 3600 + 60);
   const failed = await failedJobs(sb);
@@ -116,6 +120,8 @@ test('in a clock advance: the job fails once, later advances skip it, the sandbo
   await advance(sb, 3600);
   assert.equal((await failedJobs(sb)).length, 1);
   assert.equal(logLines(bad.id).length, 1, `logged once: ${JSON.stringify(logLines(bad.id))}`);
+  const told = await sse.waitFor((m) => m.event === 'job.failed');
+  assert.deepEqual(told.data, { id: failed[0].id, error: failed[0].reason }, 'the live stream told of it');
   const due = await reportDueHandler(engine.running.services).due(
     sb.id,
     Date.parse(ok(await sb.api('/api/v1/sandbox/clock')).now),
