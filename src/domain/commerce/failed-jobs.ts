@@ -64,7 +64,9 @@ export class FailedJobs {
           await handler.run(due, asOf);
         } catch (err) {
           if (!isRowFault(err)) throw err;
-          await this.record(handler.job, due.tenantId, due.id, asOf, faultReason('cannot run the job', err));
+          // PostgreSQL text holds no NUL, which an error quoting the stored row might carry.
+          const reason = faultReason('cannot run the job', err).replaceAll('\0', '');
+          await this.record(handler.job, due.tenantId, due.id, asOf, reason);
         }
       },
     };

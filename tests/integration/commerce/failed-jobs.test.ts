@@ -156,3 +156,15 @@ test('a database fault is no failure of the row: the job is not set aside, and t
   assert.deepEqual(await failedJobs(sb), []);
   assert.equal(logLines(r.id).length, 0);
 });
+
+test('a reason quoting a NUL from the stored row is recorded without it (PostgreSQL text holds none)', async () => {
+  const sb = await createSandbox(engine.url);
+  const r = await report(sb, 3600_000);
+  const handler = new FailedJobs(db(), record).guard({
+    ...reportDueHandler(engine.running.services),
+    run: () => Promise.reject(new Error('unknown kind "no\0pe"')),
+  });
+  await handler.run({ kind: 'report.due', tenantId: sb.id, id: r.id, dueAt: Date.parse(r.nextDueAt) }, Date.now());
+  const [failed] = await failedJobs(sb);
+  assert.equal(failed.reason, 'cannot run the job: unknown kind "nope"');
+});
