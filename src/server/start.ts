@@ -27,6 +27,7 @@ import { IdempotencyKeys } from './middleware/idempotency.ts';
 import { CursorCodec } from './pagination.ts';
 import type { RouteDef } from './route.ts';
 import { clockRoutes } from './routes/clock.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -281,7 +282,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await invalidations.start();
     cleanups.push(() => invalidations.close());
     cleanups.push(
-      await startCommerceJobs(services, { pollMs: options.jobPollMs, onError: (message) => logger.error(message) }),
+      await startCommerceJobs(services, {
+        pollMs: options.jobPollMs,
+        onError: (message) => logger.error(message),
+        onJobFailed: (tenantId, id, error) => webhooks.stream.publish(tenantId, 'job.failed', { id, error }),
+      }),
     );
     const catchers = new Catchers(db, clock, services.baseUrl);
 
@@ -300,6 +305,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...oauthRoutes(services, { shared: exposure.shared, auth: () => auth! }),
       ...orderRoutes(services),
       ...clockRoutes(services),
+      ...jobRoutes(services),
       ...topicRoutes(),
       ...deliveryExportRoutes(services),
       ...webhookRoutes(services),

@@ -7,6 +7,7 @@ import type * as catchers from './schemas/catchers.ts';
 import type * as checks from './schemas/checks.ts';
 import type * as common from './schemas/common.ts';
 import type * as comparison from './schemas/comparison.ts';
+import type * as jobs from './schemas/jobs.ts';
 import type * as oauth from './schemas/oauth-clients.ts';
 import type * as payments from './schemas/payments.ts';
 import type * as sandbox from './schemas/sandbox.ts';
@@ -54,6 +55,8 @@ export type EndpointDisabled = NonNullable<Endpoint['disabled']>;
 export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
 /** GET …/deliveries/{id}/signed-request: the delivery's request, signed afresh now. */
 export type SignedRequest = z.infer<typeof webhooks.SignedRequest>;
+/** A commerce job set aside because its row could not be processed (GET /api/v1/sandbox/jobs/failed). */
+export type FailedJob = z.infer<typeof jobs.FailedJob>;
 /** A replay of the dead-letter queue and its progress (GET /api/v1/webhooks/dlq-replays/{id}). */
 export type DlqReplayJob = z.infer<typeof webhooks.DlqReplayJob>;
 export type ReplayFilter = z.infer<typeof webhooks.ReplayFilter>;
@@ -80,7 +83,13 @@ export type CaughtRequest = z.infer<typeof catchers.CaughtRequest>;
 export type CheckCaseInfo = z.infer<typeof checks.CheckCaseInfo>;
 
 export type StreamEvent =
-  'delivery.created' | 'delivery.updated' | 'attempt.finished' | 'check.updated' | 'clock.advanced' | 'reset';
+  | 'delivery.created'
+  | 'delivery.updated'
+  | 'attempt.finished'
+  | 'check.updated'
+  | 'clock.advanced'
+  | 'job.failed'
+  | 'reset';
 
 /** What the live stream says about a delivery (SPEC §5.7); the stream is SSE, outside the OpenAPI document. */
 export interface StreamMessage {

@@ -11,6 +11,7 @@ import type { RouteDef } from '../../src/server/route.ts';
 import { catcherRoutes } from '../../src/server/routes/catcher.ts';
 import { checkRoutes } from '../../src/server/routes/checks.ts';
 import { clockRoutes } from '../../src/server/routes/clock.ts';
+import { jobRoutes } from '../../src/server/routes/jobs.ts';
 import { oauthClientRoutes } from '../../src/server/routes/oauth-clients.ts';
 import { paymentRoutes } from '../../src/server/routes/payments.ts';
 import { sandboxRoutes } from '../../src/server/routes/sandboxes.ts';
@@ -105,6 +106,7 @@ const routes: RouteDef[] = [
   ...sandboxRoutes(untouchable, untouchable),
   ...sessionRoutes(untouchable, { shared: false, auth: () => untouchable, openSandboxCreation: true }),
   ...clockRoutes(untouchable),
+  ...jobRoutes(untouchable),
   ...webhookRoutes(untouchable),
   ...checkRoutes(untouchable),
   ...catcherRoutes(untouchable, untouchable),
@@ -155,6 +157,8 @@ test('the routes the inspector reads answer with exactly the shared schemas its 
     ['putCatcher', 200, shared.Catcher],
     ['listCaughtRequests', 200, shared.CaughtRequest, true],
     ['listCheckCases', 200, shared.CheckCases],
+    ['listFailedJobs', 200, shared.FailedJob, true],
+    ['retryFailedJob', 202, shared.FailedJob],
   ];
   for (const [operationId, status, schema, list] of expectations) {
     assert.equal(responseSchema(operationId, status, list), schema, `${operationId} ${status}`);

@@ -3,6 +3,7 @@ import { notAdvancingSql } from '../../schedule/clock.ts';
 import { clockInRangeSql, sandboxNowSql } from '../../schedule/clock-range.ts';
 import type { DueJob, JobHandler } from '../../schedule/scheduler.ts';
 import type { CommerceDeps } from './deps.ts';
+import { notFailedSql } from './failed-jobs.ts';
 
 export interface ColumnJob {
   kind: string;
@@ -36,14 +37,17 @@ const runnableTenant = (alias: string) => `not ${alias}.is_template and ${notAdv
 export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobHandler {
   const toJobs = (rows: { tenant_id: string; id: string; due: Date }[]) =>
     rows.map((r) => ({ kind: job.kind, tenantId: r.tenant_id, id: r.id, dueAt: r.due.getTime() }));
+  // A job that failed is left out everywhere (docs/decisions/failed-jobs.md); the kind is parameter n.
+  const notFailed = (n: number) => notFailedSql('j', job.column, `$${n}::text`);
   return {
     job,
     async load(): Promise<DueJob[]> {
       return toJobs(
         await deps.db.query(
-          `select tenant_id, id, ${job.column} as due from ${job.table}
-          where ${job.column} is not null and (${job.pending})
+          `select tenant_id, id, ${job.column} as due from ${job.table} j
+          where ${job.column} is not null and (${job.pending}) and ${notFailed(1)}
             and tenant_id in (select id from tenants where not is_template)`,
+          [job.kind],
         ),
       );
     },
@@ -52,9 +56,10 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
       // again for a job it cannot take (a row someone keeps locked) would never end. The lock lasts this statement.
       return toJobs(
         await deps.db.query(
-          `select tenant_id, id, ${job.column} as due from ${job.table}
-          where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) order by ${job.column} for update skip locked`,
-          [tenantId, new Date(upTo)],
+          `select tenant_id, id, ${job.column} as due from ${job.table} j
+          where tenant_id = $1 and ${job.column} <= $2 and (${job.pending}) and ${notFailed(3)}
+          order by ${job.column} for update of j skip locked`,
+          [tenantId, new Date(upTo), job.kind],
           { prepare: true },
         ),
       );
@@ -71,8 +76,9 @@ export function columnJobHandler(deps: CommerceDeps, job: ColumnJob): ColumnJobH
         const [row] = await tx.query(
           `select 1 from ${job.table} j where tenant_id = $1 and id = $2 and (${job.pending}) and ${job.column} <= $3
               and (not $4::boolean or exists (select 1 from tenants t where t.id = j.tenant_id and ${notAdvancingSql('t')}))
+              and ${notFailed(5)}
             for update of j skip locked`,
-          [due.tenantId, due.id, at, realTime],
+          [due.tenantId, due.id, at, realTime, job.kind],
         );
         if (row) await job.run(tx, due.tenantId, due.id, at);
       });
@@ -89,7 +95,8 @@ export async function overdueJobs(q: Queryable, jobs: ColumnJob[], limit: number
   const union = jobs
     .map(
       (j, i) =>
-        `select $${i + 2}::text as kind, tenant_id, id, ${j.column} as due from ${j.table} where ${j.column} is not null and (${j.pending})`,
+        `select $${i + 2}::text as kind, tenant_id, id, ${j.column} as due from ${j.table} r
+          where ${j.column} is not null and (${j.pending}) and ${notFailedSql('r', j.column, `$${i + 2}::text`)}`,
     )
     .join(' union all ');
   const rows = await q.query<{ kind: string; tenant_id: string; id: string; due: Date }>(

@@ -6,6 +6,7 @@ import { reportDueHandler, reportDueJob } from '../reports/reports.ts';
 import { consentPushHandler, consentPushJob } from '../security/consents.ts';
 import { impersonationTimeoutHandler, impersonationTimeoutJob } from '../security/impersonation.ts';
 import type { CommerceDeps } from './deps.ts';
+import { FailedJobs } from './failed-jobs.ts';
 import { ColumnJobWatch } from './job-watch.ts';
 import type { ColumnJobHandler } from './jobs.ts';
 
@@ -27,15 +28,22 @@ function commerceJobs(deps: CommerceDeps): [string, ColumnJobHandler][] {
 }
 
 /**
- * Registers the commerce jobs with the scheduler and starts watching for those other engines on the
+ * Registers the commerce jobs with the scheduler (a job whose row its handler cannot process is set aside as
+ * failed, logged once: src/domain/commerce/failed-jobs.ts) and starts watching for those other engines on the
  * database schedule (team mode); resolves to its stop.
  */
 export async function startCommerceJobs(
   deps: CommerceDeps,
-  options: { pollMs?: number; onError: (message: string) => void },
+  options: {
+    pollMs?: number;
+    onError: (message: string) => void;
+    /** A job was set aside as failed (its failure's id and reason). */
+    onJobFailed?: (tenantId: string, id: string, reason: string) => void;
+  },
 ): Promise<() => Promise<void>> {
   const handlers = commerceJobs(deps);
-  for (const [kind, handler] of handlers) deps.scheduler.register(kind, handler);
+  const failures = new FailedJobs(deps.db, options.onError, options.onJobFailed);
+  for (const [kind, handler] of handlers) deps.scheduler.register(kind, failures.guard(handler));
   const watch = new ColumnJobWatch(
     deps.db,
     deps.scheduler,

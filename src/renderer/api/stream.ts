@@ -8,6 +8,7 @@ const events: StreamMessage['event'][] = [
   'attempt.finished',
   'check.updated',
   'clock.advanced',
+  'job.failed',
   'reset',
 ];
 const coalesceMs = 16;

@@ -5,6 +5,7 @@ import { useChecks } from './checks.ts';
 import { useDetail } from './detail.ts';
 import { useDlqReplay } from './dlq-replay.ts';
 import { useEndpoints } from './endpoints.ts';
+import { useFailedJobs } from './failed-jobs.ts';
 import { useDeliveryList, useDlqList } from './list.ts';
 
 /** Reloads everything shown for the sandbox (after a reset, or when the stream could not resume). */
@@ -20,6 +21,7 @@ export function reloadSandboxData(): void {
       .load()
       .catch(() => {});
   void useApp.getState().refreshClock();
+  void useFailedJobs.getState().load();
 }
 
 /** Forgets the previous sandbox's data when another one is selected. */
@@ -32,6 +34,7 @@ function clearSandboxData(): void {
   useEndpoints.getState().clear();
   useCatchers.getState().clear();
   useChecks.getState().clear();
+  useFailedJobs.getState().clear();
 }
 
 /**
@@ -58,6 +61,8 @@ export async function startLive(): Promise<LiveStream> {
     if (messages.some((m) => m.event === 'attempt.finished')) useCatchers.getState().refreshLogs();
     const clock = messages.findLast((m) => m.event === 'clock.advanced' && m.data.offsetSeconds !== undefined);
     if (clock) useApp.getState().setClockOffset(clock.data.offsetSeconds! * 1000);
+    // Cannot reject: load() catches.
+    if (messages.some((m) => m.event === 'job.failed')) void useFailedJobs.getState().load();
     // A 410 Gone turned an endpoint off: the endpoints view shows why, and offers to turn it back on.
     if (messages.some((m) => m.data.endpointDisabled) && useEndpoints.getState().loaded)
       // Cannot reject: load() catches: the error shows in the endpoints view.

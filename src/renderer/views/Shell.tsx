@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useNow } from '../components/hooks.ts';
 import { Link } from '../components/Misc.tsx';
+import { FailedJobsBanner } from '../components/FailedJobsBanner.tsx';
 import { OutageBanner } from '../components/OutageBanner.tsx';
 import { navigate, pathOf, type Route } from '../router.ts';
 import { useApp } from '../store/app.ts';
@@ -146,6 +147,7 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
       <Nav route={route} />
       <OutageBanner />
       <main id="main" className="content" tabIndex={-1}>
+        <FailedJobsBanner />
         {children}
       </main>
     </div>

@@ -3,6 +3,7 @@ export * from './catchers.ts';
 export * from './checks.ts';
 export * from './common.ts';
 export * from './comparison.ts';
+export * from './jobs.ts';
 export * from './oauth-clients.ts';
 export * from './payments.ts';
 export * from './sandbox.ts';

@@ -503,6 +503,8 @@ export const notExported: Readonly<Record<string, string>> = {
   stream_counters: "the numbers of the original sandbox's stream messages",
   list_counters:
     "the original sandbox's commit positions and delivery count: the import's own transaction takes the next ones",
+  failed_jobs:
+    "jobs the original engine set aside: the import's engine runs the rows' jobs afresh, and sets aside those that fail",
   list_commits: 'the commit position of each transaction of the original database (the import is one transaction)',
 };
 
