@@ -19,7 +19,7 @@ import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
 import { openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
-import { newAdminKey, ownDatabaseAdminKey } from './admin-key.ts';
+import { knownAdminKey, ownDatabaseAdminKey, sharedDatabaseAdminKey } from './admin-key.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -96,7 +96,7 @@ export interface SandboxOptions {
    * Set in a worker of `serve --workers N`: its primary holds the data dir (lock, discovery file,
    * managed PostgreSQL), and the workers answer GET /api/v1/health with the primary's instance id.
    */
-  worker?: { instanceId: string; adminKey?: string };
+  worker?: { instanceId: string; adminKey?: string; adminKeyDir?: string };
   /** How long a claimed delivery stays leased to this engine (default 30 s; the team tests shorten it). */
   deliveryLeaseMs?: number;
   /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
@@ -134,7 +134,11 @@ export interface RunningSandbox {
   readyUrl: string;
   /** Listening beyond loopback (or published beyond it): browsers sign in with a sandbox's credentials. */
   shared: boolean;
-  adminKey: string;
+  /**
+   * The admin key, unless this engine is not the one that made it on a shared database and was not given it
+   * (it still accepts it: it checks the key's hash).
+   */
+  adminKey?: string;
   /** This engine run's id (its lock, discovery file and health route name it). */
   instanceId: string;
   port: number;
@@ -204,19 +208,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     cleanups.push(() => db.close());
     // The admin key: the operator's; else the data dir's when its database lives there (PGlite or
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
-    // by every engine on it). A worker of --workers gets its primary's.
+    // by every engine on it, which keeps only its hash). A worker of --workers gets its primary's, or its
+    // primary's data dir to keep the database's in.
     const ownDatabase = dataDir !== undefined && !options.databaseUrl;
-    const { adminKey, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      adminKey:
-        exposure.adminKey ??
-        options.worker?.adminKey ??
-        (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
+    const given = exposure.adminKey ?? options.worker?.adminKey;
+    const { admin, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
+      admin: given
+        ? knownAdminKey(given)
+        : ownDatabase
+          ? knownAdminKey(await ownDatabaseAdminKey(dataDir, db))
+          : await sharedDatabaseAdminKey(db, dataDir ?? options.worker?.adminKeyDir),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
       fileKey: await installSecret(db, 'file_signing_key', () => randomString(32)),
     }));
-    const logger = options.logger ?? consoleLogger(() => [adminKey]);
+    const adminKey = admin.key;
+    const logger = options.logger ?? consoleLogger(() => (adminKey ? [adminKey] : []));
     logError = (message) => logger.error(message);
     if (tightened) logger.warn(tightened);
+    if (!adminKey) {
+      logger.warn(
+        "this database's admin key was made by another engine, and only its hash is stored: this engine accepts it " +
+          'but cannot show it. It is on the ready line and in the data dir (admin-key file) of the engine that made it; ' +
+          'give it here with --admin-key (or SANDBAY_ADMIN_KEY) for this ready line and CLI',
+      );
+    }
 
     const invalidations = new Invalidations(db);
     const clock = new SandboxClock();
@@ -345,7 +360,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const { port, address: boundAddress } = server.address() as AddressInfo;
     const cookieSuffix = cookiePort(port, exposure.publicUrl);
     auth = {
-      adminKey,
+      adminKeyHash: admin.hash,
       cookieName: `sandbay_admin_${cookieSuffix}`,
       adminCookie: !exposure.shared,
       session: { name: `sandbay_session_${cookieSuffix}`, publicUrl: exposure.publicUrl },
@@ -364,7 +379,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       before: [
         staticUi({
           dir: join(packageRoot(), 'out', 'renderer'),
-          adminKey,
+          adminKeyHash: admin.hash,
           cookieName: auth.cookieName,
           adminCookie: auth.adminCookie,
         }),
@@ -379,7 +394,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // machine, and this engine's own address (through a public URL the lock's probe could reach another engine).
     const discovery = { url, ...(exposure.publicUrl ? { publicUrl } : {}), pid: process.pid, instanceId, adminKey };
     if (dataDir) cleanups.push(writeDiscovery(dataDir, discovery));
-    const readyUrl = exposure.shared ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
+    const readyUrl = exposure.shared || !adminKey ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
     return {
       url,
       publicUrl,
