@@ -41,6 +41,7 @@ import { defaultMaxImportBytes } from './upload.ts';
 import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { endpointEnableRoutes } from './routes/endpoints-enable.ts';
 import { deliveryCompareRoutes } from './routes/delivery-compare.ts';
 import { importDomainRules } from './portable-row-rules.ts';
 import { commerceRoutes } from './routes/commerce.ts';
@@ -318,6 +319,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...topicRoutes(),
       ...deliveryExportRoutes(services),
       ...webhookRoutes(services),
+      ...endpointEnableRoutes(services),
       ...deliveryCompareRoutes(services),
       ...checkRoutes(services),
       ...eventRoutes(services),
