@@ -7,7 +7,7 @@ import { randomString } from '../shared/ids.ts';
 /** The file in a data dir that keeps its admin key, whichever database the data dir runs on. */
 export const adminKeyFile = (dataDir: string) => join(dataDir, 'admin-key');
 
-export const newAdminKey = () => `sbk_${randomString(32)}`;
+const newAdminKey = () => `sbk_${randomString(32)}`;
 
 /**
  * What an engine knows of its admin key: its SHA-256 always (what a request's key is checked against),
