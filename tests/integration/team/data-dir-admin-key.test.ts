@@ -63,13 +63,17 @@ test("on --database-url the key is the database's own: the engine that made it s
   other.child.kill('SIGTERM');
   assert.equal((await other.exited).code, 0, other.stderr);
   assert.notEqual(shared, readFileSync(adminKeyFile(dataDir), 'utf8').trim());
-  // A database that has no key yet takes the data dir's.
+  // A database that has no key yet takes the data dir's, every worker of --workers too (the primary hands them
+  // its data dir); with no data dir, the worker that made the key is the one whose ready line the primary prints.
   const fresh = await createTestDatabase();
   databases.push(fresh);
   assert.equal(
-    await keyOf(['--data-dir', dataDir, '--database-url', fresh.url]),
+    await keyOf(['--data-dir', dataDir, '--database-url', fresh.url, '--workers', '2']),
     readFileSync(adminKeyFile(dataDir), 'utf8').trim(),
   );
+  const scratch = await createTestDatabase();
+  databases.push(scratch);
+  assert.match(await keyOf(['--memory', '--database-url', scratch.url, '--workers', '2']), /^sbk_\w{32}$/);
   const chosen = 'operator-chosen-admin-key-0123456789abcdef';
   assert.equal(await keyOf(['--data-dir', dataDir, '--admin-key', chosen]), chosen);
 });
