@@ -31,7 +31,7 @@ export function matchesAdminKey(candidate: string, hash: string): boolean {
 }
 
 /** A key this engine holds (made, kept or given): its hash is computed here. */
-export const knownAdminKey = (key: string): AdminKey => ({ key, hash: adminKeyHash(key) });
+const knownAdminKey = (key: string): AdminKey => ({ key, hash: adminKeyHash(key) });
 
 /** The key a data dir's file keeps, if it has one. */
 function keptAdminKey(dataDir: string): string | undefined {
@@ -73,10 +73,23 @@ async function plainDatabaseAdminKey(db: Db): Promise<string | undefined> {
  * them. An install from before keeps its key: adopted from the database when the file is missing, then
  * taken out of the database.
  */
-export async function ownDatabaseAdminKey(dataDir: string, db: Db): Promise<string> {
+async function ownDatabaseAdminKey(dataDir: string, db: Db): Promise<string> {
   const key = await dataDirAdminKey(dataDir, () => plainDatabaseAdminKey(db));
   await db.query("delete from meta where key = 'admin_key'");
   return key;
+}
+
+/**
+ * An engine given its key (--admin-key, or a --workers primary's) still takes a plain key from before out of
+ * its database, leaving its hash, so the engines not given one keep accepting it.
+ */
+async function retirePlainAdminKey(db: Db): Promise<void> {
+  const plain = await plainDatabaseAdminKey(db);
+  if (plain === undefined) return;
+  await db.query("insert into meta (key, value) values ('admin_key_sha256', $1) on conflict (key) do nothing", [
+    adminKeyHash(plain),
+  ]);
+  await db.query("delete from meta where key = 'admin_key'");
 }
 
 /**
@@ -87,7 +100,7 @@ export async function ownDatabaseAdminKey(dataDir: string, db: Db): Promise<stri
  * key, and keeps it in its data dir when that has none. Any other engine knows the key only if its data
  * dir's file holds it. The caller holds the startup lock, so engines starting together make one key.
  */
-export async function sharedDatabaseAdminKey(db: Db, dataDir: string | undefined): Promise<AdminKey> {
+async function sharedDatabaseAdminKey(db: Db, dataDir: string | undefined): Promise<AdminKey> {
   const plain = await plainDatabaseAdminKey(db);
   const [row] = await db.query<{ value: string }>("select value from meta where key = 'admin_key_sha256'");
   const kept = dataDir === undefined ? undefined : keptAdminKey(dataDir);
@@ -98,4 +111,24 @@ export async function sharedDatabaseAdminKey(db: Db, dataDir: string | undefined
   const key = [made, kept].find((k) => k !== undefined && matchesAdminKey(k, hash));
   if (key !== undefined && dataDir !== undefined && kept === undefined) keepAdminKey(dataDir, key);
   return { key, hash };
+}
+
+/**
+ * An engine's admin key: the one it was given (--admin-key, or a --workers primary's); else the data dir's when
+ * its database lives there (PGlite, --postgres); else the database's own, shared by every engine on it
+ * (`keyDir` keeps it: the data dir, or a --workers primary's). Either way a plain key from before leaves the
+ * database. The caller holds the startup lock.
+ */
+export async function engineAdminKey(
+  db: Db,
+  options: { given?: string; ownDataDir?: string; keyDir?: string },
+): Promise<AdminKey> {
+  const { given, ownDataDir, keyDir } = options;
+  if (ownDataDir !== undefined) {
+    const own = await ownDatabaseAdminKey(ownDataDir, db);
+    return knownAdminKey(given ?? own);
+  }
+  if (given === undefined) return sharedDatabaseAdminKey(db, keyDir);
+  await retirePlainAdminKey(db);
+  return knownAdminKey(given);
 }

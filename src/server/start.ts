@@ -19,7 +19,7 @@ import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
 import { openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
-import { knownAdminKey, ownDatabaseAdminKey, sharedDatabaseAdminKey } from './admin-key.ts';
+import { engineAdminKey } from './admin-key.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -211,14 +211,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
     // by every engine on it, which keeps only its hash). A worker of --workers gets its primary's, or its
     // primary's data dir to keep the database's in.
-    const ownDatabase = dataDir !== undefined && !options.databaseUrl;
-    const given = exposure.adminKey ?? options.worker?.adminKey;
     const { admin, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      admin: given
-        ? knownAdminKey(given)
-        : ownDatabase
-          ? knownAdminKey(await ownDatabaseAdminKey(dataDir, db))
-          : await sharedDatabaseAdminKey(db, dataDir ?? options.worker?.adminKeyDir),
+      admin: await engineAdminKey(db, {
+        given: exposure.adminKey ?? options.worker?.adminKey,
+        ownDataDir: options.databaseUrl ? undefined : dataDir,
+        keyDir: dataDir ?? options.worker?.adminKeyDir,
+      }),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
       fileKey: await installSecret(db, 'file_signing_key', () => randomString(32)),
     }));

@@ -127,6 +127,29 @@ test('a plain admin key from before is hashed and its row deleted on open; the k
   }
 });
 
+test('an engine given --admin-key takes a plain key from before out of the database too', async () => {
+  const databaseUrl = await sharedDatabase();
+  const dataDir = newDataDir();
+  const older = 'sbk_abcdefghijklmnopqrstuv0123456789';
+  const before = await start({ dataDir, databaseUrl });
+  await before.services.db.query("delete from meta where key like 'admin_key%'");
+  await before.services.db.query("insert into meta (key, value) values ('admin_key', $1)", [older]);
+  await before.close();
+  rmSync(adminKeyFile(dataDir));
+  const given = 'operator-chosen-admin-key-0123456789abcdef';
+  const engine = await start({ dataDir, databaseUrl, adminKey: given });
+  try {
+    assert.equal(engine.adminKey, given);
+    const meta = await engine.services.db.query("select key, value from meta where key like 'admin_key%'");
+    // A shared database keeps the hash for the engines not given a key; a data dir's own keeps it in its file.
+    assert.deepEqual(meta, pg ? [{ key: 'admin_key_sha256', value: adminKeyHash(older) }] : []);
+    if (!pg) assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), older);
+    assert.ok(!(await everyRow(engine.services.db)).includes(older));
+  } finally {
+    await engine.close();
+  }
+});
+
 test("--memory's scratch database keeps only the hash too", async () => {
   const engine = await start({ memory: true });
   try {
