@@ -30,6 +30,12 @@ export function matchesAdminKey(candidate: string, hash: string): boolean {
   return timingSafeEqual(Buffer.from(adminKeyHash(candidate), 'hex'), Buffer.from(hash, 'hex'));
 }
 
+/** What an engine that accepts its shared database's key without knowing it logs once, at start. */
+export const unknownAdminKeyNotice =
+  "this database's admin key was made by another engine, and only its hash is stored: this engine accepts it but " +
+  'cannot show it. It is on the ready line and in the data dir (admin-key file) of the engine that made it; give ' +
+  'it here with --admin-key (or SANDBAY_ADMIN_KEY) for this ready line and CLI';
+
 /** A key this engine holds (made, kept or given): its hash is computed here. */
 const knownAdminKey = (key: string): AdminKey => ({ key, hash: adminKeyHash(key) });
 

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
 import { detached, withAmbientTransactions } from '../db/ambient.ts';
 import { Invalidations } from '../db/invalidations.ts';
-import type { Db } from '../db/database.ts';
 import type { PostgresTimeouts } from '../db/timeouts.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
@@ -13,13 +12,13 @@ import { randomString } from '../shared/ids.ts';
 import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
-import { otlpTracesUrl } from '../webhooks/tracing/config.ts';
 import { databaseAddress, OutboundPolicy, type HostLookup } from '../webhooks/outbound/policy.ts';
 import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
-import { openSandboxDatabase, startupLockKey } from './database.ts';
+import { installSecret, openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
-import { engineAdminKey } from './admin-key.ts';
+import { engineAdminKey, unknownAdminKeyNotice } from './admin-key.ts';
+import { attemptTracer } from './attempt-tracer.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -135,10 +134,7 @@ export interface RunningSandbox {
   readyUrl: string;
   /** Listening beyond loopback (or published beyond it): browsers sign in with a sandbox's credentials. */
   shared: boolean;
-  /**
-   * The admin key, unless this engine is not the one that made it on a shared database and was not given it
-   * (it still accepts it: it checks the key's hash).
-   */
+  /** The admin key; absent on an engine that accepts a shared database's key without knowing it (admin-key.ts). */
   adminKey?: string;
   /** This engine run's id (its lock, discovery file and health route name it). */
   instanceId: string;
@@ -159,15 +155,6 @@ export interface RunningSandbox {
 function urlHost(bindHost: string): string {
   if (bindHost === '0.0.0.0' || bindHost === '::') return '127.0.0.1';
   return bindHost.includes(':') ? `[${bindHost}]` : bindHost;
-}
-
-/** Per-install secrets live in the database's meta table, created on first start. */
-async function installSecret(db: Db, key: string, make: () => string): Promise<string> {
-  const [row] = await db.query<{ value: string }>(
-    `insert into meta (key, value) values ($1, $2) on conflict (key) do update set value = meta.value returning value`,
-    [key, make()],
-  );
-  return row.value;
 }
 
 /** The one engine factory: headless command, Electron main process and every test use it. */
@@ -224,13 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const logger = options.logger ?? consoleLogger(() => (adminKey ? [adminKey] : []));
     logError = (message) => logger.error(message);
     if (tightened) logger.warn(tightened);
-    if (!adminKey) {
-      logger.warn(
-        "this database's admin key was made by another engine, and only its hash is stored: this engine accepts it " +
-          'but cannot show it. It is on the ready line and in the data dir (admin-key file) of the engine that made it; ' +
-          'give it here with --admin-key (or SANDBAY_ADMIN_KEY) for this ready line and CLI',
-      );
-    }
+    if (!adminKey) logger.warn(unknownAdminKeyNotice);
 
     const invalidations = new Invalidations(db);
     const clock = new SandboxClock();
@@ -413,16 +394,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await cleanup();
     throw err;
   }
-}
-
-/** The OTLP exporter of attempt spans when export is on; the SDK is loaded only then (no cost when off). */
-async function attemptTracer(endpoint: string | undefined) {
-  const url = otlpTracesUrl(endpoint, process.env);
-  if (!url) return undefined;
-  const { otlpAttemptTracer } = await import('../webhooks/tracing/otlp.ts');
-  return otlpAttemptTracer({
-    url,
-    serviceName: process.env.OTEL_SERVICE_NAME || 'sandbay',
-    serviceVersion: packageVersion(),
-  });
 }
