@@ -153,6 +153,13 @@ export const guides: Record<string, Guide> = {
       ],
     ],
   },
+  'resume-imported': {
+    examples: [['sandbay resume-imported --sandbox sbx_…', 'its endpoints call their receivers again']],
+    notes: [
+      'Endpoints turned off by hand or by a 410 Gone stay off; those the outbound policy refuses stay off and are ' +
+        'named. Why one action: [decision](decisions/one-action-resumes-imported-endpoints.md).',
+    ],
+  },
   'fixtures record': {
     examples: [
       ["sandbay fixtures record --out fixtures.json --topics 'order.*'", 'the order deliveries in the log'],

@@ -8,7 +8,7 @@ import { isAppUrl, openWindow } from './window.ts';
 export interface Engine {
   url: string;
   readyUrl: string;
-  adminKey: string;
+  adminKey?: string;
   close(): Promise<void>;
 }
 

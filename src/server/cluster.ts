@@ -67,9 +67,11 @@ export async function startCluster(
       cleanups,
     );
     if (tightened) log(tightened);
-    // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them.
+    // Workers open the database, not the data dir: the data dir's admin key (--postgres) comes with them; on a
+    // --database-url they get the data dir to keep the database's key in (admin-key.ts, sharedDatabaseAdminKey).
     const adminKey = !exposure.adminKey && dataDir && !options.databaseUrl ? await dataDirAdminKey(dataDir) : undefined;
-    const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey }) };
+    const adminKeyDir = options.databaseUrl ? dataDir : undefined;
+    const env = { [workerEnv]: JSON.stringify({ instanceId, databaseUrl, adminKey, adminKeyDir }) };
     const restarts: number[] = [];
     // Workers accept from the shared socket themselves. Under the default round-robin the primary accepts
     // each connection and passes it on, keeping it open until the worker says it took it: one passed to a
@@ -101,7 +103,8 @@ export async function startCluster(
     cleanups.push(() => stopWorkers());
     const ready = await Promise.all(Array.from({ length: workers }, () => readyOf(fork())));
     serving = true;
-    const first = ready[0];
+    // Without a data dir, only the worker that made a shared database's key knows it: its ready line is the one.
+    const first = ready.find((worker) => worker.adminKey) ?? ready[0];
     if (exposure.shared !== first.shared) throw new Error('a worker disagrees with its primary on exposure');
     if (dataDir) {
       cleanups.push(
@@ -167,12 +170,13 @@ async function stopWorkers(): Promise<void> {
 /** In a worker process: the options its primary handed down, or undefined outside a cluster. */
 export function clusterWorkerOptions(options: SandboxOptions): SandboxOptions | undefined {
   if (!cluster.isWorker || !process.env[workerEnv]) return undefined;
-  const { instanceId, databaseUrl, adminKey } = JSON.parse(process.env[workerEnv]) as {
+  const { instanceId, databaseUrl, adminKey, adminKeyDir } = JSON.parse(process.env[workerEnv]) as {
     instanceId: string;
     databaseUrl: string;
     adminKey?: string;
+    adminKeyDir?: string;
   };
-  return { ...options, databaseUrl, postgres: false, worker: { instanceId, adminKey } };
+  return { ...options, databaseUrl, postgres: false, worker: { instanceId, adminKey, adminKeyDir } };
 }
 
 /** Tells the primary this worker serves; a worker whose primary is gone stops too. */

@@ -85,3 +85,12 @@ export async function startSandboxPostgres(dataDir: string | undefined): Promise
     },
   };
 }
+
+/** Per-install secrets live in the database's meta table, created on first start. */
+export async function installSecret(db: Db, key: string, make: () => string): Promise<string> {
+  const [row] = await db.query<{ value: string }>(
+    `insert into meta (key, value) values ($1, $2) on conflict (key) do update set value = meta.value returning value`,
+    [key, make()],
+  );
+  return row.value;
+}

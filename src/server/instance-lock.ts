@@ -18,8 +18,11 @@ export interface Discovery {
   pid: number;
   /** The engine's id for this run; its lock and GET /api/v1/health say the same. */
   instanceId?: string;
-  /** The admin key, so the CLI on this machine can act on any sandbox (file mode 0600). */
-  adminKey: string;
+  /**
+   * The admin key, so the CLI on this machine can act on any sandbox (file mode 0600); absent when the engine
+   * does not know it (admin-key.ts, sharedDatabaseAdminKey).
+   */
+  adminKey?: string;
 }
 
 export class DataDirLockedError extends Error {

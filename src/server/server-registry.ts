@@ -23,8 +23,8 @@ export interface RegisteredServer {
   dataDir: string | null;
   /** It keeps its data in memory (--memory), even when a data dir was named. */
   memory: boolean;
-  /** The admin key, so the CLI of the same user can act on any sandbox (file mode 0600, directory 0700). */
-  adminKey: string;
+  /** The admin key, so the CLI of the same user can act on any sandbox (0600 file, 0700 folder), if known. */
+  adminKey?: string;
   startedAt: string;
 }
 

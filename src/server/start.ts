@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { packageRoot, packageVersion } from '../shared/node/package-root.ts';
 import { detached, withAmbientTransactions } from '../db/ambient.ts';
 import { Invalidations } from '../db/invalidations.ts';
-import type { Db } from '../db/database.ts';
 import type { PostgresTimeouts } from '../db/timeouts.ts';
 import { TokenStore } from '../domain/oauth/token-store.ts';
 import { Sandboxes } from '../domain/sandboxes/sandboxes.ts';
@@ -13,13 +12,13 @@ import { randomString } from '../shared/ids.ts';
 import { Scheduler } from '../schedule/scheduler.ts';
 import { attemptTimeoutSeconds } from '../shared/retry-schedule.ts';
 import { createWebhookEngine } from '../webhooks/engine.ts';
-import { otlpTracesUrl } from '../webhooks/tracing/config.ts';
 import { databaseAddress, OutboundPolicy, type HostLookup } from '../webhooks/outbound/policy.ts';
 import { AllowList } from '../webhooks/outbound/address-ranges.ts';
 import { createApp } from './app.ts';
-import { openSandboxDatabase, startupLockKey } from './database.ts';
+import { installSecret, openSandboxDatabase, startupLockKey } from './database.ts';
 import { claimDataDir } from './claim-data-dir.ts';
-import { newAdminKey, ownDatabaseAdminKey } from './admin-key.ts';
+import { engineAdminKey, unknownAdminKeyNotice } from './admin-key.ts';
+import { attemptTracer } from './attempt-tracer.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import { consoleLogger, type Logger } from './log.ts';
@@ -42,6 +41,7 @@ import { defaultMaxImportBytes } from './upload.ts';
 import { PortableSandboxes } from '../domain/sandboxes/portable/portable.ts';
 import { topicRoutes, webhooksSection } from './routes/topics.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { endpointEnableRoutes } from './routes/endpoints-enable.ts';
 import { deliveryCompareRoutes } from './routes/delivery-compare.ts';
 import { importDomainRules } from './portable-row-rules.ts';
 import { commerceRoutes } from './routes/commerce.ts';
@@ -97,7 +97,7 @@ export interface SandboxOptions {
    * Set in a worker of `serve --workers N`: its primary holds the data dir (lock, discovery file,
    * managed PostgreSQL), and the workers answer GET /api/v1/health with the primary's instance id.
    */
-  worker?: { instanceId: string; adminKey?: string };
+  worker?: { instanceId: string; adminKey?: string; adminKeyDir?: string };
   /** How long a claimed delivery stays leased to this engine (default 30 s; the team tests shorten it). */
   deliveryLeaseMs?: number;
   /** The slow poll for due deliveries and stopped engines' leases (default 2 s). */
@@ -135,7 +135,8 @@ export interface RunningSandbox {
   readyUrl: string;
   /** Listening beyond loopback (or published beyond it): browsers sign in with a sandbox's credentials. */
   shared: boolean;
-  adminKey: string;
+  /** The admin key; absent on an engine that accepts a shared database's key without knowing it (admin-key.ts). */
+  adminKey?: string;
   /** This engine run's id (its lock, discovery file and health route name it). */
   instanceId: string;
   port: number;
@@ -155,15 +156,6 @@ export interface RunningSandbox {
 function urlHost(bindHost: string): string {
   if (bindHost === '0.0.0.0' || bindHost === '::') return '127.0.0.1';
   return bindHost.includes(':') ? `[${bindHost}]` : bindHost;
-}
-
-/** Per-install secrets live in the database's meta table, created on first start. */
-async function installSecret(db: Db, key: string, make: () => string): Promise<string> {
-  const [row] = await db.query<{ value: string }>(
-    `insert into meta (key, value) values ($1, $2) on conflict (key) do update set value = meta.value returning value`,
-    [key, make()],
-  );
-  return row.value;
 }
 
 /** The one engine factory: headless command, Electron main process and every test use it. */
@@ -205,19 +197,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     cleanups.push(() => db.close());
     // The admin key: the operator's; else the data dir's when its database lives there (PGlite or
     // --postgres), the same whichever it runs on; else, on a --database-url, the database's own (shared
-    // by every engine on it). A worker of --workers gets its primary's.
-    const ownDatabase = dataDir !== undefined && !options.databaseUrl;
-    const { adminKey, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
-      adminKey:
-        exposure.adminKey ??
-        options.worker?.adminKey ??
-        (ownDatabase ? await ownDatabaseAdminKey(dataDir, db) : await installSecret(db, 'admin_key', newAdminKey)),
+    // by every engine on it, which keeps only its hash). A worker of --workers gets its primary's, or its
+    // primary's data dir to keep the database's in.
+    const { admin, cursorSecret, fileKey } = await db.withAdvisoryLock(startupLockKey, async () => ({
+      admin: await engineAdminKey(db, {
+        given: exposure.adminKey ?? options.worker?.adminKey,
+        ownDataDir: options.databaseUrl ? undefined : dataDir,
+        keyDir: dataDir ?? options.worker?.adminKeyDir,
+      }),
       cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
       fileKey: await installSecret(db, 'file_signing_key', () => randomString(32)),
     }));
-    const logger = options.logger ?? consoleLogger(() => [adminKey]);
+    const adminKey = admin.key;
+    const logger = options.logger ?? consoleLogger(() => (adminKey ? [adminKey] : []));
     logError = (message) => logger.error(message);
     if (tightened) logger.warn(tightened);
+    if (!adminKey) logger.warn(unknownAdminKeyNotice);
 
     const invalidations = new Invalidations(db);
     const clock = new SandboxClock();
@@ -309,6 +304,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...topicRoutes(),
       ...deliveryExportRoutes(services),
       ...webhookRoutes(services),
+      ...endpointEnableRoutes(services),
       ...deliveryCompareRoutes(services),
       ...checkRoutes(services),
       ...eventRoutes(services),
@@ -351,7 +347,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const { port, address: boundAddress } = server.address() as AddressInfo;
     const cookieSuffix = cookiePort(port, exposure.publicUrl);
     auth = {
-      adminKey,
+      adminKeyHash: admin.hash,
       cookieName: `sandbay_admin_${cookieSuffix}`,
       adminCookie: !exposure.shared,
       session: { name: `sandbay_session_${cookieSuffix}`, publicUrl: exposure.publicUrl },
@@ -370,7 +366,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       before: [
         staticUi({
           dir: join(packageRoot(), 'out', 'renderer'),
-          adminKey,
+          adminKeyHash: admin.hash,
           cookieName: auth.cookieName,
           adminCookie: auth.adminCookie,
         }),
@@ -385,7 +381,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // machine, and this engine's own address (through a public URL the lock's probe could reach another engine).
     const discovery = { url, ...(exposure.publicUrl ? { publicUrl } : {}), pid: process.pid, instanceId, adminKey };
     if (dataDir) cleanups.push(writeDiscovery(dataDir, discovery));
-    const readyUrl = exposure.shared ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
+    const readyUrl = exposure.shared || !adminKey ? `${publicUrl}/` : `${publicUrl}/?key=${adminKey}`;
     return {
       url,
       publicUrl,
@@ -404,16 +400,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     await cleanup();
     throw err;
   }
-}
-
-/** The OTLP exporter of attempt spans when export is on; the SDK is loaded only then (no cost when off). */
-async function attemptTracer(endpoint: string | undefined) {
-  const url = otlpTracesUrl(endpoint, process.env);
-  if (!url) return undefined;
-  const { otlpAttemptTracer } = await import('../webhooks/tracing/otlp.ts');
-  return otlpAttemptTracer({
-    url,
-    serviceName: process.env.OTEL_SERVICE_NAME || 'sandbay',
-    serviceVersion: packageVersion(),
-  });
 }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import { constantTimeEqual } from '../shared/hmac.ts';
+import { matchesAdminKey } from './admin-key.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,7 +21,8 @@ const apiPrefixes = ['/api/', '/oauth/', '/catch/', '/3ds/'];
 export interface UiOptions {
   /** The built renderer (electron-vite's out/renderer). */
   dir: string;
-  adminKey: string;
+  /** The admin key's SHA-256: a `?key=` that matches it becomes the admin cookie. */
+  adminKeyHash: string;
   cookieName: string;
   /**
    * Whether opening /?key=… sets the admin cookie: on loopback only. A shared server never hands
@@ -46,8 +47,8 @@ export function staticUi(options: UiOptions): Middleware {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPrefixes.some((p) => ctx.path.startsWith(p)))
       return next();
     const key = ctx.query.key;
-    if (options.adminCookie && typeof key === 'string' && constantTimeEqual(key, options.adminKey)) {
-      ctx.cookies.set(options.cookieName, options.adminKey, {
+    if (options.adminCookie && typeof key === 'string' && matchesAdminKey(key, options.adminKeyHash)) {
+      ctx.cookies.set(options.cookieName, key, {
         httpOnly: true,
         sameSite: 'strict',
         path: '/',

@@ -51,6 +51,8 @@ export type EndpointChaos = NonNullable<Endpoint['chaos']>;
 export type LiveSecret = z.infer<typeof webhooks.LiveSecrets>['data'][number];
 /** Why and since when an endpoint is off (a 410 Gone, or a user). */
 export type EndpointDisabled = NonNullable<Endpoint['disabled']>;
+/** POST /api/v1/webhooks/endpoints/enable: what came on, and what the outbound policy kept off. */
+export type EnabledEndpoints = z.infer<typeof webhooks.EnabledEndpoints>;
 /** A Retry-After on a 429, 502, 503 or 504, and what it did to the next attempt (SPEC §5.3). */
 export type AttemptRetryAfter = NonNullable<Attempt['retryAfter']>;
 /** GET …/deliveries/{id}/signed-request: the delivery's request, signed afresh now. */

@@ -9,6 +9,7 @@ import { attemptJob, type Dispatcher } from './dispatcher.ts';
 import type { EndpointInput, Endpoints } from './endpoints.ts';
 import type { Outbox, QueuedDelivery, Target } from './outbox.ts';
 import type { SchemeName } from '../shared/schemes.ts';
+import type { EnabledEndpoints, EndpointDisabled } from '../shared/api-types.ts';
 import { buildSample } from './topics/samples.ts';
 import { customiseSample, type SampleChanges } from './topics/customise.ts';
 import { resendDelivery, type ResendRequest } from './resend.ts';
@@ -42,6 +43,29 @@ export class WebhookService {
     const { endpoint, enabledNow } = await this.endpoints.update(tenantId, id, patch);
     if (enabledNow) await this.dispatcher.resumeEndpoint(tenantId, id);
     return endpoint;
+  }
+
+  /**
+   * Enables every endpoint disabled for `reason` in one action (what an import paused), oldest first, each as
+   * PATCH enabled:true does (its pending deliveries resume). One whose URL `refusal` objects to stays off.
+   */
+  async enableDisabled(
+    tenantId: string,
+    reason: EndpointDisabled['reason'],
+    refusal: (url: string) => Promise<string | undefined>,
+  ): Promise<EnabledEndpoints> {
+    const off = await this.db.query<{ id: string; url: string }>(
+      `select id, url from webhook_endpoints where tenant_id = $1 and not enabled and coalesce(disabled_reason, 'user') = $2
+        order by created_at, id`,
+      [tenantId, reason],
+    );
+    const result: EnabledEndpoints = { enabled: [], refused: [] };
+    for (const { id, url } of off) {
+      const refused = await refusal(url);
+      if (refused) result.refused.push({ endpointId: id, url, message: refused });
+      else result.enabled.push(await this.updateEndpoint(tenantId, id, { enabled: true }));
+    }
+    return result;
   }
 
   async deleteEndpoint(tenantId: string, id: string): Promise<void> {

@@ -45,11 +45,11 @@ test("a bad, missing or admin token without a sandbox is the API's reason in one
     /^sandbay: no token: pass --token TOKEN or set SANDBAY_TOKEN/,
   );
   assertOneLineFailure(
-    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey]),
+    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey!]),
     /name a sandbox: --sandbox ID/,
   );
   assertOneLineFailure(
-    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey, '--sandbox', 'sbx_nope']),
+    await runCli(['deliveries', '--url', engine.url, '--token', engine.running.adminKey!, '--sandbox', 'sbx_nope']),
     /not_found/,
   );
 });

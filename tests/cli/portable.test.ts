@@ -55,7 +55,7 @@ test('sandbay export writes the file and sandbay import makes a new sandbox of i
   assert.match(imported.stdout, /signature: signed by this Sandbay/);
   assert.match(
     imported.stdout,
-    /nothing was sent; enable an endpoint to resume its deliveries\):\n {4}whe_\w+ http:\/\/127\.0\.0\.1:\d+\/hook \(0 pending\)/,
+    /nothing was sent; enable an endpoint to resume its deliveries\):\n {4}\(sandbay resume-imported --sandbox sbx_\w+ enables them all in one go\)\n {4}whe_\w+ http:\/\/127\.0\.0\.1:\d+\/hook \(0 pending\)/,
   );
   assert.match(imported.stdout, /notes: Acme checkout demo/);
   assert.match(imported.stdout, new RegExp(`inspector: ${engine.url}/sandboxes/${id}/deliveries`));
@@ -76,6 +76,26 @@ test('sandbay import --json and --name; with --include-secrets the endpoint secr
   assert.equal(result.report.secrets, 'imported');
   assert.deepEqual(result.report.newSecrets, []);
   assert.equal(result.webhookTestSecret, sb.webhookTestSecret);
+});
+
+test('sandbay resume-imported enables every endpoint the import paused, in one command', async () => {
+  const sb = await withDeliveries();
+  const file = join(dir, 'resume.sandbay');
+  assert.equal((await runCli(['export', '--out', file, ...as(sb)])).code, 0);
+  const imported = await runCliJson(['import', file, '--url', engine.url]);
+  const [paused] = imported.report.receivers.endpoints;
+  const asImported = ['--url', engine.url, '--token', imported.credentials.accessToken];
+  const resumed = await runCli(['resume-imported', ...asImported]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.stdout, `enabled ${paused.endpointId} ${paused.url}: its pending deliveries resume\n`);
+  const endpoint: any = await (
+    await fetch(`${engine.url}/api/v1/webhooks/endpoints/${paused.endpointId}`, {
+      headers: { authorization: `Bearer ${imported.credentials.accessToken}` },
+    })
+  ).json();
+  assert.equal(endpoint.enabled, true);
+  assert.equal((await runCli(['resume-imported', ...asImported])).stdout, 'No endpoint is paused by an import.\n');
+  assert.deepEqual(await runCliJson(['resume-imported', ...asImported]), { enabled: [], refused: [] });
 });
 
 test('a damaged or oversized file: one line naming the problem, exit 1, no half file left by a failed export', async () => {

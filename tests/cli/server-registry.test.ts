@@ -66,7 +66,7 @@ test('status lists every running server; with two, a verb without --url or --dat
     [dataDir, false, onDisk.child.pid],
   );
   assert.deepEqual([byUrl[inMemory.url].dataDir, byUrl[inMemory.url].memory], [null, true]);
-  assert.ok(!JSON.stringify(status).includes(onDisk.adminKey), 'status never prints an admin key');
+  assert.ok(!JSON.stringify(status).includes(onDisk.adminKey!), 'status never prints an admin key');
   const table = await runCli(['status'], { env });
   assert.match(table.stdout, /^URL +DATA +PID +STARTED\n/);
   assert.match(table.stdout, new RegExp(`${inMemory.url} +memory +${inMemory.child.pid} `));
@@ -132,7 +132,7 @@ test('a registry it cannot write (a read-only home) does not stop the server: it
       `^sandbay: not registered in ${env.XDG_STATE_HOME}/sandbay/servers \\(.+\\): the CLI will need --url ${server.url}\n$`,
     ),
   );
-  const created = await runCli(['token', '--new', '--url', server.url, '--token', server.adminKey], { env });
+  const created = await runCli(['token', '--new', '--url', server.url, '--token', server.adminKey!], { env });
   assert.equal(created.code, 0, created.stderr);
 });
 

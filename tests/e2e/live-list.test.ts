@@ -118,7 +118,7 @@ test('without the key the inspector explains how to get in', async (t) => {
   await page.getByLabel('Admin key').fill('not a key');
   await page.getByRole('button', { name: 'Open the inspector' }).click();
   await expect(page.getByText('The admin key starts with sbk_')).visible();
-  await page.getByLabel('Admin key').fill(engine.running.adminKey);
+  await page.getByLabel('Admin key').fill(engine.running.adminKey!);
   await page.getByRole('button', { name: 'Open the inspector' }).click();
   await expect(page.getByRole('heading', { name: 'No such sandbox' })).visible();
 });

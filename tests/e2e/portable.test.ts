@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { expect } from './expect.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { harSchemaErrors } from '../helpers/har.ts';
+import { exportBytes, importBytes } from '../helpers/portable.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
 import { useBrowser } from './browser.ts';
@@ -103,4 +104,28 @@ test('importing a file that is not a sandbox file says why in a toast, and chang
   await chooser.setFiles(bad);
   await expect(page.getByText(/Import of notes\.sandbay failed: This is not a Sandbay sandbox file/)).visible();
   assert.match(page.url(), /\/deliveries$/);
+});
+
+test('the Endpoints view lists the receivers an import paused, and "Resume all" enables them in one click', async () => {
+  const source = await createSandbox(engine.url, 'Paused demo');
+  const first = await registerEndpoint(source, `${receiver.url}/first`, ['order.*']);
+  const second = await registerEndpoint(source, `${receiver.url}/second`, ['order.*']);
+  const res = await importBytes(engine.url, await exportBytes(engine.url, source));
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const imported = res.body.sandbox.id;
+
+  const page = await browser.newPage();
+  await page.goto(`${engine.url}/sandboxes/${imported}/endpoints?key=${engine.running.adminKey}`);
+  const banner = page.getByRole('region', { name: 'Paused by the import' });
+  await expect(banner).text(/2 endpoints arrived paused with this imported sandbox/);
+  const listed = await banner.locator('li code').allInnerTexts();
+  assert.deepEqual(listed.sort(), [first.url, second.url].sort(), 'the receiver URLs the file names');
+  await banner.getByRole('button', { name: 'Resume all' }).click();
+  await expect(banner).count(0);
+  for (const endpoint of [first, second]) {
+    const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
+    assert.equal(await card.getByRole('switch').isChecked(), true, endpoint.url);
+    await expect(card.getByTestId('endpoint-disabled')).count(0);
+  }
+  assert.deepEqual(page.errors, []);
 });

@@ -54,17 +54,20 @@ export function runCli(args: string[], env: Record<string, string> = {}): ServeP
 }
 
 /**
- * Waits for the ready line; returns it with the base URL and admin key it carries. A process
- * that is not ready in time is killed: one left running would keep the test file from exiting.
- * The bound is generous because a loaded 2-core machine can take tens of seconds to start one.
+ * Waits for the ready line; returns it with the base URL and admin key it carries (an engine on a shared
+ * database that did not make its key prints none). A process that is not ready in time is killed: one left
+ * running would keep the test file from exiting. The bound is generous because a loaded 2-core machine can
+ * take tens of seconds to start one.
  */
 export async function waitForReady(
   proc: ServeProcess,
   timeoutMs = 90_000,
-): Promise<{ line: string; url: string; adminKey: string }> {
+): Promise<{ line: string; url: string; adminKey?: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const match = /^.*(http:\/\/127\.0\.0\.1:(\d+))\/\?key=(\S+).*$/m.exec(proc.stdout);
+    const match =
+      /^.*(http:\/\/127\.0\.0\.1:(\d+))\/\?key=(\S+).*$/m.exec(proc.stdout) ??
+      /^Sandbay ready: (http:\/\/127\.0\.0\.1:(\d+))\/ .*$/m.exec(proc.stdout);
     if (match) return { line: match[0], url: match[1], adminKey: match[3] };
     if (proc.child.exitCode !== null || Date.now() > deadline) {
       proc.child.kill('SIGKILL');
@@ -77,7 +80,7 @@ export async function waitForReady(
 /** `sandbay serve` with the given flags, once it is ready. */
 export async function serveReady(
   args: string[],
-): Promise<ServeProcess & { url: string; adminKey: string; line: string }> {
+): Promise<ServeProcess & { url: string; adminKey?: string; line: string }> {
   const proc = runCli(['serve', '--quiet', ...args]);
   const ready = await waitForReady(proc);
   return Object.assign(proc, ready);

@@ -1,6 +1,6 @@
 import { openAsBlob, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { CreatedSandbox } from '../../shared/api-types.ts';
+import type { CreatedSandbox, EnabledEndpoints } from '../../shared/api-types.ts';
 import { sandboxFileMediaType, type ImportReport } from '../../shared/sandbox-file.ts';
 import { Client, resolveConnection, sandboxClient, type ConnectionFlags } from '../client.ts';
 import { formatBytes, longRequest, saveBody } from '../download.ts';
@@ -76,12 +76,29 @@ async function importSandbox(file: string, flags: ConnectionFlags & { name?: str
   );
   const paused = report.receivers.endpoints.length + report.receivers.deadLettered.length;
   if (paused > 0) say('  receivers the file names (nothing was sent; enable an endpoint to resume its deliveries):');
+  if (report.receivers.endpoints.length > 0)
+    say(`    (sandbay resume-imported --sandbox ${sandbox.id} enables them all in one go)`);
   for (const e of report.receivers.endpoints) say(`    ${e.endpointId} ${e.url} (${e.pendingDeliveries} pending)`);
   for (const u of report.receivers.deadLettered)
     say(`    ${u.url}: ${u.deliveries} test webhook(s) dead-lettered (replay to send)`);
   if (report.notes) say(`  notes: ${report.notes}`);
   say(`  access token: ${credentials.accessToken}`);
   say(`  inspector: ${client.url}/sandboxes/${sandbox.id}/deliveries`);
+}
+
+/**
+ * `sandbay resume-imported`: enables every endpoint an import paused in one action; the ones the outbound policy
+ * refuses stay off and are named.
+ */
+async function resumeImported(flags: ConnectionFlags): Promise<void> {
+  const client = await sandboxClient(flags);
+  const result = await client.request<EnabledEndpoints>('POST', '/api/v1/webhooks/endpoints/enable', {
+    body: { disabledReason: 'imported' },
+  });
+  if (flags.json) return printJson(result);
+  if (result.enabled.length + result.refused.length === 0) return say('No endpoint is paused by an import.');
+  for (const e of result.enabled) say(`enabled ${e.id} ${e.url}: its pending deliveries resume`);
+  for (const e of result.refused) say(`still disabled ${e.endpointId} ${e.url}: ${e.message}`);
 }
 
 export function portableCommands(program: Command): void {
@@ -100,4 +117,9 @@ export function portableCommands(program: Command): void {
   apiCommand(program, 'import <file>', 'make a new sandbox from a file written by sandbay export')
     .option('--name <name>', "the new sandbox's name (default: the file's)")
     .action(importSandbox);
+  apiCommand(
+    program,
+    'resume-imported',
+    'enable every endpoint an import paused (their pending deliveries resume); the outbound policy still applies',
+  ).action(resumeImported);
 }

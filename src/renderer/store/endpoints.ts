@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, query } from '../api/client.ts';
-import type { Endpoint, EndpointChaos, Page } from '../../shared/api-types.ts';
+import type { EnabledEndpoints, Endpoint, EndpointChaos, Page } from '../../shared/api-types.ts';
 import { maskSecret } from '../../shared/mask-secret.ts';
 import type { SchemeName } from '../../shared/schemes.ts';
 
@@ -22,6 +22,8 @@ interface EndpointsState {
   update(id: string, patch: Partial<EndpointInput>): Promise<Endpoint>;
   rotate(id: string): Promise<Endpoint>;
   remove(id: string): Promise<void>;
+  /** Enables every endpoint an import paused, in one call; the ones the outbound policy refuses stay off. */
+  resumeImported(): Promise<EnabledEndpoints>;
   clear(): void;
 }
 
@@ -70,6 +72,14 @@ export const useEndpoints = create<EndpointsState>()((set, get) => {
       const endpoint = await api.post<Endpoint>(`/api/v1/webhooks/endpoints/${id}/rotate-secret`);
       replace(endpoint);
       return endpoint;
+    },
+
+    async resumeImported() {
+      const result = await api.post<EnabledEndpoints>('/api/v1/webhooks/endpoints/enable', {
+        disabledReason: 'imported',
+      });
+      for (const endpoint of result.enabled) replace(endpoint);
+      return result;
     },
 
     async remove(id) {

@@ -7,6 +7,7 @@ import { useCan } from '../store/signin.ts';
 import { Catchers } from './endpoints/Catchers.tsx';
 import { EndpointCard } from './endpoints/EndpointCard.tsx';
 import { EndpointForm } from './endpoints/EndpointForm.tsx';
+import { ImportedEndpoints } from './endpoints/ImportedEndpoints.tsx';
 import { TestWebhookForm } from './endpoints/TestWebhook.tsx';
 
 /** Webhooks → Endpoints: register, test, enable, rotate and delete endpoints; and the built-in catchers. */
@@ -54,6 +55,7 @@ export function EndpointsView({ sandboxId }: { sandboxId: string }) {
           <Secret value={created.secret} label="new signing secret" />
         </div>
       )}
+      <ImportedEndpoints endpoints={endpoints} />
       {error && (
         <div className="callout bad" role="alert">
           {error}

@@ -17,7 +17,7 @@ const importedText = (name: string, report: ImportReport) =>
     ? ` ${counted(report.newSecrets.length, 'endpoint')} ${report.newSecrets.length === 1 ? 'signs' : 'sign'} with a new secret (the file had none).`
     : '') +
   (report.receivers.endpoints.length > 0
-    ? ` Its endpoints arrived paused, nothing is sent until you enable them (Endpoints): ${report.receivers.endpoints.map((e) => e.url).join(', ')}.`
+    ? ` Its endpoints arrived paused, nothing is sent until you resume them (Endpoints → Resume all): ${report.receivers.endpoints.map((e) => e.url).join(', ')}.`
     : '');
 
 /** The sandbox menu: export the current sandbox as one file, or import one as a new sandbox. */

@@ -1,13 +1,14 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../shared/problem.ts';
-import { constantTimeEqual } from '../../shared/hmac.ts';
 import type { TokenStore } from '../../domain/oauth/token-store.ts';
+import { matchesAdminKey } from '../admin-key.ts';
 import type { Access } from '../route.ts';
 import { anonymous, can, type Principal } from './principal.ts';
 import { sessionTokenOf, type SessionCookie } from './session-cookie.ts';
 
 export interface AuthConfig {
-  adminKey: string;
+  /** The admin key's SHA-256 (admin-key.ts): an engine on a shared database may not know the key itself. */
+  adminKeyHash: string;
   /** The admin cookie's name carries the port so two instances do not collide (SPEC §7). */
   cookieName: string;
   /**
@@ -30,10 +31,10 @@ const bearerOf = (ctx: Context): string | undefined => {
 /** True when the request carries the admin key, in the header or in the cookie. */
 export function carriesAdminKey(ctx: Context, config: AuthConfig): boolean {
   const bearer = bearerOf(ctx);
-  if (bearer) return constantTimeEqual(bearer, config.adminKey);
+  if (bearer) return matchesAdminKey(bearer, config.adminKeyHash);
   if (!config.adminCookie) return false;
   const cookie = ctx.cookies.get(config.cookieName);
-  return cookie !== undefined && constantTimeEqual(cookie, config.adminKey);
+  return cookie !== undefined && matchesAdminKey(cookie, config.adminKeyHash);
 }
 
 /** The session cookie's token, when it is what authenticates the request (no Authorization header). */

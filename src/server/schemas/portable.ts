@@ -42,7 +42,7 @@ const ImportReport = z
         deadLettered: z.array(z.object({ url: z.string(), deliveries: z.number().int() })),
       })
       .describe(
-        'Every receiver the file names. Its endpoints arrived disabled (reason imported): nothing is sent until one is enabled, then its pending deliveries resume. Pending test webhooks to other URLs were dead-lettered (replay them to send).',
+        'Every receiver the file names. Its endpoints arrived disabled (reason imported): nothing is sent until one is enabled, then its pending deliveries resume; POST /api/v1/webhooks/endpoints/enable {"disabledReason": "imported"} enables them all. Pending test webhooks to other URLs were dead-lettered (replay them to send).',
       ),
     clock: z
       .object({ now: Timestamp, offsetMs: z.number() })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { schemeNames } from '../../shared/schemes.ts';
 import { SigningScheme } from '../../shared/schemas/webhooks.ts';
 import { Timestamp } from './common.ts';
-import { deliveryStatuses, ReplayFilter, replayStatuses } from '../../shared/schemas/webhooks.ts';
+import { deliveryStatuses, disabledReasons, ReplayFilter, replayStatuses } from '../../shared/schemas/webhooks.ts';
 
 // What the API answers about webhooks is shared with the inspector; the requests are the server's own.
 export {
@@ -14,6 +14,7 @@ export {
   deliveryStatuses,
   DeliverySummary,
   DlqReplayJob,
+  EnabledEndpoints,
   Endpoint,
   LiveSecrets,
   SignedRequest,
@@ -110,6 +111,15 @@ export const EndpointRequest = endpointFields
   .meta({ id: 'WebhookEndpointRequest' });
 
 export const EndpointPatch = endpointFields.partial().strict().meta({ id: 'WebhookEndpointPatch' });
+
+export const EnableEndpointsRequest = z
+  .object({
+    disabledReason: z
+      .enum(disabledReasons)
+      .describe('Enable every disabled endpoint that is off for this reason (imported: what a sandbox file brought)'),
+  })
+  .strict()
+  .meta({ id: 'EnableWebhookEndpointsRequest' });
 
 export const DeliveriesQuery = z.object({
   status: z.enum(deliveryStatuses).optional(),

@@ -10,6 +10,9 @@ export const SigningScheme = z
       "standard-webhooks-ed25519: the same headers with v1a,<base64 ed25519>, verified with the endpoint's whpk_ public key.",
   );
 
+/** Why an endpoint is off (endpoints.ts' disabledOf says each in words). */
+export const disabledReasons = ['gone', 'user', 'imported'] as const;
+
 export const Endpoint = z
   .object({
     id: z.string(),
@@ -31,7 +34,7 @@ export const Endpoint = z
     disabled: z
       .object({
         reason: z
-          .enum(['gone', 'user', 'imported'])
+          .enum(disabledReasons)
           .describe(
             'gone: the receiver answered 410 Gone; user: turned off with PATCH enabled:false; imported: it came in a sandbox file, which calls nothing until enabled',
           ),
@@ -56,6 +59,15 @@ export const Endpoint = z
     updatedAt: Timestamp,
   })
   .meta({ id: 'WebhookEndpoint' });
+
+export const EnabledEndpoints = z
+  .object({
+    enabled: z.array(Endpoint).describe('Turned on, oldest first: their pending deliveries resume'),
+    refused: z
+      .array(z.object({ endpointId: z.string(), url: z.string(), message: z.string() }))
+      .describe("Left disabled: the outbound policy refuses their URL (a shared server's rules, SPEC §9)"),
+  })
+  .meta({ id: 'EnabledWebhookEndpoints' });
 
 export const LiveSecrets = z
   .object({

@@ -6,7 +6,8 @@ import { jsonOf, rawRequest } from '../../helpers/http.ts';
 const engine = useEngine();
 
 test('opening /?key=<adminKey> sets the HttpOnly SameSite=Strict cookie named with the port', async () => {
-  const { adminKey, port } = engine.running;
+  const { port } = engine.running;
+  const adminKey = engine.running.adminKey!;
   const res = await rawRequest(engine.url, `/?key=${adminKey}`);
   assert.equal(res.status, 200);
   assert.match(String(res.headers['content-type']), /^text\/html/);

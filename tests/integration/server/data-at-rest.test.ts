@@ -121,7 +121,7 @@ test('a data dir others could read is tightened on open, with one log line', asy
 test("the admin key is nowhere in the database's files; an install's plain copy is adopted, then removed", async () => {
   const dataDir = newDataDir();
   const first = await start(dataDir);
-  const key = first.adminKey;
+  const key = first.adminKey!;
   assert.deepEqual(await first.services.db.query("select key from meta where key like 'admin_key%'"), []);
   // An install from before: the key in the database, no key file.
   const older = 'sbk_0123456789abcdefghijklmnopqrstuv';

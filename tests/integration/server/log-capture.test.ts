@@ -12,7 +12,7 @@ const capture: Logger = { info: (l) => lines.push(l), warn: (l) => lines.push(l)
 const engine = useEngine({ logger: capture, logRequests: true });
 
 test('a full run logs requests but never a secret, token, code or the admin key', async () => {
-  const secrets: string[] = [engine.running.adminKey];
+  const secrets: string[] = [engine.running.adminKey!];
   const keep = (...values: (string | undefined)[]) => secrets.push(...values.filter((v): v is string => Boolean(v)));
 
   const sb = await createSandbox(engine.url, 'logs');

@@ -70,7 +70,7 @@ test('with a data dir: discovery file and lock while running; a second process e
   const message = second.stderr.trim();
   assert.equal(message.split('\n').length, 1, `one line: ${message}`);
   assert.ok(message.includes(first.url), message);
-  assert.ok(!message.includes(first.adminKey), 'the key stays out of the message');
+  assert.ok(!message.includes(first.adminKey!), 'the key stays out of the message');
   assert.equal(second.stdout, '');
 
   first.child.kill('SIGTERM');

@@ -1,11 +1,12 @@
 // One data dir keeps one admin key whichever database it runs on: PGlite, --postgres, and --postgres
 // with --workers all print the same key, kept in the data dir's file alone (tests/integration/server/
 // data-at-rest.test.ts: an install whose database held it adopts it);
-// on --database-url the key is that database's, shared by every engine on it.
+// on --database-url the key is that database's, shared by every engine on it (which keeps only its hash).
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { adminKeyFile } from '../../../src/server/admin-key.ts';
+import { call } from '../../helpers/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { waitForReady, type ServeProcess } from '../../helpers/process.ts';
 import { useServeDataDir } from '../../helpers/serve-on-data-dir.ts';
@@ -22,7 +23,7 @@ async function keyOf(args: string[]): Promise<string> {
   const { adminKey } = await waitForReady(proc, 120_000);
   proc.child.kill('SIGTERM');
   assert.equal((await proc.exited).code, 0, proc.stderr);
-  return adminKey;
+  return adminKey!;
 }
 
 test('PGlite, --postgres and --postgres --workers 2 on one data dir: one admin key, kept in the data dir (0600)', async () => {
@@ -47,12 +48,32 @@ test("the key file is the key's one home: its database keeps no copy, so a data 
   assert.equal(readFileSync(adminKeyFile(dataDir), 'utf8').trim(), after);
 });
 
-test("on --database-url the key is the database's own, whatever data dir an engine uses; --admin-key overrides both", async () => {
+test("on --database-url the key is the database's own: the engine that made it shows it, another accepts it; --admin-key overrides both", async () => {
   const database = await createTestDatabase();
   databases.push(database);
   const shared = await keyOf(['--memory', '--database-url', database.url]);
-  assert.equal(await keyOf(['--data-dir', dataDir, '--database-url', database.url]), shared);
+  assert.match(shared, /^sbk_\w{32}$/);
+  // This data dir keeps another key (its PGlite one): the database keeps only its key's hash, so this engine
+  // accepts the database's key without being able to show it.
+  const other = start(['--data-dir', dataDir, '--database-url', database.url, '--port', '0']);
+  const ready = await waitForReady(other, 120_000);
+  assert.equal(ready.adminKey, undefined, ready.line);
+  assert.match(other.stderr, /admin key was made by another engine/);
+  assert.equal((await call(ready.url, '/api/v1/sandboxes', { token: shared })).status, 200);
+  other.child.kill('SIGTERM');
+  assert.equal((await other.exited).code, 0, other.stderr);
   assert.notEqual(shared, readFileSync(adminKeyFile(dataDir), 'utf8').trim());
+  // A database that has no key yet takes the data dir's, every worker of --workers too (the primary hands them
+  // its data dir); with no data dir, the worker that made the key is the one whose ready line the primary prints.
+  const fresh = await createTestDatabase();
+  databases.push(fresh);
+  assert.equal(
+    await keyOf(['--data-dir', dataDir, '--database-url', fresh.url, '--workers', '2']),
+    readFileSync(adminKeyFile(dataDir), 'utf8').trim(),
+  );
+  const scratch = await createTestDatabase();
+  databases.push(scratch);
+  assert.match(await keyOf(['--memory', '--database-url', scratch.url, '--workers', '2']), /^sbk_\w{32}$/);
   const chosen = 'operator-chosen-admin-key-0123456789abcdef';
   assert.equal(await keyOf(['--data-dir', dataDir, '--admin-key', chosen]), chosen);
 });

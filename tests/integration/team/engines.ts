@@ -14,7 +14,7 @@ const order = {
   shippingAddress: { city: 'İzmir', district: 'Konak' },
 };
 
-export type Engine = ServeProcess & { url: string; adminKey: string };
+export type Engine = ServeProcess & { url: string; adminKey?: string };
 
 /** Starts `count` engines (`sandbay serve --database-url`) on one database; `env` tunes their leases and poll. */
 export async function startEngines(url: string, count: number, env: Record<string, string> = {}): Promise<Engine[]> {
