@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createPublicKey, verify as ed25519Verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { after, before, test } from 'node:test';
+import { ed25519Accepts } from '../helpers/ed25519.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { assertOneLineFailure, CliProcess } from '../helpers/cli.ts';
 import { startTestReceiver } from '../helpers/check-receivers.ts';
@@ -134,23 +134,7 @@ test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhook
     const got = receiver.received.find((r) => r.headers['webhook-id'] === deliveryId)!;
     const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
     assert.ok(new Webhook(secret).verify(got.body, headers), 'the printed secret verifies v1');
-    const key = createPublicKey({
-      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice(5), 'base64').toString('base64url') },
-      format: 'jwk',
-    });
-    const v1a = headers['webhook-signature']
-      .split(' ')
-      .find((s) => s.startsWith('v1a,'))!
-      .slice(4);
-    assert.ok(
-      ed25519Verify(
-        null,
-        Buffer.from(`${deliveryId}.${headers['webhook-timestamp']}.${got.body}`),
-        key,
-        Buffer.from(v1a, 'base64'),
-      ),
-      'the printed key verifies v1a',
-    );
+    assert.ok(ed25519Accepts(publicKey, headers, got.body), 'the printed key verifies v1a');
   } finally {
     await listen.stop();
   }
