@@ -5,15 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useEngine } from '../helpers/engine.ts';
 import { adminSandbox } from './admin-sandbox.ts';
+import { overlaps, type Box } from './boxes.ts';
 import { expect } from './expect.ts';
 import { useBrowser } from './browser.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
-
-type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('a delivery refused five times, in a 1024-pixel window: the timeline labels never overlap and nothing is clipped', async () => {
   const { admin, addEndpoint, link } = await adminSandbox(engine);

@@ -4,16 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useEngine } from '../helpers/engine.ts';
 import { adminSandbox } from './admin-sandbox.ts';
+import { overlaps } from './boxes.ts';
 import { expect } from './expect.ts';
 import { screenshot, useBrowser } from './browser.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
-
-const overlaps = (
-  a: { x: number; y: number; width: number; height: number },
-  b: { x: number; y: number; width: number; height: number },
-) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('fast-forwarding a failing delivery again and again: at most two toasts, and never over the detail panel', async () => {
   const { admin, addEndpoint, link } = await adminSandbox(engine);
