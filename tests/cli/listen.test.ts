@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { after, before, test } from 'node:test';
 import { ed25519Accepts } from '../helpers/ed25519.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
-import { assertOneLineFailure, CliProcess } from '../helpers/cli.ts';
+import { assertOneLineFailure, assertOneLineFailures, CliProcess } from '../helpers/cli.ts';
 import { startTestReceiver } from '../helpers/check-receivers.ts';
 import { independentlyVerify, Receiver } from '../helpers/receiver.ts';
 import { placeOrder } from '../helpers/webhooks.ts';
@@ -138,14 +138,10 @@ test('listen --forward-to --signature standard-webhooks-ed25519,standard-webhook
   } finally {
     await listen.stop();
   }
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--forward-to', receiver.url, '--signature', 'hmac', ...as(sb)]).exited,
-    /unknown signing scheme hmac/,
-  );
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--signature', 'sandbay', ...as(sb)]).exited,
-    /--signature needs --forward-to/,
-  );
+  await assertOneLineFailures([
+    [['listen', '--forward-to', receiver.url, '--signature', 'hmac', ...as(sb)], /unknown signing scheme hmac/],
+    [['listen', '--signature', 'sandbay', ...as(sb)], /--signature needs --forward-to/],
+  ]);
 });
 
 test('listen --forward-to: a receiver answering 410 Gone hears that the temporary endpoint is disabled and its deliveries wait, not of a next attempt', async () => {
@@ -192,18 +188,17 @@ test('listen with a bad token or an unknown topic fails in one line', async () =
   const badToken = new CliProcess(['listen', '--url', engine.url, '--token', 'sat_nope']);
   assertOneLineFailure(await badToken.exited, /invalid_token/);
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--topics', 'order.shipped', ...as(sb)]).exited,
-    /Unknown topic order\.shipped\. `sandbay topics` lists all 33\.$/,
-  );
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--topics', 'order.create,payment.*', ...as(sb)]).exited,
-    /Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\.$/,
-  );
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--forward-to', 'ftp://x', ...as(sb)]).exited,
-    /validation_failed/,
-  );
+  await assertOneLineFailures([
+    [
+      ['listen', '--topics', 'order.shipped', ...as(sb)],
+      /Unknown topic order\.shipped\. `sandbay topics` lists all 33\.$/,
+    ],
+    [
+      ['listen', '--topics', 'order.create,payment.*', ...as(sb)],
+      /Unknown topic order\.create\. Did you mean order\.placed\? `sandbay topics` lists all 33\.$/,
+    ],
+    [['listen', '--forward-to', 'ftp://x', ...as(sb)], /validation_failed/],
+  ]);
 });
 
 test('listen --forward-to --chaos --seed: the temporary endpoint injects the faults, and the lines say which', async () => {
@@ -239,16 +234,9 @@ test('listen --forward-to --chaos --seed: the temporary endpoint injects the fau
 
 test('listen --chaos needs --forward-to, and a bad fault is a one-line error', async () => {
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--chaos', 'duplicate=0.2', ...as(sb)]).exited,
-    /--chaos needs --forward-to/,
-  );
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=3', ...as(sb)]).exited,
-    /must be a rate from 0 to 1/,
-  );
-  assertOneLineFailure(
-    await new CliProcess(['listen', '--forward-to', receiver.url, '--chaos', 'jitter=1s', ...as(sb)]).exited,
-    /unknown --chaos fault jitter/,
-  );
+  await assertOneLineFailures([
+    [['listen', '--chaos', 'duplicate=0.2', ...as(sb)], /--chaos needs --forward-to/],
+    [['listen', '--forward-to', receiver.url, '--chaos', 'duplicate=3', ...as(sb)], /must be a rate from 0 to 1/],
+    [['listen', '--forward-to', receiver.url, '--chaos', 'jitter=1s', ...as(sb)], /unknown --chaos fault jitter/],
+  ]);
 });
