@@ -5,11 +5,13 @@ import { assertOneLineFailure, assertOneLineFailures, CliProcess, runCli, runCli
 import { Receiver } from '../helpers/receiver.ts';
 import { delivery, placeOrder } from '../helpers/webhooks.ts';
 
-// Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
-const engine = useEngine({ attemptTimeoutMs: 120_000 });
 const receiver = new Receiver();
 before(() => receiver.start());
+// Closed before the engine (after hooks run in the order they are declared): the requests it holds hung
+// end there, or the engine's close would wait out their attempts, two minutes each.
 after(() => receiver.close());
+// Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
+const engine = useEngine({ attemptTimeoutMs: 120_000 });
 
 async function waitUntil(done: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
