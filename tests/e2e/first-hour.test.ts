@@ -10,11 +10,13 @@ import { insertDeliveries } from './bulk.ts';
 import { expect } from './expect.ts';
 import { inspectorUrl } from './admin-sandbox.ts';
 
+const receiver = new Receiver();
+// Closed before the engine (after hooks run in the order they are declared): the requests it holds hung
+// end there, or the engine's close would wait out their attempts, a minute each.
+after(() => receiver.close());
 // Hung replays stay in flight for the whole test (cancel must stop the rest, not wait them out).
 const engine = useEngine({ attemptTimeoutMs: 60_000 });
 const browser = useBrowser();
-const receiver = new Receiver();
-after(() => receiver.close());
 
 test("the key prompt shows this engine's own URL, and a wrong key is told apart from a missing one", async (t) => {
   const page = await browser.newPage();
