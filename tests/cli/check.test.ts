@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startTestReceiver, type TestReceiver } from '../helpers/check-receivers.ts';
-import { assertOneLineFailure, runCli } from '../helpers/cli.ts';
+import { assertOneLineFailures, runCli } from '../helpers/cli.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { registerEndpoint } from '../helpers/webhooks.ts';
 
@@ -250,7 +250,9 @@ test("--endpoint uses the endpoint's URL and secret; a wrong use of the flags is
   const result = await runCli(['check', '--endpoint', endpoint.id, ...as(sb)]);
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, new RegExp(`^Checking ${r.url} \\(endpoint ${endpoint.id}\\) with 15 cases…`));
-  assertOneLineFailure(await runCli(['check', ...as(sb)]), /give the receiver URL, or --endpoint/);
-  assertOneLineFailure(await runCli(['check', r.url, '--endpoint', endpoint.id, ...as(sb)]), /not both/);
-  assertOneLineFailure(await runCli(['check', '--endpoint', 'whe_nope', ...as(sb)]), /not_found/);
+  await assertOneLineFailures([
+    [['check', ...as(sb)], /give the receiver URL, or --endpoint/],
+    [['check', r.url, '--endpoint', endpoint.id, ...as(sb)], /not both/],
+    [['check', '--endpoint', 'whe_nope', ...as(sb)], /not_found/],
+  ]);
 });

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
-import { assertOneLineFailure, CliProcess, runCli, runCliJson } from '../helpers/cli.ts';
+import { assertOneLineFailure, assertOneLineFailures, CliProcess, runCli, runCliJson } from '../helpers/cli.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { delivery, placeOrder } from '../helpers/webhooks.ts';
 
-// Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
-const engine = useEngine({ attemptTimeoutMs: 120_000 });
 const receiver = new Receiver();
 before(() => receiver.start());
+// Closed before the engine (after hooks run in the order they are declared): the requests it holds hung
+// end there, or the engine's close would wait out their attempts, two minutes each.
 after(() => receiver.close());
+// Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
+const engine = useEngine({ attemptTimeoutMs: 120_000 });
 
 async function waitUntil(done: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -121,9 +123,11 @@ test('dlq replay --all --no-wait returns the job; dlq status follows it; Ctrl-C 
 
 test('dlq replay needs exactly one of an id and --all', async () => {
   const sb = await createSandbox(engine.url);
-  assertOneLineFailure(await runCli(['dlq', 'replay', ...as(sb)]), /give a delivery id to replay, or --all/);
-  assertOneLineFailure(await runCli(['dlq', 'replay', 'dlv_x', '--all', ...as(sb)]), /not both/);
-  assertOneLineFailure(await runCli(['dlq', 'replay', 'dlv_missing', ...as(sb)]), /not_found/);
+  await assertOneLineFailures([
+    [['dlq', 'replay', ...as(sb)], /give a delivery id to replay, or --all/],
+    [['dlq', 'replay', 'dlv_x', '--all', ...as(sb)], /not both/],
+    [['dlq', 'replay', 'dlv_missing', ...as(sb)], /not_found/],
+  ]);
 });
 
 test('clock advance reads 90s, 1h30m and 1d; clock show prints the offset', async () => {
@@ -133,8 +137,10 @@ test('clock advance reads 90s, 1h30m and 1d; clock show prints the offset', asyn
   assert.equal((await runCliJson(['clock', 'advance', '1d', ...as(sb)])).offsetSeconds, 90 + 5400 + 86_400);
   const shown = await runCli(['clock', 'show', ...as(sb)]);
   assert.match(shown.stdout, /^sandbox now \S+Z \(1d1h ahead of the real clock\)\n$/);
-  assertOneLineFailure(await runCli(['clock', 'advance', '2x', ...as(sb)]), /not a duration: 2x/);
-  assertOneLineFailure(await runCli(['clock', 'advance', '0s', ...as(sb)]), /more than zero/);
+  await assertOneLineFailures([
+    [['clock', 'advance', '2x', ...as(sb)], /not a duration: 2x/],
+    [['clock', 'advance', '0s', ...as(sb)], /more than zero/],
+  ]);
 });
 
 test('reset restores the seed and clears the delivery log; reset --all revokes tokens and prints a new one', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../helpers/engine.ts';
-import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+import { assertOneLineFailure, assertOneLineFailures, runCli, runCliJson } from '../helpers/cli.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { registerEndpoint } from '../helpers/webhooks.ts';
 
@@ -124,22 +124,13 @@ test('a wrong type, a missing field or a bad path is refused with the path named
     ...as(sb),
   ]);
   assertOneLineFailure(badPath, /cannot read the path data\.\.total/);
-  assertOneLineFailure(
-    await runCli(['trigger', 'order.placed', '--to', receiver.url, '--data', '[1]', ...as(sb)]),
-    /--data must be a JSON object/,
-  );
-  assertOneLineFailure(
-    await runCli([
-      'trigger',
-      'order.placed',
-      '--to',
-      receiver.url,
-      '--data',
-      `@${join(dir, 'missing.json')}`,
-      ...as(sb),
-    ]),
-    /cannot read .*missing\.json: ENOENT/,
-  );
+  await assertOneLineFailures([
+    [['trigger', 'order.placed', '--to', receiver.url, '--data', '[1]', ...as(sb)], /--data must be a JSON object/],
+    [
+      ['trigger', 'order.placed', '--to', receiver.url, '--data', `@${join(dir, 'missing.json')}`, ...as(sb)],
+      /cannot read .*missing\.json: ENOENT/,
+    ],
+  ]);
   assert.equal((await sb.api('/api/v1/webhooks/deliveries')).body.data.length, 0);
   assert.equal(receiver.received.length, before);
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { assertOneLineFailure, runCli, runCliJson } from '../helpers/cli.ts';
+import { assertOneLineFailure, assertOneLineFailures, runCli, runCliJson } from '../helpers/cli.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
 
 const vectors = signatureVectors;
@@ -127,23 +127,21 @@ test('--language says the fix the way that language writes it; an unknown one is
     '--body-file',
     bodyFile('lang.json', body),
   ];
-  assertOneLineFailure(
-    await runCli([...args, '--language', 'python']),
-    /Likely cause: The secret lost its whsec_ prefix\..* Fix: In Python: hmac\.new\(secret\.encode\(\), …\)/,
-  );
-  assertOneLineFailure(
-    await runCli([...args, '--language', 'go']),
-    /Fix: In Go: hmac\.New\(sha256\.New, \[\]byte\(secret\)\)/,
-  );
+  await assertOneLineFailures([
+    [
+      [...args, '--language', 'python'],
+      /Likely cause: The secret lost its whsec_ prefix\..* Fix: In Python: hmac\.new\(secret\.encode\(\), …\)/,
+    ],
+    [[...args, '--language', 'go'], /Fix: In Go: hmac\.New\(sha256\.New, \[\]byte\(secret\)\)/],
+  ]);
   const pretty = bodyFile('lang-pretty.json', JSON.stringify(JSON.parse(body), null, 2));
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', secret, '--header', header, '--body-file', pretty, '--language', 'php']),
-    /Likely cause: The JSON was parsed and serialised again\..* Fix: In PHP: verify file_get_contents\('php:\/\/input'\)/,
-  );
-  assertOneLineFailure(
-    await runCli([...args, '--language', 'cobol']),
-    /--language must be one of node, python, php, go, ruby, not cobol/,
-  );
+  await assertOneLineFailures([
+    [
+      ['verify', '--secret', secret, '--header', header, '--body-file', pretty, '--language', 'php'],
+      /Likely cause: The JSON was parsed and serialised again\..* Fix: In PHP: verify file_get_contents\('php:\/\/input'\)/,
+    ],
+    [[...args, '--language', 'cobol'], /--language must be one of node, python, php, go, ruby, not cobol/],
+  ]);
 });
 
 test('a stale or future timestamp exits 1 unless the tolerance allows it; --json says why', async () => {
@@ -161,23 +159,19 @@ test('a stale or future timestamp exits 1 unless the tolerance allows it; --json
 
 test('a missing or malformed header, an unreadable file and bad numbers are one-line errors', async () => {
   const file = bodyFile('m.json', body);
-  assertOneLineFailure(await runCli(['verify', '--secret', secret, '--header', '', '--body-file', file]), /no_header/);
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', secret, '--header', 'sha256=abc', '--body-file', file]),
-    /malformed_header/,
-  );
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', join(dir, 'none.json')]),
-    /cannot read .*ENOENT/,
-  );
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', secret, '--header', signedNow(), '--body-file', file, '--tolerance', 'soon']),
-    /--tolerance must be/,
-  );
-  assertOneLineFailure(
-    await runCli(['verify', '--header', signedNow(), '--body-file', file]),
-    /required option '--secret <secret>'/,
-  );
+  await assertOneLineFailures([
+    [['verify', '--secret', secret, '--header', '', '--body-file', file], /no_header/],
+    [['verify', '--secret', secret, '--header', 'sha256=abc', '--body-file', file], /malformed_header/],
+    [
+      ['verify', '--secret', secret, '--header', signedNow(), '--body-file', join(dir, 'none.json')],
+      /cannot read .*ENOENT/,
+    ],
+    [
+      ['verify', '--secret', secret, '--header', signedNow(), '--body-file', file, '--tolerance', 'soon'],
+      /--tolerance must be/,
+    ],
+    [['verify', '--header', signedNow(), '--body-file', file], /required option '--secret <secret>'/],
+  ]);
 });
 
 test('--header "Name: value" ×3 verifies Standard Webhooks (v1 with whsec_, v1a with whpk_); --scheme requires one', async () => {
@@ -226,39 +220,32 @@ test('--header "Name: value" ×3 verifies Standard Webhooks (v1 with whsec_, v1a
   ]);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /^valid: order\.placed dlv_0001, signed 3s ago\n$/);
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', v1.cases[1].secret, ...args, '--now', String(e.timestamp)]),
-    /invalid: no_matching_signature .*Likely cause: A secret, but no v1 signature/,
-  );
-  assertOneLineFailure(
-    await runCli([
-      'verify',
-      '--secret',
-      e.publicKey,
-      ...args,
-      '--now',
-      String(e.timestamp),
-      '--scheme',
-      'standard-webhooks',
-    ]),
-    /invalid: no_matching_signature/,
-  );
-  assertOneLineFailure(
-    await runCli([
-      'verify',
-      '--secret',
-      e.publicKey,
-      '--header',
-      't=1,v1=ab',
-      '--body-file',
-      bodyFile('x.json', '{}'),
-      '--scheme',
-      'standard-webhooks',
-    ]),
-    /--scheme standard-webhooks needs --header 'webhook-id: …'/,
-  );
-  assertOneLineFailure(
-    await runCli(['verify', '--secret', e.publicKey, ...args, '--scheme', 'hmac']),
-    /--scheme must be one of sandbay, standard-webhooks, standard-webhooks-ed25519/,
-  );
+  await assertOneLineFailures([
+    [
+      ['verify', '--secret', v1.cases[1].secret, ...args, '--now', String(e.timestamp)],
+      /invalid: no_matching_signature .*Likely cause: A secret, but no v1 signature/,
+    ],
+    [
+      ['verify', '--secret', e.publicKey, ...args, '--now', String(e.timestamp), '--scheme', 'standard-webhooks'],
+      /invalid: no_matching_signature/,
+    ],
+    [
+      [
+        'verify',
+        '--secret',
+        e.publicKey,
+        '--header',
+        't=1,v1=ab',
+        '--body-file',
+        bodyFile('x.json', '{}'),
+        '--scheme',
+        'standard-webhooks',
+      ],
+      /--scheme standard-webhooks needs --header 'webhook-id: …'/,
+    ],
+    [
+      ['verify', '--secret', e.publicKey, ...args, '--scheme', 'hmac'],
+      /--scheme must be one of sandbay, standard-webhooks, standard-webhooks-ed25519/,
+    ],
+  ]);
 });

@@ -8,6 +8,7 @@ import { advance } from '../helpers/webhooks.ts';
 import { createSandbox, useEngine } from '../helpers/engine.ts';
 import { screenshot, useBrowser } from './browser.ts';
 import { expect } from './expect.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
@@ -50,7 +51,7 @@ test('after a 7 h advance, the timeline is on the sandbox clock and the signatur
 
   const page = await browser.newPage();
   t.after(() => page.context().close());
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/deliveries/${id}?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/deliveries/${id}`));
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   const attempt = await clockOf(page, 'slot-1');
   assert.equal(attempt.clock, 'sandbox');

@@ -1,8 +1,8 @@
 // The Compare tab: a delivery's previous attempt against its latest, at once, and against another delivery.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, useEngine } from '../helpers/engine.ts';
-import { Receiver } from '../helpers/receiver.ts';
+import { useEngine } from '../helpers/engine.ts';
+import { adminSandbox, startReceiver } from './admin-sandbox.ts';
 import { expect } from './expect.ts';
 import { screenshot, useBrowser } from './browser.ts';
 
@@ -10,14 +10,9 @@ const engine = useEngine();
 const browser = useBrowser();
 
 test('Compare shows what changed between two attempts, then between two deliveries', async (t) => {
-  const receiver = await new Receiver().start();
-  t.after(() => receiver.close());
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (await admin('/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['order.*'] } }))
-    .body;
+  const receiver = await startReceiver(t);
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
+  const endpoint = await addEndpoint(receiver.url);
   receiver.behaviour = { kind: 'status', status: 500, body: 'boom: total must be positive' };
   const first = await admin('/api/v1/webhooks/test', {
     body: { topic: 'order.placed', endpoint: endpoint.id, data: { total: 10 } },
@@ -32,9 +27,7 @@ test('Compare shows what changed between two attempts, then between two deliveri
   await receiver.waitFor(3);
 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(
-    `${engine.url}/sandboxes/${sandboxId}/deliveries/${first.body.deliveryId}?key=${engine.running.adminKey}`,
-  );
+  await page.goto(link(`deliveries/${first.body.deliveryId}`));
   await page.getByRole('tab', { name: 'Compare' }).click();
   const answers = page.getByTestId('answer-changes');
   await expect(answers.locator('tr', { hasText: 'status' })).text(/^status\s+500\s+200$/);

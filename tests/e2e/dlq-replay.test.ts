@@ -7,6 +7,7 @@ import { advance } from '../helpers/webhooks.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../helpers/engine.ts';
 import { useBrowser } from './browser.ts';
 import { expect } from './expect.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
@@ -39,7 +40,7 @@ test('a row replayed to success leaves the DLQ view; one whose replay fails stay
 
   const page = await browser.newPage();
   t.after(() => page.context().close());
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/dlq?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/dlq`));
   await expect(page.getByTestId('connection')).text('Live');
   const row = (id: string) => page.locator(`[data-delivery-id="${id}"]`);
   await expect(row(first)).visible();

@@ -8,12 +8,15 @@ import { registerEndpoint } from '../helpers/webhooks.ts';
 import { useBrowser } from './browser.ts';
 import { insertDeliveries } from './bulk.ts';
 import { expect } from './expect.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
+const receiver = new Receiver();
+// Closed before the engine (after hooks run in the order they are declared): the requests it holds hung
+// end there, or the engine's close would wait out their attempts, a minute each.
+after(() => receiver.close());
 // Hung replays stay in flight for the whole test (cancel must stop the rest, not wait them out).
 const engine = useEngine({ attemptTimeoutMs: 60_000 });
 const browser = useBrowser();
-const receiver = new Receiver();
-after(() => receiver.close());
 
 test("the key prompt shows this engine's own URL, and a wrong key is told apart from a missing one", async (t) => {
   const page = await browser.newPage();
@@ -39,7 +42,7 @@ test("the key prompt shows this engine's own URL, and a wrong key is told apart 
 test('toasts fade by themselves; hovering keeps one until the pointer leaves', async (t) => {
   const page = await browser.newPage();
   t.after(() => page.context().close());
-  await page.goto(`${engine.url}/portal/sandbox?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, '/portal/sandbox'));
   await page.getByRole('button', { name: 'Create sandbox' }).click();
   const toast = page.locator('.toast', { hasText: 'created and seeded.' });
   await expect(toast).visible();
@@ -64,7 +67,7 @@ test('replaying a large DLQ shows progress and can be cancelled; a replay starte
   await insertDeliveries(engine.running.services.db, sb.id, 40, { status: 'dead', endpointId: endpoint.id });
   const page = await browser.newPage();
   t.after(() => page.context().close());
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/dlq?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/dlq`));
   await expect(page.getByTestId('row-count')).text('40 shown');
 
   await page.getByRole('button', { name: 'Replay all' }).click();

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { expect } from './expect.ts';
 import { call, useEngine } from '../helpers/engine.ts';
 import { screenshot, useBrowser } from './browser.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 // One journey through the inspector, as a user would take it (issue 4's acceptance walk):
 // portal → catcher endpoint → live test webhook → signature check → failing retries fast-
@@ -22,7 +23,7 @@ const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
 
 test('the portal creates a sandbox in one click and shows its credentials', async () => {
   page = await browser.newPage();
-  await page.goto(`${engine.url}/portal/sandbox?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, '/portal/sandbox'));
   assert.equal(new URL(page.url()).search, '', 'the key leaves the address bar');
   await expect(page.getByRole('heading', { name: 'No sandbox yet' })).visible();
   await page.getByRole('button', { name: 'Create sandbox' }).click();

@@ -7,13 +7,14 @@ import { insertDeliveries } from './bulk.ts';
 import { loadAllRows, scriptedScroll } from './scroll.ts';
 import { CuttingProxy } from './cutting-proxy.ts';
 import { expect } from './expect.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
 
 const openDeliveries = async (sandboxId: string, suffix = '') => {
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/deliveries${suffix}?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sandboxId}/deliveries${suffix}`));
   await expect(page.getByTestId('connection')).text('Live');
   return page;
 };
@@ -97,7 +98,7 @@ test('a deep link opens the delivery with only the admin cookie', async (t) => {
   const sent = await sb.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
   const page = await browser.newPage();
   t.after(() => page.context().close());
-  await page.goto(`${engine.url}/?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, '/'));
   const linked = await page.context().newPage(); // a new tab: no key in its storage, the cookie only
   await linked.goto(`${engine.url}/sandboxes/${sb.id}/deliveries/${sent.body.deliveryId}`);
   await expect(linked.getByRole('heading', { name: sent.body.deliveryId })).visible();

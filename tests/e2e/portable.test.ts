@@ -10,6 +10,7 @@ import { exportBytes, importBytes } from '../helpers/portable.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
 import { useBrowser } from './browser.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
@@ -35,7 +36,7 @@ const sandbox = () =>
 
 async function openDeliveries(sb: TestSandbox) {
   const page = await browser.newPage({ acceptDownloads: true });
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/deliveries?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/deliveries`));
   await expect(page.getByRole('heading', { name: 'Deliveries' })).visible();
   await expect(page.getByTestId('row-count')).text(/^2 shown/);
   return page;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { startTestReceiver, type TestReceiver } from '../helpers/check-receivers.ts';
-import { call, useEngine } from '../helpers/engine.ts';
+import { useEngine } from '../helpers/engine.ts';
+import { adminSandbox } from './admin-sandbox.ts';
 import { expect } from './expect.ts';
 import { screenshot, useBrowser } from './browser.ts';
 
@@ -16,20 +17,15 @@ after(async () => {
 });
 
 test('Check receiver scores the endpoint, links each case to its delivery, and keeps the last runs', async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (
-    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
-  ).body;
+  const { id: sandboxId, admin, addEndpoint, link } = await adminSandbox(engine);
+  const endpoint = await addEndpoint('http://127.0.0.1:9/hook');
   const broken = await startTestReceiver(endpoint.secret, 'skips-timestamp');
   const fixed = await startTestReceiver(endpoint.secret);
   receivers.push(broken, fixed);
   await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
 
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await page.goto(link('endpoints'));
   const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
   await card.getByRole('button', { name: `Check receiver ${broken.url}` }).click();
   const report = card.getByTestId('check-report');
@@ -74,16 +70,12 @@ test('Check receiver scores the endpoint, links each case to its delivery, and k
 });
 
 test("a built-in catcher's card says the check is for your own receiver (a catcher answers what you chose, whatever the signature)", async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
   const catcher = (await admin('/api/v1/catchers/demo', { method: 'PUT', body: {} })).body;
-  const caught = (await admin('/api/v1/webhooks/endpoints', { body: { url: catcher.url, topics: ['*'] } })).body;
-  const own = (await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['*'] } }))
-    .body;
+  const caught = await addEndpoint(catcher.url, ['*']);
+  const own = await addEndpoint('http://127.0.0.1:9/hook', ['*']);
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await page.goto(link('endpoints'));
   await expect(page.locator(`li[data-endpoint-id="${caught.id}"]`).getByTestId('check-catcher-note')).text(
     /built-in catcher: it answers what you chose/,
   );
@@ -95,10 +87,9 @@ test("a built-in catcher's card says the check is for your own receiver (a catch
 });
 
 test('chaos is set on the endpoint form and shown on the card', async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
+  const { admin, link } = await adminSandbox(engine);
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await page.goto(link('endpoints'));
   await page.getByRole('button', { name: 'Add endpoint' }).first().click();
   await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hook');
   await page.getByLabel('All order topics').check();
@@ -108,10 +99,7 @@ test('chaos is set on the endpoint form and shown on the card', async () => {
   await page.getByLabel('Seed').fill('7');
   await page.getByRole('button', { name: 'Create endpoint' }).click();
   await expect(page.locator('li.endpoint').getByText('on (seed 7)')).visible();
-  const list = await call(engine.url, '/api/v1/webhooks/endpoints', {
-    token: engine.running.adminKey,
-    headers: { 'sandbay-sandbox': sandboxId },
-  });
+  const list = await admin('/api/v1/webhooks/endpoints');
   assert.deepEqual(list.body.data[0].chaos, { duplicateRate: 0.2, reorderWindowMs: 5000, delayMs: 0, seed: 7 });
   const chaos = page.locator('li.endpoint').getByTestId('chaos');
   await chaos.locator('summary').click();
@@ -127,19 +115,14 @@ test('chaos is set on the endpoint form and shown on the card', async () => {
 });
 
 test('a receiver that rejects correct deliveries: the root cause once, the cases it blocks greyed as not scored', async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (
-    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
-  ).body;
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
+  const endpoint = await addEndpoint('http://127.0.0.1:9/hook');
   const broken = await startTestReceiver(endpoint.secret, 'strips-prefix');
   receivers.push(broken);
   await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
 
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sandboxId}/endpoints?key=${engine.running.adminKey}`);
+  await page.goto(link('endpoints'));
   const card = page.locator(`li[data-endpoint-id="${endpoint.id}"]`);
   await card.getByRole('button', { name: `Check receiver ${broken.url}` }).click();
   await expect(card.getByTestId('check-report')).attribute('data-status', 'finished');
@@ -158,22 +141,15 @@ test('a receiver that rejects correct deliveries: the root cause once, the cases
 });
 
 test("the doctor reads the receiver's Sandbay-Echo by itself: what it verified, and the fix in its language", async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (
-    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
-  ).body;
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
+  const endpoint = await addEndpoint('http://127.0.0.1:9/hook');
   const broken = await startTestReceiver(endpoint.secret, 'secret-with-newline', 'echoes');
   receivers.push(broken);
   await admin(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url: broken.url } });
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage();
-  await page.goto(
-    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
-  );
+  await page.goto(link(`deliveries/${sent.body.deliveryId}`));
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   await page.getByRole('tab', { name: 'Receiver doctor' }).click();
   const echo = page.getByTestId('echo-diagnosis');

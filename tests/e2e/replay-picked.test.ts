@@ -7,6 +7,7 @@ import { createSandbox, useEngine } from '../helpers/engine.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
 import { screenshot, useBrowser } from './browser.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
@@ -28,7 +29,7 @@ test('picked rows are replayed and nothing else; "Replay all matching" replays w
   }
 
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/deliveries?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/deliveries`));
   const bar = page.getByTestId('pick-bar');
   await expect(bar.getByText('Pick rows to replay them')).visible();
   await page.getByRole('checkbox', { name: `Pick ${ids['order.cancelled']}` }).check();

@@ -8,6 +8,7 @@ import { createSandbox, useEngine } from '../helpers/engine.ts';
 import { independentlyVerify, Receiver } from '../helpers/receiver.ts';
 import { delivery, placeOrder, registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
 import { screenshot, useBrowser } from './browser.ts';
+import { inspectorUrl } from './admin-sandbox.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
@@ -23,7 +24,7 @@ test('the editor refuses what breaks the schema as you type, shows the diff, and
   const original = await waitForDelivery(sb, id, (d) => d.status === 'succeeded');
 
   const page = await browser.newPage();
-  await page.goto(`${engine.url}/sandboxes/${sb.id}/deliveries/${id}?key=${engine.running.adminKey}`);
+  await page.goto(inspectorUrl(engine, `/sandboxes/${sb.id}/deliveries/${id}`));
   await page.getByRole('button', { name: 'Edit and resend' }).click();
   const dialog = page.getByRole('dialog');
   const editor = dialog.getByTestId('resend-data');

@@ -3,34 +3,23 @@
 // inside the panel, and the attempts table wraps its URLs instead of running past the panel's edge.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, useEngine } from '../helpers/engine.ts';
+import { useEngine } from '../helpers/engine.ts';
+import { adminSandbox } from './admin-sandbox.ts';
+import { overlaps, type Box } from './boxes.ts';
 import { expect } from './expect.ts';
 import { useBrowser } from './browser.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
 
-type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
 test('a delivery refused five times, in a 1024-pixel window: the timeline labels never overlap and nothing is clipped', async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
   // Nothing listens on port 9 of loopback: every attempt ends "connection refused", the longest outcome there is.
-  const endpoint = (
-    await admin('/api/v1/webhooks/endpoints', {
-      body: { url: 'http://127.0.0.1:9/a/rather/long/path/to/a/receiver/that/is/not/there', topics: ['order.*'] },
-    })
-  ).body;
+  const endpoint = await addEndpoint('http://127.0.0.1:9/a/rather/long/path/to/a/receiver/that/is/not/there');
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-  await page.goto(
-    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
-  );
+  await page.goto(link(`deliveries/${sent.body.deliveryId}`));
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   for (let slot = 2; slot <= 5; slot++) {
     await expect(page.getByTestId(`slot-${slot}`)).attribute('data-state', 'scheduled');

@@ -2,32 +2,22 @@
 // none of them over the detail panel (the signature breakdown's byte count and HMAC rows stay readable).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, useEngine } from '../helpers/engine.ts';
+import { useEngine } from '../helpers/engine.ts';
+import { adminSandbox } from './admin-sandbox.ts';
+import { overlaps } from './boxes.ts';
 import { expect } from './expect.ts';
 import { screenshot, useBrowser } from './browser.ts';
 
 const engine = useEngine();
 const browser = useBrowser();
 
-const overlaps = (
-  a: { x: number; y: number; width: number; height: number },
-  b: { x: number; y: number; width: number; height: number },
-) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
 test('fast-forwarding a failing delivery again and again: at most two toasts, and never over the detail panel', async () => {
-  const created = await call(engine.url, '/api/v1/sandboxes', { method: 'POST', body: {} });
-  const sandboxId = created.body.sandbox.id;
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    call(engine.url, path, { ...init, token: engine.running.adminKey, headers: { 'sandbay-sandbox': sandboxId } });
-  const endpoint = (
-    await admin('/api/v1/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hook', topics: ['order.*'] } })
-  ).body;
+  const { admin, addEndpoint, link } = await adminSandbox(engine);
+  const endpoint = await addEndpoint('http://127.0.0.1:9/hook');
   const sent = await admin('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpoint.id } });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(
-    `${engine.url}/sandboxes/${sandboxId}/deliveries/${sent.body.deliveryId}?key=${engine.running.adminKey}`,
-  );
+  await page.goto(link(`deliveries/${sent.body.deliveryId}`));
   await expect(page.getByTestId('slot-1')).attribute('data-state', 'failed');
   await page.getByRole('tab', { name: 'Signature' }).click();
   for (let slot = 2; slot <= 5; slot++) {

@@ -99,3 +99,18 @@ export function assertOneLineFailure(result: CliResult, reason: RegExp): void {
   assert.match(lines[0], reason);
   assert.doesNotMatch(result.stderr + result.stdout, /\n\s+at |Error:/, 'no stack trace');
 }
+
+/**
+ * Runs independent `sandbay` commands a few at a time (each its own process: they share nothing but the
+ * engine they ask, and most of a failing command's time is Node starting) and asserts that each fails in
+ * one line with its reason.
+ */
+export async function assertOneLineFailures(cases: [args: string[], reason: RegExp, options?: CliOptions][]) {
+  const results: CliResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < cases.length; i = next++) results[i] = await runCli(cases[i][0], cases[i][2]);
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  results.forEach((result, i) => assertOneLineFailure(result, cases[i][1]));
+}

@@ -1,12 +1,12 @@
 // The receiver pages' Python, Go and PHP receivers, run verbatim (interpreters from .ci/run) against the
 // reference vectors and against fresh signatures made here with node:crypto.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { checkAnswers, runVerifier } from '../helpers/documented-verifiers.ts';
 import { requireTool, tools } from '../helpers/tools.ts';
 import { receiverBlocks } from '../helpers/docs.ts';
 import { signatureVectors } from '../helpers/vectors.ts';
@@ -114,27 +114,8 @@ function cases(): Case[] {
   return out;
 }
 
-function check(run: (casesFile: string) => string) {
-  const all = cases();
-  const file = join(dir, `cases-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(all.map(({ payload, header, secrets }) => ({ payload, header, secrets }))));
-  const results: string[] = JSON.parse(run(file));
-  assert.deepEqual(
-    all.map((c, i) => `${c.name}: ${results[i]}`),
-    all.map((c) => `${c.name}: ${c.expect}`),
-  );
-}
-
-// Go needs a build cache (a CI shell may have no $HOME to put it under), and must never try to
-// download a toolchain or a module: the docs' receiver uses the standard library only.
-const env = {
-  ...process.env,
-  GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'sandbay-go-cache'),
-  GOTOOLCHAIN: 'local',
-  GOPROXY: 'off',
-};
-const exec = (cmd: string, args: string[]) =>
-  execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+const check = (run: (casesFile: string) => string) =>
+  checkAnswers(dir, cases(), ({ payload, header, secrets }) => ({ payload, header, secrets }), run);
 
 test('the documented Python receiver verifies the vectors, rotation and both-way tolerance', () => {
   const script = join(dir, 'receiver.py');
@@ -152,7 +133,7 @@ for c in json.load(open(sys.argv[1], encoding="utf-8")):
 print(json.dumps(results))
 `,
   );
-  check((file) => exec(requireTool(tools.python), [script, file]));
+  check((file) => runVerifier(requireTool(tools.python), [script, file]));
 });
 
 test('the documented Go receiver verifies the vectors, rotation and both-way tolerance', () => {
@@ -193,7 +174,7 @@ func main() {
 }
 `,
   );
-  check((file) => exec(requireTool(tools.go), ['run', verify, program, file]));
+  check((file) => runVerifier(requireTool(tools.go), ['run', verify, program, file]));
 });
 
 test('the documented PHP receiver verifies the vectors, rotation and both-way tolerance', () => {
@@ -215,5 +196,5 @@ foreach (json_decode(file_get_contents($argv[1]), true) as $c) {
 echo json_encode($results);
 `,
   );
-  check((file) => exec(requireTool(tools.php), [script, file]));
+  check((file) => runVerifier(requireTool(tools.php), [script, file]));
 });

@@ -2,24 +2,16 @@
 // secret, v1a with the public key; the same mistakes named as for Sandbay's scheme, and the key of
 // the wrong kind. Signatures made by the official library and node:crypto.
 import assert from 'node:assert/strict';
-import { createPrivateKey, sign as ed25519Sign } from 'node:crypto';
+import { sign as ed25519Sign } from 'node:crypto';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook, WebhookVerificationError } from '../../src/receiver/index.ts';
 import { diagnose, type DoctorInput } from '../../src/shared/receiver-doctor.ts';
-import { signatureVectors } from '../helpers/vectors.ts';
+import { vectorKeyPair } from '../helpers/ed25519.ts';
 
 const sent = '{"type":"order.placed","timestamp":"2026-01-01T00:00:00.000Z","data":{"city":"Kadıköy","total":12.5}}';
 const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
-const { signingKey, publicKey } = signatureVectors.standardWebhooksEd25519.cases[0];
-const privateKey = createPrivateKey({
-  key: Buffer.concat([
-    Buffer.from('302e020100300506032b657004220420', 'hex'),
-    Buffer.from(signingKey.slice(5), 'base64'),
-  ]),
-  format: 'der',
-  type: 'pkcs8',
-});
+const { publicKey, privateKey } = vectorKeyPair;
 const t = 1_763_805_600;
 const id = 'dlv_doc';
 const v1 = (s = secret, body = sent) => new Webhook(s).sign(id, new Date(t * 1000), body);

@@ -2,7 +2,7 @@
 // whsec_ secrets and v1a with whpk_ public keys, both header sets at once; requests signed by the
 // official standardwebhooks library and by node:crypto, not by the kit.
 import assert from 'node:assert/strict';
-import { createPrivateKey, sign as ed25519Sign } from 'node:crypto';
+import { sign as ed25519Sign } from 'node:crypto';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -11,19 +11,11 @@ import {
   WebhookVerificationError,
   type VerificationFailure,
 } from '../../src/receiver/index.ts';
-import { signatureVectors } from '../helpers/vectors.ts';
+import { vectorKeyPair } from '../helpers/ed25519.ts';
 
 const body = '{"type":"order.placed","timestamp":"2026-01-01T00:00:00.000Z","data":{"orderId":"ord_1","total":10.5}}';
 const secret = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
-const { signingKey, publicKey } = signatureVectors.standardWebhooksEd25519.cases[0];
-const privateKey = createPrivateKey({
-  key: Buffer.concat([
-    Buffer.from('302e020100300506032b657004220420', 'hex'),
-    Buffer.from(signingKey.slice(5), 'base64'),
-  ]),
-  format: 'der',
-  type: 'pkcs8',
-});
+const { signingKey, publicKey, privateKey } = vectorKeyPair;
 const t = Math.floor(Date.now() / 1000);
 const id = 'dlv_std';
 const v1 = (s: string, at = t, msg = id) => new Webhook(s).sign(msg, new Date(at * 1000), body);

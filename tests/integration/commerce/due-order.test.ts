@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
 import { registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
-import { advance, ok } from './helpers.ts';
+import { advance, ok, sendExpiringQuote } from './helpers.ts';
 
 const engine = useEngine();
 const rx = new Receiver();
@@ -19,18 +19,7 @@ test('one advance runs a quote expiry, a report, a payout retry and a webhook re
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, rx.url, ['quote.expired', 'saved_report.due', 'payout.paid']);
 
-  const quote = ok(
-    await sb.api('/api/v1/quotes', {
-      body: {
-        customerId: 'cus_0001',
-        items: [{ variantId: 'var_0001', quantity: 1 }],
-        shippingAddress: { city: 'Van', district: 'Tuşba' },
-        validDays: 1,
-      },
-    }),
-    201,
-  );
-  const expiresAt = ok(await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' })).expiresAt; // in 24 h
+  const { expiresAt } = await sendExpiringQuote(sb); // in 24 h
 
   const now = Date.parse(ok(await sb.api('/api/v1/sandbox/clock')).now);
   const firstRunAt = new Date(now + 3 * hour).toISOString();

@@ -31,6 +31,22 @@ export const pay = (
   extra: Record<string, unknown> = {},
 ) => sb.api('/api/v1/payments', { body: { orderId, card: card(number), ...extra } });
 
+/** Sends a new quote that expires in a day (a due job of the sandbox's); returns it as sent, with expiresAt. */
+export async function sendExpiringQuote(sb: TestSandbox): Promise<any> {
+  const quote = ok(
+    await sb.api('/api/v1/quotes', {
+      body: {
+        customerId: 'cus_0001',
+        items: [{ variantId: 'var_0001', quantity: 1 }],
+        shippingAddress: { city: 'Van', district: 'Tuşba' },
+        validDays: 1,
+      },
+    }),
+    201,
+  );
+  return ok(await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' }));
+}
+
 /** Asserts a 2xx and returns the body. */
 export function ok(res: { status: number; body: any }, status = 200): any {
   assert.equal(res.status, status, JSON.stringify(res.body));

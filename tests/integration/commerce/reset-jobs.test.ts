@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
 import { registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
-import { advance, ok } from './helpers.ts';
+import { advance, ok, sendExpiringQuote } from './helpers.ts';
 
 // A reset reseeds and the seed owes no jobs (docs/decisions/the-seed-owes-no-jobs.md), so a reset drops the sandbox's
 // due jobs of every kind; a delete drops them all. Another sandbox's jobs are never touched.
@@ -13,21 +13,7 @@ before(() => rx.start());
 after(() => rx.close());
 
 /** Sends a new quote that expires in a day; returns its id. */
-async function expiringQuote(sb: TestSandbox): Promise<string> {
-  const quote = ok(
-    await sb.api('/api/v1/quotes', {
-      body: {
-        customerId: 'cus_0001',
-        items: [{ variantId: 'var_0001', quantity: 1 }],
-        shippingAddress: { city: 'Van', district: 'Tuşba' },
-        validDays: 1,
-      },
-    }),
-    201,
-  );
-  ok(await sb.api(`/api/v1/quotes/${quote.id}/send`, { method: 'POST' }));
-  return quote.id;
-}
+const expiringQuote = async (sb: TestSandbox): Promise<string> => (await sendExpiringQuote(sb)).id;
 
 const quoteStatus = async (sb: TestSandbox, id: string) => ok(await sb.api(`/api/v1/quotes/${id}`)).status;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
-import { advance, eventTopics, ok } from './helpers.ts';
+import { advance, eventTopics, ok, sendExpiringQuote } from './helpers.ts';
 
 const engine = useEngine();
 
@@ -49,18 +49,7 @@ test('the commerce seed is deterministic, fills every area, and neither emits ev
 
 test('a reset drops pending expiries with the data they belonged to', async () => {
   const sb = await createSandbox(engine.url);
-  const q = ok(
-    await sb.api('/api/v1/quotes', {
-      body: {
-        customerId: 'cus_0001',
-        items: [{ variantId: 'var_0001', quantity: 1 }],
-        shippingAddress: { city: 'Van', district: 'Tuşba' },
-        validDays: 1,
-      },
-    }),
-    201,
-  );
-  ok(await sb.api(`/api/v1/quotes/${q.id}/send`, { method: 'POST' }));
+  const q = await sendExpiringQuote(sb);
   assert.equal(engine.running.services.scheduler.pending(sb.id).filter((j) => j.kind === 'quote.expire').length, 1);
   ok(await sb.api('/api/v1/sandbox/reset', { method: 'POST' }));
   assert.deepEqual(engine.running.services.scheduler.pending(sb.id), []);

@@ -3,10 +3,10 @@
 // the engine's signer: the receiver kit and node:crypto for Sandbay's, the standardwebhooks library,
 // node:crypto for ed25519), linked both ways, retried and dead-lettered like any other; the original untouched.
 import assert from 'node:assert/strict';
-import { createPublicKey, verify as ed25519Verify } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { verifyWebhook } from '../../../src/receiver/index.ts';
+import { ed25519Accepts } from '../../helpers/ed25519.ts';
 import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
 import { independentlyVerify, Receiver, type Received } from '../../helpers/receiver.ts';
 import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
@@ -17,22 +17,6 @@ before(() => receiver.start());
 after(() => receiver.close());
 
 const headersOf = (r: Received) => Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
-
-function ed25519Accepts(publicKey: string, headers: Record<string, string>, body: string): boolean {
-  const key = createPublicKey({
-    key: {
-      kty: 'OKP',
-      crv: 'Ed25519',
-      x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url'),
-    },
-    format: 'jwk',
-  });
-  const signed = Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`, 'utf8');
-  return headers['webhook-signature']
-    .split(' ')
-    .filter((s) => s.startsWith('v1a,'))
-    .some((s) => ed25519Verify(null, signed, key, Buffer.from(s.slice(4), 'base64')));
-}
 
 async function firstDelivery(sb: Awaited<ReturnType<typeof createSandbox>>): Promise<any> {
   const [{ id }] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;

@@ -8,7 +8,8 @@ import {
   type SandboxFileHeader,
   type SandboxFileSection,
 } from '../../../shared/sandbox-file.ts';
-import { importedColumns, portableTableNamed } from './manifest.ts';
+import { portableTableNamed } from './manifest.ts';
+import { importedColumns } from './portable-table.ts';
 import { fileProblems, type FileWhere } from './problems.ts';
 
 /** Limits of what a reader accepts, whatever the file claims. */

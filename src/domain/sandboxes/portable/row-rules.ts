@@ -2,7 +2,8 @@ import type { Queryable } from '../../../db/database.ts';
 import { unstorablePaths } from '../../../shared/json-pointer.ts';
 import { maxClockOffsetMs } from '../../../shared/clock-bounds.ts';
 import type { FieldError } from '../../../shared/problem.ts';
-import { importedColumns, portableTables, type PortableTable } from './manifest.ts';
+import { portableTables } from './manifest.ts';
+import { importedColumns, type PortableTable } from './portable-table.ts';
 import { fileProblems, type FileWhere, type RowWhere } from './problems.ts';
 
 /**

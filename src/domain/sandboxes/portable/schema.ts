@@ -1,5 +1,6 @@
 import { sandboxFileVersion } from '../../../shared/sandbox-file.ts';
-import { importedColumns, portableTables } from './manifest.ts';
+import { portableTables } from './manifest.ts';
+import { importedColumns } from './portable-table.ts';
 
 const timestamp = { type: 'string', description: 'RFC 3339' };
 

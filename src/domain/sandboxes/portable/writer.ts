@@ -6,7 +6,8 @@ import { createGzip } from 'node:zlib';
 import type { Db, Tx } from '../../../db/database.ts';
 import { notFound } from '../../../shared/problem.ts';
 import { sandboxFileVersion, type SandboxFileEnd, type SandboxFileHeader } from '../../../shared/sandbox-file.ts';
-import { importedColumns, portableTables, type PortableTable } from './manifest.ts';
+import { portableTables } from './manifest.ts';
+import { importedColumns, type PortableTable } from './portable-table.ts';
 
 export interface ExportOptions {
   includeSecrets: boolean;
