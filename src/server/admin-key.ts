@@ -14,7 +14,7 @@ const newAdminKey = () => `sbk_${randomString(32)}`;
  * the key itself when this engine has it to print and to hand the CLI (a second engine on a shared
  * database may not: docs/decisions/the-database-keeps-only-the-admin-keys-hash.md).
  */
-interface AdminKey {
+export interface AdminKey {
   hash: string;
   key?: string;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { randomString } from '../shared/ids.ts';
-import { engineAdminKey } from './admin-key.ts';
+import { engineAdminKey, type AdminKey } from './admin-key.ts';
 import { installSecret, startupLockKey } from './database.ts';
 
 interface AdminKeySources {
@@ -18,7 +18,10 @@ interface AdminKeySources {
  * runs on; else, on a --database-url, the database's own (shared by every engine on it, which keeps only
  * its hash: an engine that did not make it accepts it without knowing it, admin-key.ts).
  */
-export async function installSecrets(db: Db, adminKeyFrom: AdminKeySources) {
+export async function installSecrets(
+  db: Db,
+  adminKeyFrom: AdminKeySources,
+): Promise<{ admin: AdminKey; cursorSecret: string; fileKey: string }> {
   return db.withAdvisoryLock(startupLockKey, async () => ({
     admin: await engineAdminKey(db, adminKeyFrom),
     cursorSecret: await installSecret(db, 'cursor_secret', () => randomString(32)),
