@@ -29,6 +29,7 @@ import type { RouteDef } from './route.ts';
 import { clockRoutes } from './routes/clock.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { oauthClientRoutes } from './routes/oauth-clients.ts';
@@ -309,6 +310,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...commerceRoutes(services),
       ...catcherRoutes(services, catchers),
       ...healthRoutes({ instanceId, version: packageVersion(), database: () => webhooks.databaseState() }),
+      ...metricsRoutes(db, Boolean(options.worker)),
       ...metaRoutes(
         () => routes,
         () => ({ webhooks: webhooksSection() }),
