@@ -14,6 +14,10 @@ interface ModeFigures {
   deliveries: number;
   /** The engine's CPU-seconds (with its workers) per 1,000 of those deliveries. */
   cpuPer1000: number;
+  /** Statements the engine sent its database per delivery (GET /api/v1/metrics). */
+  roundTripsPerDelivery: number;
+  /** On PostgreSQL: the CPU-seconds of the server's backends serving the engine, per 1,000 deliveries. */
+  databaseCpuPer1000?: number;
   getOrder: number;
   first: { p50: number; p99: number };
   advanceMs: number;
@@ -29,10 +33,15 @@ async function getOrderRps(url: string): Promise<number> {
   return requestsPerSecond(`${url}/api/v1/orders/ord_0042`, { headers, seconds: 5 });
 }
 
-async function measure(flags: string[], receiver: Receiver, failing: Receiver): Promise<ModeFigures> {
-  const sandbay = await startSandbay(flags);
+async function measure(
+  flags: string[],
+  receiver: Receiver,
+  failing: Receiver,
+  databaseUrl?: string,
+): Promise<ModeFigures> {
+  const sandbay = await startSandbay(databaseUrl ? ['--database-url', databaseUrl, ...flags] : flags);
   try {
-    const cost: DeliveryCost = { pid: sandbay.pid };
+    const cost: DeliveryCost = { pid: sandbay.pid, adminKey: sandbay.adminKey!, databaseUrl };
     const deliveries = await throughput(sandbay.url, receiver, false, undefined, cost);
     receiver.received.length = 0;
     const getOrder = await getOrderRps(sandbay.url);
@@ -40,7 +49,16 @@ async function measure(flags: string[], receiver: Receiver, failing: Receiver): 
     receiver.received.length = 0;
     const { ms: advanceMs } = await longAdvance(sandbay.url, failing);
     failing.received.length = 0;
-    return { deliveries, cpuPer1000: cost.cpuPer1000!, getOrder, first, advanceMs };
+    const { cpuPer1000, roundTripsPerDelivery, databaseCpuPer1000 } = cost;
+    return {
+      deliveries,
+      cpuPer1000: cpuPer1000!,
+      roundTripsPerDelivery: roundTripsPerDelivery!,
+      databaseCpuPer1000,
+      getOrder,
+      first,
+      advanceMs,
+    };
   } finally {
     await sandbay.stop();
   }
@@ -60,17 +78,25 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const modes: [string, ModeFigures][] = [
       ['PGlite', await measure([], receiver, failing)],
-      ['PostgreSQL', await measure(['--database-url', await database()], receiver, failing)],
-      [
-        'PostgreSQL --workers 2',
-        await measure(['--database-url', await database(), '--workers', '2'], receiver, failing),
-      ],
+      ['PostgreSQL', await measure([], receiver, failing, await database())],
+      ['PostgreSQL --workers 2', await measure(['--workers', '2'], receiver, failing, await database())],
     ];
     const rows: BenchRow[] = [];
     for (const [mode, f] of modes) {
       rows.push(
         { section, metric: `${mode}: deliveries/s, 5,000 to a 200 receiver`, value: f.deliveries, unit: '/s' },
         { section, metric: `${mode}: engine CPU per 1,000 deliveries`, value: f.cpuPer1000, unit: 's' },
+        { section, metric: `${mode}: database round trips per delivery`, value: f.roundTripsPerDelivery, unit: '' },
+        ...(f.databaseCpuPer1000 === undefined
+          ? []
+          : [
+              {
+                section,
+                metric: `${mode}: PostgreSQL backends' CPU per 1,000 deliveries`,
+                value: f.databaseCpuPer1000,
+                unit: 's',
+              },
+            ]),
         { section, metric: `${mode}: GET order, 10 connections`, value: f.getOrder, unit: 'req/s' },
         {
           section,
