@@ -164,6 +164,7 @@ export function withAmbientTransactions(db: Db): AmbientDb {
     onNotificationsMissed: (fn) => db.onNotificationsMissed(fn),
     onNotificationsLost: (fn) => db.onNotificationsLost(fn),
     withAdvisoryLock: (key, fn) => db.withAdvisoryLock(key, fn),
+    roundTrips: () => db.roundTrips(),
     close: () => db.close(),
     detached: (fn) => (active > 0 ? frames.exit(fn) : fn()),
     async ambient<T, R>(work: () => Promise<T>, finish: (tx: Tx, outcome: T) => Promise<R>): Promise<R> {

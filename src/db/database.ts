@@ -59,6 +59,11 @@ export interface Db extends Queryable {
    * the start-up lock wait (`sessionLockWaitMs`, src/db/timeouts.ts) it fails naming the session holding it.
    */
   withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Statements this Db has sent since it opened, BEGIN and COMMIT included: on PostgreSQL each is a round
+   * trip to the server (a multi-statement exec() is one); on PGlite each is a call into the database.
+   */
+  roundTrips(): number;
   close(): Promise<void>;
 }
 

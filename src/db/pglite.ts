@@ -23,10 +23,12 @@ export function wrapPglite(
   const onError = options.onError ?? ((err) => console.error('sandbay: after-commit callback failed:', err));
   const notifications = new LocalNotifications(onError);
   const locks = new LocalLocks();
+  // Statements run, for roundTrips(): each query, exec, BEGIN and COMMIT (or ROLLBACK) is one call into PGlite.
+  let trips = 0;
   const rowsOf =
     (source: PGlite | Transaction) =>
     async <T>(sql: string, params?: unknown[]) =>
-      (await source.query<T>(sql, params as any[])).rows;
+      (trips++, await source.query<T>(sql, params as any[])).rows;
   const plain = rowsOf(pg);
   const stopMaintenance = maintainPglite(
     pg,
@@ -48,18 +50,20 @@ export function wrapPglite(
   return {
     driver: 'pglite',
     query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) =>
-      opts?.prepare ? prepared.outside<T>(sql, params ?? []) : plain<T>(sql, params),
+      opts?.prepare ? (trips++, prepared.outside<T>(sql, params ?? [])) : plain<T>(sql, params),
     async exec(sql) {
+      trips++;
       await pg.exec(sql);
     },
     async transaction(fn) {
       const after: (() => void)[] = [];
+      trips += 2; // PGlite's own BEGIN, and its COMMIT or ROLLBACK
       const result = await pg.transaction((tx) => {
         const txRows = rowsOf(tx);
         return fn({
           query: <T>(sql: string, params?: unknown[], opts?: QueryOptions) =>
-            opts?.prepare ? prepared.inside<T>(sql, params ?? []) : txRows<T>(sql, params),
-          exec: async (sql) => void (await tx.exec(sql)),
+            opts?.prepare ? (trips++, prepared.inside<T>(sql, params ?? [])) : txRows<T>(sql, params),
+          exec: async (sql) => void (trips++, await tx.exec(sql)),
           afterCommit: (cb) => void after.push(cb),
           notify: async (channel, payload) => void after.push(() => notifications.notify(channel, payload)),
         });
@@ -77,6 +81,7 @@ export function wrapPglite(
     onNotificationsLost: () => () => undefined,
     // One process owns a PGlite dir, so an in-process lock excludes every other holder.
     withAdvisoryLock: (key, fn) => locks.withLock(key, fn),
+    roundTrips: () => trips,
     async close() {
       await stopMaintenance();
       await pg.close();

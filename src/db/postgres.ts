@@ -94,23 +94,24 @@ export function openPostgres(options: PostgresOptions): Db {
   // The pool re-emits an idle client's error after dropping it: already logged by the listener above.
   pool.on('error', () => undefined);
   let listener: PgListener | undefined;
+  // Statements sent, for roundTrips(): counted where each is sent, retries included (each is one more trip).
+  let trips = 0;
   const listenerOf = () => (listener ??= new PgListener(options.connectionString, log));
   const rowsOf =
     (source: pg.Pool | pg.PoolClient): Queryable['query'] =>
     async (sql, params) =>
-      typedFaults(async () => (await source.query(sql, params as unknown[])).rows);
+      typedFaults(async () => (trips++, await source.query(sql, params as unknown[])).rows);
   // A hot read is a named statement: each pooled connection prepares it once and keeps its plan. A table
   // that changed shape makes the server refuse the kept plan (0A000): the next generation's name prepares it anew.
   const generations = new Map<string, number>();
   const preparedRows: Queryable['query'] = async (sql, params) => {
     const run = async () =>
-      (
-        await pool.query({
-          name: statementName(sql, generations.get(sql) ?? 0),
-          text: sql,
-          values: params as unknown[],
-        })
-      ).rows;
+      (trips++,
+      await pool.query({
+        name: statementName(sql, generations.get(sql) ?? 0),
+        text: sql,
+        values: params as unknown[],
+      })).rows;
     try {
       return await run();
     } catch (err) {
@@ -125,6 +126,7 @@ export function openPostgres(options: PostgresOptions): Db {
   const tryLock = async (key: string): Promise<pg.PoolClient | undefined> => {
     const client = await onLiveConnection(poolSize + 1, () => pool.connect());
     try {
+      trips++;
       const {
         rows: [{ locked }],
       } = await client.query<{ locked: boolean }>(tryLockSql, [key]);
@@ -142,12 +144,14 @@ export function openPostgres(options: PostgresOptions): Db {
     query: (sql, params, opts) =>
       onLiveConnection(poolSize + 1, () => (opts?.prepare ? preparedRows : rowsOf(pool))(sql, params)),
     async exec(sql) {
+      trips++;
       await typedFaults(() => pool.query(sql)); // no parameters: the simple protocol, so several statements may run
     },
     async transaction(fn) {
       const client = await onLiveConnection(poolSize + 1, async () => {
         const candidate = await pool.connect();
         try {
+          trips++;
           await candidate.query('begin');
           return candidate;
         } catch (err) {
@@ -160,21 +164,21 @@ export function openPostgres(options: PostgresOptions): Db {
       try {
         const tx: Tx = {
           query: rowsOf(client),
-          exec: async (sql) => void (await typedFaults(() => client.query(sql))),
+          exec: async (sql) => void (await typedFaults(() => (trips++, client.query(sql)))),
           afterCommit: (cb) => void after.push(cb),
           notify: async (channel, payload) =>
-            void (await typedFaults(() => client.query('select pg_notify($1, $2)', [channel, payload]))),
+            void (await typedFaults(() => (trips++, client.query('select pg_notify($1, $2)', [channel, payload])))),
         };
         const result = await fn(tx);
         // COMMIT of a transaction in which a statement failed (and fn caught it) answers ROLLBACK, not an error.
-        const commit = await typedFaults(() => client.query('commit'));
+        const commit = await typedFaults(() => (trips++, client.query('commit')));
         if (commit.command !== 'COMMIT') throw new Error('transaction rolled back: a statement in it had failed');
         runAfterCommit(after, (err) => log(`after-commit callback failed: ${(err as Error)?.stack ?? err}`));
         return result;
       } catch (err) {
         // A connection that failed (or timed out) mid-transaction is not reused, whatever ROLLBACK says.
         if (isUnavailable(err)) broken = err as Error;
-        else await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+        else await (trips++, client.query('rollback')).catch((rollbackErr: Error) => (broken = rollbackErr));
         throw err;
       } finally {
         // A client whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
@@ -185,7 +189,7 @@ export function openPostgres(options: PostgresOptions): Db {
     onNotificationsMissed: (fn) => listenerOf().onGap(fn),
     onNotificationsLost: (fn) => listenerOf().onLost(fn),
     async notify(channel, payload) {
-      await typedFaults(() => pool.query('select pg_notify($1, $2)', [channel, payload]));
+      await typedFaults(() => (trips++, pool.query('select pg_notify($1, $2)', [channel, payload])));
     },
     async withAdvisoryLock(key, fn) {
       // Tried, not waited for: no client is held while another session has the lock, and a holder that
@@ -203,10 +207,11 @@ export function openPostgres(options: PostgresOptions): Db {
         // Session-level, so the lock is held on this one client for as long as fn runs, across its transactions.
         return await fn();
       } finally {
-        await client.query(advisoryUnlockSql, [key]).catch((err: Error) => (broken = err));
+        await (trips++, client.query(advisoryUnlockSql, [key])).catch((err: Error) => (broken = err));
         client.release(broken);
       }
     },
+    roundTrips: () => trips,
     async close() {
       await listener?.close();
       await pool.end();

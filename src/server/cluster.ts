@@ -3,6 +3,7 @@ import { randomString } from '../shared/ids.ts';
 import { resolveExposure, StartupError } from './auth/shared-server.ts';
 import { dataDirAdminKey } from './admin-key.ts';
 import { claimDataDir } from './claim-data-dir.ts';
+import { sumWorkerFigures } from './engine-figures.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { writeDiscovery } from './instance-lock.ts';
 import type { RunningSandbox, SandboxOptions } from './start.ts';
@@ -79,6 +80,7 @@ export async function startCluster(
     // worker, it is reset by the kernel as the worker dies, and the ones not yet taken go to another.
     cluster.schedulingPolicy = cluster.SCHED_NONE;
     const fork = () => cluster.fork(env);
+    sumWorkerFigures();
     cluster.on('exit', (worker, code, signal) => {
       if (closing || !serving) return;
       const now = Date.now();

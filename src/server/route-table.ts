@@ -12,6 +12,7 @@ import { deliveryCompareRoutes } from './routes/delivery-compare.ts';
 import { deliveryExportRoutes } from './routes/delivery-export.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthClientRoutes } from './routes/oauth-clients.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -27,6 +28,8 @@ import { defaultMaxImportBytes } from './upload.ts';
 
 interface RouteTableOptions {
   instanceId: string;
+  /** A worker of `serve --workers N`: its metrics are the primary's sum over the cluster. */
+  worker: boolean;
   shared: boolean;
   creation: SandboxCreation;
   /** Known once the server listens (the cookie names carry the port); read only while serving. */
@@ -61,6 +64,7 @@ export function routeTable(services: Services, options: RouteTableOptions): Rout
       version: packageVersion(),
       database: () => services.webhooks.databaseState(),
     }),
+    ...metricsRoutes(services.db, options.worker),
     ...metaRoutes(
       () => routes,
       () => ({ webhooks: webhooksSection() }),

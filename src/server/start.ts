@@ -94,6 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     };
     const routes = routeTable(services, {
       instanceId,
+      worker: Boolean(options.worker),
       shared: exposure.shared,
       creation,
       auth: () => auth!,

@@ -1,6 +1,8 @@
 // CPU time an engine spent, from /proc: the process and its live children (the workers of `--workers N`),
 // user + system. What a delivery costs in CPU holds on a shared box where throughput moves 2× between runs.
+// On PostgreSQL, also what the server's backends serving the engine's database spent (a server on this machine).
 import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 
 const ticksPerSecond = 100; // USER_HZ, 100 on every Linux Sandbay benches on
 
@@ -24,3 +26,24 @@ export function engineCpuSeconds(pid: number): number {
   }
   return total;
 }
+
+/**
+ * CPU-seconds used so far by each backend of the PostgreSQL server connected to `databaseUrl`'s database (the
+ * engine's pool; not this query's own connection, nor the server's shared processes such as the WAL writer).
+ */
+export async function backendCpuSeconds(databaseUrl: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return new Map(rows.map(({ pid }) => [pid, stat(pid)?.seconds ?? 0]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** What the backends spent between two readings; one opened meanwhile counts from zero, one closed is lost. */
+export const backendCpuBetween = (before: Map<number, number>, after: Map<number, number>): number =>
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { jsonClient } from './load.ts';
-import { engineCpuSeconds } from './cpu.ts';
+import { backendCpuBetween, backendCpuSeconds, engineCpuSeconds } from './cpu.ts';
 import { startSandbay } from './spawn.ts';
 import { watchStream, type StreamWatch } from './stream-watch.ts';
 import { percentile, type BenchRow, sectionRows } from './table.ts';
@@ -84,12 +84,36 @@ export async function rawUndici(url: string, count: number): Promise<number> {
 }
 
 /**
- * Filled in by throughput(): the engine's CPU-seconds per 1,000 deliveries, over the deliveries alone (not the
- * orders placed before).
+ * Filled in by throughput(), over the deliveries alone (not the orders placed before): the engine's CPU-seconds
+ * per 1,000 deliveries, its database round trips per delivery and, on PostgreSQL, the server's CPU-seconds.
  */
 export interface DeliveryCost {
   pid: number;
+  /** The engine's admin key, for its GET /api/v1/metrics. */
+  adminKey: string;
+  /** The engine's PostgreSQL database, whose backends' CPU is counted (on this machine's /proc). */
+  databaseUrl?: string;
   cpuPer1000?: number;
+  roundTripsPerDelivery?: number;
+  databaseCpuPer1000?: number;
+}
+
+/** The engine run's database round trips so far, all its workers' together. */
+async function roundTrips(url: string, adminKey: string): Promise<number> {
+  const api = jsonClient(url, { authorization: `Bearer ${adminKey}` });
+  const res = await api.request('GET', '/api/v1/metrics');
+  await api.close();
+  if (res.status !== 200) throw new Error(`bench: metrics failed ${JSON.stringify(res.body)}`);
+  return res.body.databaseRoundTrips;
+}
+
+/** The readings throughput() takes before and after the deliveries, for `cost`. */
+async function costReading(url: string, cost: DeliveryCost) {
+  return {
+    cpu: engineCpuSeconds(cost.pid),
+    roundTrips: await roundTrips(url, cost.adminKey),
+    backends: cost.databaseUrl ? await backendCpuSeconds(cost.databaseUrl) : undefined,
+  };
 }
 
 /**
@@ -120,14 +144,21 @@ export async function throughput(
   }
   const orders = 1250; // × 4 endpoints = 5,000 deliveries
   await placeOrders(api, orders);
-  const before = receiver.received.length;
+  const received = receiver.received.length;
   const started = performance.now();
-  const cpuBefore = cost && engineCpuSeconds(cost.pid);
+  const before = cost && (await costReading(url, cost));
   await Promise.all(ids.map((id) => api.request('PATCH', `/api/v1/webhooks/endpoints/${id}`, { enabled: true })));
   await until(noneLeft(api, 'pending'));
   const seconds = (performance.now() - started) / 1000;
-  if (cost) cost.cpuPer1000 = (engineCpuSeconds(cost.pid) - cpuBefore!) / ((orders * endpoints) / 1000);
-  if (receiver.received.length - before < orders * endpoints) throw new Error('bench: deliveries went missing');
+  if (cost) {
+    const after = await costReading(url, cost);
+    const deliveries = orders * endpoints;
+    cost.cpuPer1000 = (after.cpu - before!.cpu) / (deliveries / 1000);
+    cost.roundTripsPerDelivery = (after.roundTrips - before!.roundTrips) / deliveries;
+    if (after.backends)
+      cost.databaseCpuPer1000 = backendCpuBetween(before!.backends!, after.backends) / (deliveries / 1000);
+  }
+  if (receiver.received.length - received < orders * endpoints) throw new Error('bench: deliveries went missing');
   await stream?.close();
   await api.close();
   return (orders * endpoints) / seconds;
@@ -195,7 +226,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const ceiling = await rawUndici(receiver.url, 20_000);
     receiver.received.length = 0; // 20,000 kept requests would slow the receiver's GC for what follows
-    const cost: DeliveryCost = { pid: sandbay.pid };
+    const cost: DeliveryCost = { pid: sandbay.pid, adminKey: sandbay.adminKey! };
     const perSecond = await throughput(sandbay.url, receiver, false, undefined, cost);
     const latency = await firstAttemptLatency(sandbay.url, receiver);
     // The same with an inspector streaming the sandbox: its messages go through the shared stream.
@@ -209,6 +240,7 @@ export async function run(): Promise<BenchRow[]> {
       row('ceiling: raw undici signed POSTs, 10 at a time', ceiling, '/s'),
       row('deliveries / that ceiling', (100 * perSecond) / ceiling, '%', '≥ 10 %', perSecond / ceiling >= 0.1),
       row('engine CPU per 1,000 deliveries', cost.cpuPer1000!, 's'),
+      row('database round trips per delivery', cost.roundTripsPerDelivery!, ''),
       row('first attempt after the API returns, p50', latency.p50, 'ms', '≤ 5 ms', latency.p50 <= 5),
       row('first attempt after the API returns, p99', latency.p99, 'ms', '≤ 25 ms', latency.p99 <= 25),
       row('deliveries/s with an inspector streaming the sandbox', watchedPerSecond, '/s'),

@@ -181,6 +181,34 @@ for (const [name, open] of Object.entries(drivers)) {
       await stop();
     });
 
+    test('roundTrips counts every statement sent: queries, BEGIN and COMMIT or ROLLBACK, an exec of several as one', async () => {
+      const sent = () => db.roundTrips() - start;
+      const start = db.roundTrips();
+      await db.query('select 1');
+      await db.query('select $1::int as n', [1], { prepare: true });
+      assert.equal(sent(), 2);
+      await db.transaction(async (tx) => {
+        await tx.query('select 1');
+        await tx.query('select $1::int as n', [2], { prepare: true });
+        await tx.exec('select 1; select 2');
+      });
+      assert.equal(sent(), 2 + 5, 'BEGIN, three statements, COMMIT');
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query('select 1');
+          throw new Error('changed its mind');
+        }),
+      );
+      assert.equal(sent(), 7 + 3, 'BEGIN, one statement, ROLLBACK');
+      await db.exec('select 1; select 2');
+      assert.equal(sent(), 10 + 1);
+      assert.equal(
+        withAmbientTransactions(db).roundTrips(),
+        db.roundTrips(),
+        'the ambient wrapper counts what it sends',
+      );
+    });
+
     test('withAdvisoryLock admits one holder at a time', async () => {
       const trace: string[] = [];
       const hold = (id: string) =>

@@ -58,6 +58,10 @@ test('--postgres --workers 2: one port, one lock and discovery file, a killed wo
     adminKey: engine.adminKey,
   });
   for (let i = 0; i < 4; i++) assert.equal((await call(engine.url, '/api/v1/health')).body.instanceId, lock.instanceId);
+  // Whichever worker answers, the metrics are the run's: the primary sums every worker's.
+  const metrics = await call(engine.url, '/api/v1/metrics', { token: engine.adminKey });
+  assert.equal(metrics.body.processes, 2);
+  assert.ok(metrics.body.databaseRoundTrips > 0);
   const second = serveProcess(['--data-dir', dataDir, '--port', '0']);
   assert.equal((await second.exited).code, 1);
   assert.match(
