@@ -59,3 +59,19 @@ export async function dueStates(
   );
   return rows.map((r) => ({ state: toState(r), dueAt: r.next_attempt_at!.getTime() }));
 }
+
+/** Dead-letters pending deliveries — one, or all of an endpoint's — with `error` as their last; returns their ids. */
+export function deadLetterPending(
+  db: Db,
+  tenantId: string,
+  which: { id: string } | { endpointId: string },
+  error: string,
+  now: Date,
+): Promise<{ id: string }[]> {
+  const [column, value] = 'id' in which ? ['id', which.id] : ['endpoint_id', which.endpointId];
+  return db.query<{ id: string }>(
+    `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4
+      where tenant_id = $1 and ${column} = $2 and status = 'pending' returning id`,
+    [tenantId, value, error, now],
+  );
+}
