@@ -2,6 +2,7 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
 import { isRowFault } from './quarantine.ts';
+import { monotonicNow } from '../shared/monotonic.ts';
 import type { Attempt } from '../shared/api-types.ts';
 
 type SchemeFields = 'signature' | 'signatureHeaders' | 'retryAfter' | 'disabledEndpoint';
@@ -105,11 +106,15 @@ const names = Object.keys(columns) as (keyof typeof columns)[];
 const unnestRows = `unnest(${names.map((n, i) => `$${i + 1}::${columns[n]}[]`).join(', ')}) as r(${names.join(', ')})`;
 
 /**
- * Why a batch was written: `idle`, nothing was being written when its first record came (a lone attempt is written at
- * once, never held to fill a batch); `queued`, it gathered while the write before it ran and went as soon as that
- * ended (group commit); `count`, it reached `maxBatchRows` first.
+ * Why a batch was written: `idle`, no batch had been written for `burstGapMs` when its first record came (a lone
+ * attempt is written at once, never held to fill a batch); `timer`, it came in a burst (a write under way or just
+ * done) and gathered for `burstGapMs` first, as the write in flight gathers nothing on PGlite, whose statements run
+ * on this thread; `count`, it reached `maxBatchRows` first.
  */
-export type FlushReason = 'idle' | 'queued' | 'count';
+export type FlushReason = 'idle' | 'timer' | 'count';
+
+/** How long a batch gathers in a burst, and how recent a write makes one (a few ms: half the per-row cost). */
+const burstGapMs = 5;
 
 /** Rows per statement at most: a burst larger than this is written in several, back to back. */
 const maxBatchRows = 500;
@@ -143,7 +148,9 @@ export class AttemptRecorder {
   private writing = 0;
   private flushing: Promise<void> = Promise.resolve();
   /** Batches written since start, by why each went (FlushReason). */
-  readonly flushes: Record<FlushReason, number> = { idle: 0, queued: 0, count: 0 };
+  readonly flushes: Record<FlushReason, number> = { idle: 0, timer: 0, count: 0 };
+  /** When the last write ended (monotonic ms). */
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
   /** Results kept through an outage, written again before anything newer. */
   private held: Pending[] = [];
   private retryMs = retryFirstMs;
@@ -161,15 +168,17 @@ export class AttemptRecorder {
       if (this.buffer.length >= maxBatchRows) return this.flushNext('count');
       if (this.scheduled) return;
       this.scheduled = true;
-      const reason = this.writing > 0 ? 'queued' : 'idle';
-      // The next turn of the event loop, not a timer: the attempts that finished in this one (their answers read
-      // together) share the write, and nothing waits for more to come. Never inside a keyed request's transaction.
-      detached(this.db, () =>
-        setImmediate(() => {
+      const burst = this.writing > 0 || monotonicNow() - this.lastWriteAt < burstGapMs;
+      // Idle: the next turn of the event loop (the attempts that finished in this one share the write), nothing
+      // waits for more to come. Never inside a keyed request's transaction.
+      detached(this.db, () => {
+        const go = () => {
           this.scheduled = false;
-          this.flushNext(reason);
-        }),
-      );
+          this.flushNext(burst ? 'timer' : 'idle');
+        };
+        if (burst) setTimeout(go, burstGapMs);
+        else setImmediate(go);
+      });
     });
   }
 
@@ -201,7 +210,7 @@ export class AttemptRecorder {
   /** Writes again what an outage held back, once the database answers. */
   private retryHeld(): void {
     if (this.giveUp) return;
-    detached(this.db, () => setTimeout(() => this.flushNext('queued'), this.retryMs));
+    detached(this.db, () => setTimeout(() => this.flushNext('timer'), this.retryMs));
     this.retryMs = Math.min(this.retryMs * 2, retryMaxMs);
   }
 
@@ -211,12 +220,17 @@ export class AttemptRecorder {
    */
   private flushNext(reason: FlushReason): void {
     this.writing++;
-    this.flushing = this.flushing.then(() => this.flush(reason)).finally(() => this.writing--);
+    this.flushing = this.flushing
+      .then(() => this.flush(reason))
+      .finally(() => {
+        this.writing--;
+        this.lastWriteAt = monotonicNow();
+      });
   }
 
   /** Writes what has gathered, batch after batch while more than one batch's worth waits (none is left behind). */
   private async flush(reason: FlushReason): Promise<void> {
-    for (let why = reason; ; why = 'queued') {
+    for (let why = reason; ; why = 'count') {
       const taken = [...this.held.splice(0), ...this.buffer.splice(0, maxBatchRows)];
       if (taken.length === 0) return;
       this.flushes[why]++;

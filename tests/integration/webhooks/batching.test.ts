@@ -25,9 +25,9 @@ test('a lone delivery is recorded at once: its batch goes because the recorder w
   assert.deepEqual(
     {
       idle: recorder.flushes.idle - flushesBefore.idle,
-      queued: recorder.flushes.queued - flushesBefore.queued,
+      timer: recorder.flushes.timer - flushesBefore.timer,
       count: recorder.flushes.count - flushesBefore.count,
     },
-    { idle: 1, queued: 0, count: 0 },
+    { idle: 1, timer: 0, count: 0 },
   );
 });
