@@ -7,6 +7,9 @@ import {
   type Target,
 } from './leases.ts';
 
+/** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
+const fullRetryMs = 20;
+
 interface ClaimAsk {
   id: string;
   when: ClaimCondition;
@@ -23,8 +26,27 @@ export class ClaimBatcher {
 
   constructor(private readonly leases: DeliveryLeases) {}
 
+  /**
+   * Claims one delivery's lease with this turn's batch; a claim refused for want of a free slot (taken on another
+   * engine) is asked again shortly, until `closed()`. Undefined: not claimable (or closing).
+   */
+  async claim(
+    target: Target,
+    id: string,
+    when: ClaimCondition,
+    closed: () => boolean,
+  ): Promise<LeasedDelivery | undefined> {
+    for (;;) {
+      const result = await this.ask(target, id, when);
+      if (result === 'unavailable') return undefined;
+      if (result !== 'full') return result;
+      await new Promise((r) => setTimeout(r, fullRetryMs));
+      if (closed()) return undefined;
+    }
+  }
+
   /** The delivery's lease for its next slot, or why not; resolved when this turn's batch is claimed. */
-  ask(target: Target, id: string, when: ClaimCondition): Promise<LeasedDelivery | ClaimRefusal> {
+  private ask(target: Target, id: string, when: ClaimCondition): Promise<LeasedDelivery | ClaimRefusal> {
     const key = targetKey(target);
     return new Promise((resolve, reject) => {
       let batch = this.batches.get(key);

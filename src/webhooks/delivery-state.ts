@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
-import type { Topic } from '../shared/topics.ts';
-import { notLeasedFor } from './leases.ts';
-import { originColumns, resentFromOf, type OriginRow, type QueuedDelivery } from './outbox.ts';
+import { notLeasedFor } from './lease-sql.ts';
+import { deliveryColumns, toState, type DeliveryRow } from './delivery-row.ts';
+import type { QueuedDelivery } from './outbox.ts';
 
 /** A pending delivery as the dispatcher carries it between attempts. */
 export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt' | 'attemptedByCaller'> {
@@ -9,36 +9,9 @@ export interface DeliveryState extends Omit<QueuedDelivery, 'dueAt' | 'leasedAt'
   cycleAttempts: number;
 }
 
-interface StateRow extends OriginRow {
-  tenant_id?: string;
-  id: string;
-  endpoint_id: string | null;
-  target_url: string | null;
-  topic: Topic;
-  body: string;
-  wire_id: string | null;
-  attempt_count: number;
-  cycle_attempts: number;
-  status: string;
-  next_attempt_at: Date | null;
-}
+type StateRow = DeliveryRow & { status: string; next_attempt_at: Date | null };
 
-const stateSelect = `select tenant_id, id, endpoint_id, target_url, topic, body, wire_id, ${originColumns('')},
-  attempt_count, cycle_attempts, status, next_attempt_at from deliveries`;
-
-const toState = (tenantId: string, r: StateRow): DeliveryState => ({
-  tenantId,
-  id: r.id,
-  endpointId: r.endpoint_id,
-  targetUrl: r.target_url,
-  topic: r.topic,
-  body: r.body,
-  wireId: r.wire_id,
-  signingEndpointId: r.signing_endpoint_id,
-  resentFrom: resentFromOf(r),
-  attemptCount: r.attempt_count,
-  cycleAttempts: r.cycle_attempts,
-});
+const stateSelect = `select ${deliveryColumns('d')}, d.status, d.next_attempt_at from deliveries d`;
 
 /** Loads a delivery's state from the database (the source of truth). */
 export async function loadState(
@@ -46,8 +19,8 @@ export async function loadState(
   tenantId: string,
   id: string,
 ): Promise<(DeliveryState & { status: string }) | undefined> {
-  const [row] = await db.query<StateRow>(`${stateSelect} where tenant_id = $1 and id = $2`, [tenantId, id]);
-  return row && { ...toState(tenantId, row), status: row.status };
+  const [row] = await db.query<StateRow>(`${stateSelect} where d.tenant_id = $1 and d.id = $2`, [tenantId, id]);
+  return row && { ...toState(row), status: row.status };
 }
 
 /**
@@ -78,11 +51,27 @@ export async function dueStates(
   );
   if (!earliest) return [];
   const rows = await db.query<StateRow>(
-    `${stateSelect} d where d.tenant_id = $1 and d.endpoint_id in (${ends}) and ${open}
+    `${stateSelect} where d.tenant_id = $1 and d.endpoint_id in (${ends}) and ${open}
      union all
-     ${stateSelect} d where d.tenant_id = $1 and d.endpoint_id is null and ${open}`,
+     ${stateSelect} where d.tenant_id = $1 and d.endpoint_id is null and ${open}`,
     [tenantId, new Date(Math.min(upTo, earliest.getTime() + windowMs)), ...claimable],
     { prepare: true },
   );
-  return rows.map((r) => ({ state: toState(tenantId, r), dueAt: r.next_attempt_at!.getTime() }));
+  return rows.map((r) => ({ state: toState(r), dueAt: r.next_attempt_at!.getTime() }));
+}
+
+/** Dead-letters pending deliveries — one, or all of an endpoint's — with `error` as their last; returns their ids. */
+export function deadLetterPending(
+  db: Db,
+  tenantId: string,
+  which: { id: string } | { endpointId: string },
+  error: string,
+  now: Date,
+): Promise<{ id: string }[]> {
+  const [column, value] = 'id' in which ? ['id', which.id] : ['endpoint_id', which.endpointId];
+  return db.query<{ id: string }>(
+    `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4
+      where tenant_id = $1 and ${column} = $2 and status = 'pending' returning id`,
+    [tenantId, value, error, now],
+  );
 }

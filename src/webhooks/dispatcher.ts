@@ -2,13 +2,12 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
-import { nextStep } from './answer-policy.ts';
-import { resolveTarget, signAttempt, type AttemptSigning, type SignedAttempt } from './attempt-signing.ts';
-import type { AttemptRecord, AttemptRecorder } from './attempt-recorder.ts';
-import { attemptChaos, type Chaos, type ChaosDraw } from './chaos.ts';
+import { resolveTarget, signAttempt, type SignedAttempt } from './attempt-signing.ts';
+import type { AttemptRecorder } from './attempt-recorder.ts';
+import { attemptChaos, type Chaos } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
 import type { Endpoints } from './endpoints.ts';
-import { dueStates, loadState, type DeliveryState } from './delivery-state.ts';
+import { deadLetterPending, dueStates, loadState, type DeliveryState } from './delivery-state.ts';
 import {
   maxInFlightPerEndpoint,
   targetKey,
@@ -28,16 +27,9 @@ import { SandboxFlights, type Flight } from './flights.ts';
 import { faultReason, isRowFault, Quarantine } from './quarantine.ts';
 import { storedEnvelope } from './envelope.ts';
 
-export const attemptJob = 'webhook.attempt';
+import { attemptJob, attemptJobOf, recordOutcome, type AttemptResult, type Trigger } from './attempt-outcome.ts';
 
-export type Trigger = AttemptRecord['attempt']['trigger'];
-
-export interface AttemptResult {
-  status: 'pending' | 'succeeded' | 'dead';
-  /** in_flight: another attempt holds (or just took) the delivery's lease; lost_lease: ours expired mid-attempt. */
-  /** quarantined: its stored state cannot be processed; it is dead with the reason (./quarantine.ts). */
-  skipped?: 'endpoint_disabled' | 'endpoint_deleted' | 'stale' | 'in_flight' | 'lost_lease' | 'quarantined';
-}
+export { attemptJob };
 
 export interface DispatcherDeps {
   db: Db;
@@ -62,8 +54,6 @@ export interface DispatcherDeps {
   tracer: AttemptTracer;
 }
 
-/** A claim refused because the endpoint's ten slots are taken (on any engine) tries again this often. */
-const fullRetryMs = 20;
 /** How often an advance looks again whether other engines' attempts of its sandbox have finished. */
 const settlePollMs = 20;
 /** How long closing waits for attempt outcomes to be written while the database is away. */
@@ -147,7 +137,7 @@ export class Dispatcher implements JobHandler {
       owner: this.deps.leases.owner,
       settled: this.deps.leases.settled(),
     });
-    return due.map(({ state, dueAt }) => this.job(state, dueAt));
+    return due.map(({ state, dueAt }) => attemptJobOf(state, dueAt));
   }
 
   /** Hears of committed deliveries (the outbox's afterCommit): those leased to this engine go out now. */
@@ -232,21 +222,6 @@ export class Dispatcher implements JobHandler {
     );
   }
 
-  /**
-   * Claims one delivery's lease; claims asked for in the same turn of the event loop (an advance's
-   * batch) go to the database together, one statement per endpoint. A claim refused for want of a
-   * free slot (taken on another engine) is asked again shortly.
-   */
-  private async claim(state: DeliveryState, when: ClaimCondition): Promise<LeasedDelivery | undefined> {
-    for (;;) {
-      const result = await this.claims.ask(targetOf(state), state.id, when);
-      if (result === 'unavailable') return undefined;
-      if (result !== 'full') return result;
-      await new Promise((r) => setTimeout(r, fullRetryMs));
-      if (this.closed) return undefined;
-    }
-  }
-
   private async attemptOnce(
     state: DeliveryState,
     trigger: Trigger,
@@ -290,7 +265,7 @@ export class Dispatcher implements JobHandler {
     if (chaos?.holdUntil) {
       if (given) await this.deps.leases.release(tenantId, id, given.slot);
       if (flight.epoch !== epoch) return { status: 'pending', skipped: 'stale' };
-      this.deps.scheduler.schedule(this.job(state, chaos.holdUntil));
+      this.deps.scheduler.schedule(attemptJobOf(state, chaos.holdUntil));
       this.deps.stream.publish(tenantId, 'delivery.updated', {
         id,
         status: 'pending',
@@ -300,7 +275,8 @@ export class Dispatcher implements JobHandler {
       return { status: 'pending' };
     }
     // Claimed before waiting for a local turn, so an advance's batch is one claim per endpoint.
-    const leased = given ?? (await this.claim(state, claim as ClaimCondition));
+    const leased =
+      given ?? (await this.claims.claim(targetOf(state), state.id, claim as ClaimCondition, () => this.closed));
     const key = `${tenantId}\u0000${id}`;
     // Our own lease, run out and claimed again here while its first attempt still runs: one attempt at a time.
     if (!leased || this.attempting.has(key)) return { status: 'pending', skipped: 'in_flight' };
@@ -347,16 +323,16 @@ export class Dispatcher implements JobHandler {
     }
     let result: AttemptResult;
     try {
-      result = await this.recordOutcome(
+      result = await recordOutcome(this.deps, {
         leased,
         trigger,
         asOf,
         flight,
         epoch,
-        { url: target.url, schemes: target.signing.schemes, signed },
+        sent: { url: target.url, schemes: target.signing.schemes, signed },
         outcome,
-        chaos?.draw ?? null,
-      );
+        chaos: chaos?.draw ?? null,
+      });
     } finally {
       this.attempting.delete(key);
       this.deps.leases.markDone(tenantId, id);
@@ -370,92 +346,6 @@ export class Dispatcher implements JobHandler {
       });
     }
     return result;
-  }
-
-  private async recordOutcome(
-    leased: LeasedDelivery,
-    trigger: Trigger,
-    asOf: number,
-    flight: Flight,
-    epoch: number,
-    sent: { url: string; schemes: AttemptSigning['schemes']; signed: SignedAttempt },
-    outcome: Awaited<ReturnType<Sender['send']>>,
-    chaos: ChaosDraw | null,
-  ): Promise<AttemptResult> {
-    const { tenantId, id } = leased;
-    const cycle = trigger !== 'replay' && trigger !== 'duplicate';
-    const cycleAttempts = leased.cycleAttempts + (cycle ? 1 : 0);
-    const finishedAt = asOf + outcome.durationMs;
-    // The retry schedule, then what the answer asks (SPEC §5.3): Retry-After, or 410 Gone.
-    const { status, nextAttemptAt, retryAfter, disableEndpoint } = nextStep({
-      outcome,
-      inCycle: cycle,
-      duplicate: trigger === 'duplicate',
-      cycleAttempts,
-      finishedAt,
-      realNowMs: this.deps.realNow(),
-      hasEndpoint: leased.endpointId !== null,
-    });
-    const next: DeliveryState = { ...leased, attemptCount: leased.slot, cycleAttempts };
-    // Off first, so that no engine starts another attempt to a receiver that said it is gone.
-    if (disableEndpoint && flight.epoch === epoch)
-      await this.deps.endpoints.disableGone(tenantId, leased.endpointId!, id, new Date(finishedAt));
-    const record: AttemptRecord = {
-      tenantId,
-      deliveryId: id,
-      lease: { owner: this.deps.leases.owner, slot: leased.slot },
-      attempt: {
-        number: leased.slot,
-        trigger,
-        url: sent.url,
-        startedAt: new Date(asOf),
-        durationMs: outcome.durationMs,
-        signatureHeader: sent.signed.signatureHeader,
-        responseStatus: outcome.status,
-        responseHeaders: outcome.headers,
-        responseBody: outcome.body,
-        error: outcome.error,
-        chaos: attemptChaos(chaos, trigger === 'duplicate'),
-        signature: sent.schemes,
-        signatureHeaders: sent.signed.signatureHeaders,
-        retryAfter,
-        disabledEndpoint: disableEndpoint,
-      },
-      delivery: {
-        status,
-        attemptCount: leased.slot,
-        cycleAttempts,
-        nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
-        updatedAt: new Date(finishedAt),
-      },
-    };
-    if (flight.epoch !== epoch) return { status, skipped: 'stale' };
-    if (!(await this.deps.recorder.record(record))) {
-      // The lease ran out and another engine took the slot (or a reset removed the delivery): its attempt stands.
-      if (flight.epoch === epoch)
-        this.deps.onError(
-          `delivery ${id}: attempt ${leased.slot} finished after its lease was lost; its result was dropped`,
-        );
-      return { status, skipped: 'lost_lease' };
-    }
-    if (flight.epoch !== epoch) return { status, skipped: 'stale' };
-    if (nextAttemptAt !== null) this.deps.scheduler.schedule(this.job(next, nextAttemptAt));
-    this.deps.stream.publish(tenantId, 'attempt.finished', {
-      id,
-      number: leased.slot,
-      trigger,
-      responseStatus: outcome.status,
-      error: outcome.error,
-      durationMs: outcome.durationMs,
-    });
-    this.deps.stream.publish(tenantId, 'delivery.updated', {
-      id,
-      status,
-      attemptCount: leased.slot,
-      nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
-      ...(disableEndpoint ? { endpointId: leased.endpointId, endpointDisabled: true } : {}),
-    });
-    return { status };
   }
 
   /** Loads a delivery's state from the database (the source of truth). */
@@ -490,10 +380,6 @@ export class Dispatcher implements JobHandler {
     return this.flights.size;
   }
 
-  private job(state: DeliveryState, dueAt: number): DueJob<DeliveryState> {
-    return { kind: attemptJob, tenantId: state.tenantId, id: state.id, dueAt, data: state };
-  }
-
   /**
    * Dead-letters pending deliveries — one, or all of an endpoint's — with the reason as their last error:
    * their queued attempts are cancelled and the live stream hears of each.
@@ -503,12 +389,7 @@ export class Dispatcher implements JobHandler {
     which: { id: string } | { endpointId: string },
     error: string,
   ): Promise<void> {
-    const [column, value] = 'id' in which ? ['id', which.id] : ['endpoint_id', which.endpointId];
-    const rows = await this.deps.db.query<{ id: string }>(
-      `update deliveries set status = 'dead', next_attempt_at = null, last_error = $3, updated_at = $4
-        where tenant_id = $1 and ${column} = $2 and status = 'pending' returning id`,
-      [tenantId, value, error, this.deps.clock.now(tenantId)],
-    );
+    const rows = await deadLetterPending(this.deps.db, tenantId, which, error, this.deps.clock.now(tenantId));
     for (const { id } of rows) this.dropped(tenantId, id, error);
   }
 

@@ -3,7 +3,8 @@ import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import { ApiError, notFound } from '../shared/problem.ts';
 import { isTopic, isValidPattern, patternMatches, type Topic } from '../shared/topics.ts';
-import type { AttemptResult, Dispatcher } from './dispatcher.ts';
+import type { AttemptResult } from './attempt-outcome.ts';
+import type { Dispatcher } from './dispatcher.ts';
 import {
   cancelJob,
   finishJob,

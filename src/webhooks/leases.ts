@@ -1,11 +1,13 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
-import { notAdvancingSql } from '../schedule/clock.ts';
-import { clockInRangeSql, sandboxNowSql } from '../schedule/clock-range.ts';
 import type { EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 import { monotonicNow } from '../shared/monotonic.ts';
-import { originColumns, resentFromOf, type OriginRow, type QueuedDelivery } from './outbox.ts';
+import { toState, type DeliveryRow } from './delivery-row.ts';
+import type { QueuedDelivery } from './outbox.ts';
+import { claimByIdSql, claimDueSql, dueTargetsSql, leaseNewSql, leaseUntil, named, usedSlots } from './lease-sql.ts';
+
+export { noLiveLease } from './lease-sql.ts';
 
 /** SPEC §5.2: attempts in flight per endpoint, across every engine on the database. */
 export const maxInFlightPerEndpoint = 10;
@@ -53,83 +55,17 @@ export interface ClaimCondition {
   notAdvancing?: boolean;
 }
 
-interface Row extends OriginRow {
-  tenant_id: string;
-  id: string;
-  endpoint_id: string | null;
-  target_url: string | null;
-  topic: Topic;
-  body: string;
-  wire_id: string | null;
-  attempt_count: number;
-  cycle_attempts: number;
-  sandbox_now_ms: number;
-}
+/** A claimed delivery's row: what an attempt needs, and its sandbox's now. */
+type Row = DeliveryRow & { sandbox_now_ms: number };
 
 const toLeased =
   (leasedAt: number) =>
   (r: Row): LeasedDelivery => ({
-    tenantId: r.tenant_id,
-    id: r.id,
-    endpointId: r.endpoint_id,
-    targetUrl: r.target_url,
-    topic: r.topic,
-    body: r.body,
-    wireId: r.wire_id,
-    signingEndpointId: r.signing_endpoint_id,
-    resentFrom: resentFromOf(r),
-    attemptCount: r.attempt_count,
-    cycleAttempts: r.cycle_attempts,
+    ...toState(r),
     slot: r.attempt_count + 1,
     sandboxNowMs: r.sandbox_now_ms,
     leasedAt,
   });
-
-const returning = `returning d.tenant_id, d.id, d.endpoint_id, d.target_url, d.topic, d.body, d.wire_id, ${originColumns('d.')},
-  d.attempt_count, d.cycle_attempts,
-  (extract(epoch from now()) * 1000)::float8 + t.clock_offset_ms as sandbox_now_ms`;
-// clock_timestamp(), not now(): a lease runs from when it is taken, not from when its transaction began.
-const leaseUntil = (ms: string) => `clock_timestamp() + ${ms}::int * interval '1 ms'`;
-const setLease = `lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = d.attempt_count + 1`;
-/**
- * The delivery `d` is free to claim for the engine `owner`: no lease, or an expired one that is its own
- * or that it may take over (`settled`: EngineLiveness.settled(), it has seen the database answer for a
- * few heartbeats in a row, so a live owner has had the chance to record what it finished during an outage).
- */
-export const notLeasedFor = (owner: string, settled: string) =>
-  `(d.lease_until is null or (d.lease_until < now() and (d.lease_owner = ${owner} or ${settled})))`;
-const notLeased = notLeasedFor('$owner', '$settled::boolean');
-/**
- * No engine holds a live lease on the delivery `d` (what the pruner may delete); taking it over is notLeasedFor's
- * question.
- */
-export const noLiveLease = '(d.lease_until is null or d.lease_until < now())';
-/**
- * Due by its sandbox's clock, in a sandbox whose clock the engine can run (the others are quarantined:
- * ./quarantine.ts).
- */
-const dueNow = `d.next_attempt_at <= ${sandboxNowSql('t')} and ${clockInRangeSql('t')}`;
-/** The sandbox `t` is not being advanced (an advance runs its due work itself). */
-const notAdvancing = notAdvancingSql('t');
-// A delivery whose endpoint was deleted is claimable, so that its attempt dead-letters it.
-const endpointOpen = `(d.endpoint_id is null or not exists (
-  select 1 from webhook_endpoints e where e.tenant_id = d.tenant_id and e.id = d.endpoint_id and not e.enabled))`;
-/** Rows of one target ($1 tenant, $2 endpoint or $3 bare URL), in a form the indexes serve. */
-const sameTarget = (endpointId: string | null) =>
-  endpointId === null
-    ? `d.tenant_id = $1 and d.endpoint_id is null and d.target_url = $3::text and $2::text is null`
-    : `d.tenant_id = $1 and d.endpoint_id = $2::text and $3::text is null`;
-
-/**
- * The target's live leases ($owner and $sent: this engine and its finished attempts, which only wait to
- * be recorded) and the room they leave, as `room()` computes it: up to `soleHolderLeases` while no other
- * engine holds one, else what is left of the ten.
- */
-const usedSlots = (endpointId: string | null) => `select count(*) as n,
-    greatest(0, case when count(*) filter (where d.lease_owner <> $owner) = 0 then $sole::int else $max::int end - count(*)) as room
-  from deliveries d
-  where ${sameTarget(endpointId)} and d.lease_owner is not null and d.lease_until > now()
-    and not (d.lease_owner = $owner and d.id = any($sent::text[]))`;
 
 /** Where deliveries go: a registered endpoint, or (a test webhook) a bare URL. */
 export interface Target {
@@ -146,17 +82,6 @@ export const targetOf = (d: { tenantId: string; endpointId: string | null; targe
 });
 
 export const targetKey = (t: Target) => `${t.tenantId}\u0000${t.endpointId ?? `url:${t.targetUrl}`}`;
-
-/** Numbers `$name` placeholders after the positional ones, so the SQL above reads by name. */
-function named(sql: string, names: Record<string, unknown>, positional: unknown[]): [string, unknown[]] {
-  const params = [...positional];
-  const text = sql.replace(/\$([a-zA-Z]\w*)/g, (_, name: string) => {
-    if (!(name in names)) throw new Error(`no parameter ${name}`);
-    params.push(names[name]);
-    return `$${params.length}`;
-  });
-  return [text, params];
-}
 
 /**
  * Leases on deliveries: the deliveries table is the queue every engine claims from
@@ -315,19 +240,7 @@ export class DeliveryLeases {
         not_advancing: when.notAdvancing ?? false,
       }));
       const [sql, params] = named(
-        `with used as (${usedSlots(endpointId)}), r as (
-           select * from jsonb_to_recordset($asks::jsonb) as r(id text, statuses text, attempts int, due_by timestamptz, not_advancing boolean)
-         ), c as (
-           select d.tenant_id, d.id from deliveries d join r on r.id = d.id join tenants t on t.id = d.tenant_id
-            where d.tenant_id = $1 and d.id = any($ids::text[]) and ${notLeased} and d.status = any(string_to_array(r.statuses, ','))
-              and (r.attempts is null or d.attempt_count = r.attempts) and (r.due_by is null or d.next_attempt_at <= r.due_by)
-              and (not r.not_advancing or ${notAdvancing})
-            order by d.next_attempt_at nulls first limit (select room from used)
-            for update of d skip locked for share of t
-         )
-         update deliveries d set ${setLease} from c, tenants t
-          where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
-         ${returning}`,
+        claimByIdSql(endpointId),
         {
           owner: this.owner,
           sent: this.sentOf(tenantId),
@@ -354,19 +267,7 @@ export class DeliveryLeases {
    * webhooks to bare URLs), rather than a scan of every pending delivery.
    */
   async dueTargets(skipTenants: string[]): Promise<Target[]> {
-    const [sql, params] = named(
-      `select e.tenant_id, e.id as endpoint_id, null::text as target_url
-         from webhook_endpoints e join tenants t on t.id = e.tenant_id
-        where e.enabled and not (e.tenant_id = any($1::text[])) and exists (
-          select 1 from deliveries d where d.tenant_id = e.tenant_id and d.endpoint_id = e.id and d.status = 'pending' and ${dueNow} and ${notLeased})
-          and ${notAdvancing}
-       union all
-       select distinct t.id, null, d.target_url
-         from tenants t join deliveries d on d.tenant_id = t.id and d.endpoint_id is null and d.status = 'pending'
-        where ${dueNow} and ${notLeased} and ${notAdvancing} and not (t.id = any($1::text[]))`,
-      { owner: this.owner, settled: this.liveness.settled() },
-      [skipTenants],
-    );
+    const [sql, params] = named(dueTargetsSql, { owner: this.owner, settled: this.liveness.settled() }, [skipTenants]);
     const rows = await this.db.query<{ tenant_id: string; endpoint_id: string | null; target_url: string | null }>(
       sql,
       params,
@@ -386,15 +287,7 @@ export class DeliveryLeases {
       // One statement after the lock (so its snapshot sees every claim committed before): count the
       // leases in use and the room they leave, as room() does, and lease as many due deliveries as fit.
       const [sql, params] = named(
-        `with used as (${usedSlots(endpointId)}), c as (
-           select d.tenant_id, d.id from deliveries d join tenants t on t.id = d.tenant_id
-            where ${sameTarget(endpointId)} and d.status = 'pending' and ${dueNow} and ${notLeased} and ${endpointOpen} and ${notAdvancing}
-            order by d.next_attempt_at limit (select room from used)
-            for update of d skip locked for share of t
-         )
-         update deliveries d set ${setLease} from c, tenants t
-          where d.tenant_id = c.tenant_id and d.id = c.id and t.id = d.tenant_id
-         ${returning}, (select room from used) as room`,
+        claimDueSql(endpointId),
         { owner: this.owner, sent: this.sentOf(tenantId), ...this.limits() },
         [tenantId, endpointId, endpointId === null ? targetUrl : null],
       );
@@ -425,10 +318,7 @@ export class DeliveryLeases {
     if (!(await this.lockTarget(tx, tenantId, endpointId, targetUrl, false))) return new Set();
     // One statement after the lock: the room left (as usedSlots counts it) and the leases within it.
     const [sql, params] = named(
-      `with used as (${usedSlots(endpointId)}),
-            pick as (select u.id from unnest($ids::text[]) with ordinality as u(id, n) order by u.n limit (select room from used))
-       update deliveries d set lease_owner = $owner, lease_until = ${leaseUntil('$leaseMs')}, lease_slot = 1 from tenants t
-        where d.tenant_id = $1 and d.id in (select id from pick) and t.id = d.tenant_id and ${notAdvancing} returning d.id`,
+      leaseNewSql(endpointId),
       { owner: this.owner, sent: this.sentOf(tenantId), ids, ...this.limits() },
       [tenantId, endpointId, endpointId === null ? targetUrl : null],
     );
