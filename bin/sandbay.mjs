@@ -25,7 +25,7 @@ if (before(numbers(process.versions.node), numbers(needed))) {
 }
 
 // The commands that run the engine in this process start it with the V8 flags package.json's
-// sandbay.engineV8Flags lists (why each: docs/decisions/v8-flags-for-the-engine.md). V8 reads them only when
+// sandbay.engineV8Flags lists (why each: docs/decisions/engine-memory-levers.md). V8 reads them only when
 // the process starts, so this process replaces itself (execve: the same pid, nothing left behind) with one
 // started with them. A flag the user already set, on the command line or in NODE_OPTIONS, is theirs; where
 // execve is missing (Windows, Node before 22.15) the engine runs with V8's defaults.

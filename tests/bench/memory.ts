@@ -11,7 +11,7 @@ import { jsonClient } from './load.ts';
 import { probeAnswer, type MemoryAttribution } from './memory-attribution.ts';
 import type { BenchRow } from './table.ts';
 
-const section = 'memory';
+const section = process.env.BENCH_MEMORY_DATABASE_URL ? 'memory on PostgreSQL' : 'memory';
 const idleMs = 15_000;
 const loadMs = 30_000;
 
@@ -25,14 +25,17 @@ interface ProbedEngine {
 
 /**
  * `sandbay serve --memory` with the probe loaded, as a user's command runs it otherwise; BENCH_CHILD_NODE_ARGS
- * adds node flags (e.g. --max-semi-space-size=8, to measure a V8 setting against the one the launcher adds).
+ * adds node flags (e.g. --max-semi-space-size=8, to measure a V8 setting against the one the launcher adds),
+ * BENCH_MEMORY_DATABASE_URL runs it on that PostgreSQL database instead of PGlite.
  */
 function startProbed(): Promise<ProbedEngine> {
   const probe = join('tests', 'bench', 'servers', 'memory-probe.ts');
   const extra = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const databaseUrl = process.env.BENCH_MEMORY_DATABASE_URL;
+  const database = databaseUrl ? ['--database-url', databaseUrl] : ['--memory'];
   const child = spawn(
     process.execPath,
-    [...extra, '--import', `./${probe}`, join('bin', 'sandbay.mjs'), 'serve', '--memory', '--port', '0', '--quiet'],
+    [...extra, '--import', `./${probe}`, join('bin', 'sandbay.mjs'), 'serve', ...database, '--port', '0', '--quiet'],
     { cwd: packageRoot(), stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const answers: ((m: MemoryAttribution) => void)[] = [];
