@@ -3,12 +3,12 @@
 // checkout with its dev dependencies runs the TypeScript sources through tsx instead, so
 // development needs no build step; without them (`npm ci --omit=dev`) it runs dist/ too.
 import { existsSync, readFileSync } from 'node:fs';
+import { relaunchWithEngineV8Flags } from './engine-v8-flags.mjs';
 
 // Checked before anything else loads: on an older Node the app fails later with an error that does not
 // say why (a missing API, a syntax error in a dependency), or half works. package.json's engines
 // (">=MAJOR.MINOR[.PATCH]") is the one source of the version needed.
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const needed = manifest.engines.node;
+const needed = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
 const numbers = (version) => version.replace(/^\D*/, '').split('.').map(Number);
 
 /** Whether version `a` comes before `b`, number by number (22.9 before 22.12). */
@@ -24,20 +24,8 @@ if (before(numbers(process.versions.node), numbers(needed))) {
   process.exit(1);
 }
 
-// The commands that run the engine in this process start it with the V8 flags package.json's
-// sandbay.engineV8Flags lists (why each: docs/decisions/engine-memory-levers.md). V8 reads them only when
-// the process starts, so this process replaces itself (execve: the same pid, nothing left behind) with one
-// started with them. A flag the user already set, on the command line or in NODE_OPTIONS, is theirs; where
-// execve is missing (Windows, Node before 22.15) the engine runs with V8's defaults.
-const enginesHere = ['serve', 'start'];
-if (enginesHere.includes(process.argv[2]) && typeof process.execve === 'function') {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const missing = manifest.sandbay.engineV8Flags.filter(
-    (flag) => !given.some((g) => g.split('=')[0] === flag.split('=')[0]),
-  );
-  if (missing.length > 0)
-    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)]);
-}
+// The commands that run the engine in this process start it with the engine's V8 flags.
+if (['serve', 'start'].includes(process.argv[2])) relaunchWithEngineV8Flags();
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/cli/main.js', import.meta.url);

@@ -1,15 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../../src/shared/node/package-root.ts';
+import { relaunchWithEngineV8Flags } from '../../bin/engine-v8-flags.mjs';
 import { fullSoak, runSoak } from './soak.ts';
 
-// The engine runs in this process: it gets the V8 flags `sandbay serve` gets (bin/sandbay.mjs), which V8 reads
-// only at start-up, so this process replaces itself with one started with them.
-const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'));
-const missing = (manifest.sandbay.engineV8Flags as string[]).filter((flag) => !process.execArgv.includes(flag));
-if (missing.length > 0)
-  process.execve!(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)]);
+// The engine runs in this process: it starts with the V8 flags `sandbay serve` gets.
+relaunchWithEngineV8Flags();
 
 // npm run soak -- --minutes N: one engine under steady load; exits 1 if a delivery was lost or RSS passed its bound.
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } });
