@@ -3,6 +3,7 @@
 // checkout with its dev dependencies runs the TypeScript sources through tsx instead, so
 // development needs no build step; without them (`npm ci --omit=dev`) it runs dist/ too.
 import { existsSync, readFileSync } from 'node:fs';
+import { relaunchWithEngineV8Flags } from './engine-v8-flags.mjs';
 
 // Checked before anything else loads: on an older Node the app fails later with an error that does not
 // say why (a missing API, a syntax error in a dependency), or half works. package.json's engines
@@ -22,6 +23,9 @@ if (before(numbers(process.versions.node), numbers(needed))) {
   );
   process.exit(1);
 }
+
+// The commands that run the engine in this process start it with the engine's V8 flags.
+if (['serve', 'start'].includes(process.argv[2])) relaunchWithEngineV8Flags();
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/cli/main.js', import.meta.url);

@@ -11,7 +11,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => el
 
 runDesktop(electron, {
   startEngine: startSandbox,
-  // argv: [electron, app path, ...flags from `npm start -- …`]
+  // argv: [electron, --js-flags=…, app path, ...flags from `npm start -- …`] (start.ts): the path is a positional
   options: desktopOptions(process.argv.slice(2)),
   preloadPath: fileURLToPath(new URL('../preload/index.js', import.meta.url)),
   // out/main/index.js → resources/ at the package root (electron-builder.yml ships this file in the app).

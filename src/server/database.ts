@@ -3,12 +3,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import { loadMigrations, migrate, type Migration } from '../db/migrate.ts';
-import { openPglite } from '../db/open-pglite.ts';
 import { migrationsDir, seedDir } from '../db/paths.ts';
 import { packageVersion } from '../shared/node/package-root.ts';
-import { openPostgres } from '../db/postgres.ts';
 import type { PostgresTimeouts } from '../db/timeouts.ts';
-import { startManagedPostgres, type ManagedPostgres } from '../db/managed-postgres.ts';
+import type { ManagedPostgres } from '../db/managed-postgres.ts';
 import { makeScratchDir } from '../db/template.ts';
 import { loadSeedTemplate, seedHash } from '../domain/sandboxes/seed.ts';
 
@@ -51,10 +49,17 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
 }
 
-/** Opens Sandbay's database — a PostgreSQL server, a PGlite dir, or PGlite scratch storage — migrated and seeded. */
+/**
+ * Opens Sandbay's database — a PostgreSQL server, a PGlite dir, or PGlite scratch storage — migrated and seeded.
+ * Each driver is imported once chosen: an engine on PGlite never loads pg, pg-listen and their kin, one on
+ * PostgreSQL never loads PGlite's JavaScript (docs/decisions/engine-memory-levers.md).
+ */
 export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db> {
-  if (!options.databaseUrl)
+  if (!options.databaseUrl) {
+    const { openPglite } = await import('../db/open-pglite.ts');
     return openPglite({ ...options, prepare: (db) => prepareDatabase(db), templateKey: templateKey() });
+  }
+  const { openPostgres } = await import('../db/postgres.ts');
   const db = openPostgres({
     connectionString: options.databaseUrl,
     poolSize: options.poolSize,
@@ -75,6 +80,7 @@ export async function openSandboxDatabase(options: DatabaseOptions): Promise<Db>
  * data dir.
  */
 export async function startSandboxPostgres(dataDir: string | undefined): Promise<ManagedPostgres> {
+  const { startManagedPostgres } = await import('../db/managed-postgres.ts');
   const scratch = dataDir ? undefined : makeScratchDir();
   const server = await startManagedPostgres(dataDir ? join(dataDir, 'postgres') : join(scratch!, 'postgres'));
   return {

@@ -11,6 +11,9 @@ interface WasmMemory {
 type WasmMemoryClass = (new (descriptor: { initial: number; maximum?: number }) => WasmMemory) & { tracked?: boolean };
 const wasmApi = (globalThis as unknown as { WebAssembly: { Memory: WasmMemoryClass } }).WebAssembly;
 
+/** What starts the line servers/memory-probe.ts answers with, before the JSON of a MemoryAttribution. */
+export const probeAnswer = 'memory-probe ';
+
 const live = new Set<WeakRef<WasmMemory>>();
 
 /**

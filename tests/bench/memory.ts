@@ -3,13 +3,15 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { Receiver } from '../helpers/receiver.ts';
+import { engineCpuSeconds } from './cpu.ts';
 import { jsonClient } from './load.ts';
-import type { MemoryAttribution } from './memory-attribution.ts';
+import { probeAnswer, type MemoryAttribution } from './memory-attribution.ts';
 import type { BenchRow } from './table.ts';
 
-const section = 'memory';
+const section = process.env.BENCH_MEMORY_DATABASE_URL ? 'memory on PostgreSQL' : 'memory';
 const idleMs = 15_000;
 const loadMs = 30_000;
 
@@ -23,43 +25,48 @@ interface ProbedEngine {
 
 /**
  * `sandbay serve --memory` with the probe loaded, as a user's command runs it otherwise; BENCH_CHILD_NODE_ARGS
- * adds node flags (e.g. --max-semi-space-size=4, to measure a V8 setting).
+ * adds node flags (e.g. --max-semi-space-size=8, to measure a V8 setting against the one the launcher adds),
+ * BENCH_MEMORY_DATABASE_URL runs it on that PostgreSQL database instead of PGlite.
  */
 function startProbed(): Promise<ProbedEngine> {
   const probe = join('tests', 'bench', 'servers', 'memory-probe.ts');
   const extra = process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const databaseUrl = process.env.BENCH_MEMORY_DATABASE_URL;
+  const database = databaseUrl ? ['--database-url', databaseUrl] : ['--memory'];
   const child = spawn(
     process.execPath,
-    [...extra, '--import', `./${probe}`, join('bin', 'sandbay.mjs'), 'serve', '--memory', '--port', '0', '--quiet'],
-    { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+    [...extra, '--import', `./${probe}`, join('bin', 'sandbay.mjs'), 'serve', ...database, '--port', '0', '--quiet'],
+    { cwd: packageRoot(), stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const sample = () =>
-    new Promise<MemoryAttribution>((resolve) => {
-      child.once('message', (m) => resolve(m as MemoryAttribution));
-      child.send('sample');
-    });
-  return new Promise((resolve, reject) => {
-    let out = '';
+  const answers: ((m: MemoryAttribution) => void)[] = [];
+  let out = '';
+  const ready = new Promise<string>((resolve, reject) => {
     const exited = (code: number | null) => reject(new Error(`sandbay serve exited with ${code}: ${out}`));
     child.once('exit', exited);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith(probeAnswer)) return answers.shift()!(JSON.parse(line.slice(probeAnswer.length)));
+      out += `${line}\n`;
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(line);
       if (!m) return;
       child.removeListener('exit', exited);
-      resolve({
-        url: m[1],
-        pid: child.pid!,
-        sample,
-        stop: () =>
-          new Promise((done) => {
-            child.once('exit', () => done());
-            child.disconnect(); // an open IPC channel would keep the engine's event loop alive
-            child.kill('SIGTERM');
-          }),
-      });
+      resolve(m[1]);
     });
   });
+  const sample = () =>
+    new Promise<MemoryAttribution>((resolve) => {
+      answers.push(resolve);
+      child.stdin!.write('sample\n');
+    });
+  return ready.then((url) => ({
+    url,
+    pid: child.pid!,
+    sample,
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  }));
 }
 
 /** Orders placed 10 at a time for `ms`, each delivered to two endpoints. */
@@ -121,16 +128,25 @@ export async function run(): Promise<BenchRow[]> {
     const idle = await engine.sample(); // its peak covers what start-up does after the ready line
     writeFileSync(`/proc/${engine.pid}/clear_refs`, '5'); // resets VmHWM: the load's peak is its own
     let fullest = idle;
+    const cpuBefore = engineCpuSeconds(engine.pid);
     const orders = await load(engine.url, receiver, loadMs, async () => {
       const now = await engine.sample();
       if (now.rssMb > fullest.rssMb || fullest === idle) fullest = now;
       receiver.received.length = 0;
     });
+    const cpuPer1000 = (engineCpuSeconds(engine.pid) - cpuBefore) / (orders / 1000);
     const loaded = { ...fullest, peakMb: (await engine.sample()).peakMb };
     return [
       ...rowsOf('ready', startup),
       ...rowsOf(`idle ${idleMs / 1000} s`, idle, { peak: 350, rss: 250 }),
       ...rowsOf(`load, ${orders} orders × 2 endpoints (fullest sample)`, loaded),
+      // What a V8 setting costs in CPU (more young-generation collections, say) beside what it saves.
+      {
+        section,
+        metric: 'load: engine CPU per 1,000 orders (their deliveries under way)',
+        value: cpuPer1000,
+        unit: 's',
+      },
     ];
   } finally {
     await engine.stop();

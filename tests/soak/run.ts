@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
+import { relaunchWithEngineV8Flags } from '../../bin/engine-v8-flags.mjs';
 import { fullSoak, runSoak } from './soak.ts';
+
+// The engine runs in this process: it starts with the V8 flags `sandbay serve` gets.
+relaunchWithEngineV8Flags();
 
 // npm run soak -- --minutes N: one engine under steady load; exits 1 if a delivery was lost or RSS passed its bound.
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { desktopArgs, electronBinary, headlessNote } from '../../src/cli/commands/start.ts';
+import { desktopArgs, electronBinary, electronV8Switch, headlessNote } from '../../src/cli/commands/start.ts';
 import { desktopOptions } from '../../src/main/flags.ts';
+import { packageRoot } from '../../src/shared/node/package-root.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sandbay-electron-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -38,4 +39,12 @@ test('npm start -- flags reach the desktop app, which reads them with the same m
   assert.deepEqual(desktopOptions(desktopArgs(flags)), { port: 0, memory: true, dataDir: undefined });
   const onDisk = desktopOptions(desktopArgs({ port: '4500', host: '127.0.0.1', allowHost: [], dataDir: '/tmp/sb' }));
   assert.deepEqual(onDisk, { port: 4500, memory: false, dataDir: '/tmp/sb' });
+});
+
+test("Electron's main process, where the desktop app's engine runs, gets the V8 flags `sandbay serve` gets", () => {
+  const { engineV8Flags } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).sandbay;
+  assert.ok(engineV8Flags.length > 0);
+  assert.equal(electronV8Switch(), `--js-flags=${engineV8Flags.join(' ')}`);
+  const withIt = ['--js-flags=--max-semi-space-size=4', '/opt/sandbay', '--port', '0', '--memory'];
+  assert.deepEqual(desktopOptions(withIt), { port: 0, memory: true, dataDir: undefined }, 'the switch is no app flag');
 });

@@ -64,12 +64,21 @@ export function desktopArgs(flags: ServeFlags): string[] {
   ];
 }
 
+/**
+ * Electron's switch giving its main process, where the engine runs, the V8 flags `sandbay serve` gets from
+ * bin/sandbay.mjs (package.json's sandbay.engineV8Flags): V8 reads them only at start-up.
+ */
+export function electronV8Switch(root = packageRoot()): string {
+  const flags: string[] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).sandbay.engineV8Flags;
+  return `--js-flags=${flags.join(' ')}`;
+}
+
 /** `npm start`: the desktop window where Electron is installed, else the same UI headless. */
 export async function start(flags: ServeFlags & { headless?: boolean }): Promise<void> {
   ensureBuilt();
   const binary = flags.headless ? undefined : electronBinary();
   const note = headlessNote(flags.headless, binary);
   if (note || !binary) return serve(flags, note);
-  const child = spawn(binary, [packageRoot(), ...desktopArgs(flags)], { stdio: 'inherit' });
+  const child = spawn(binary, [electronV8Switch(), packageRoot(), ...desktopArgs(flags)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 }
