@@ -5,7 +5,7 @@ import type { ApiError, FieldError } from '../shared/problem.ts';
 import { keyPrefixes } from '../shared/schemes.ts';
 import { isTopic } from '../shared/topics.ts';
 import { publicKeyOf } from '../webhooks/endpoint-keys.ts';
-import { checkTopics } from '../webhooks/endpoints.ts';
+import { checkTopics } from '../webhooks/endpoint-input.ts';
 import { CatcherName, CatcherRequest } from './schemas/catcher.ts';
 import { deliveryStatuses, EndpointChaos, EndpointRequest, httpUrl, SigningScheme } from './schemas/webhooks.ts';
 

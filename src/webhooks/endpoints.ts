@@ -1,18 +1,14 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import type { Invalidations } from '../db/invalidations.ts';
-import type { Endpoint, EndpointDisabled, LiveSecret } from '../shared/api-types.ts';
+import type { Endpoint, LiveSecret } from '../shared/api-types.ts';
 import { newId } from '../shared/ids.ts';
 import { LruMap } from '../shared/lru-map.ts';
-import { ApiError, notFound } from '../shared/problem.ts';
-import { maskSecret } from '../shared/mask-secret.ts';
-import { didYouMean, suggestPatterns } from '../shared/suggest.ts';
-import { isValidPattern } from '../shared/topics.ts';
+import { notFound } from '../shared/problem.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { ChaosSettings } from './chaos.ts';
 import { defaultScheme, type SchemeName } from '../shared/schemes.ts';
 import {
   liveGenerations,
-  newGeneration,
   newSigningKey,
   publicKeyOf,
   schemesOf,
@@ -20,6 +16,8 @@ import {
   type KeyGeneration,
   type SigningKeys,
 } from './endpoint-keys.ts';
+import { chaosJson, chaosSince, checkTopics, type EndpointInput } from './endpoint-input.ts';
+import { endpointSelect, insertGeneration, toEndpoint, type EndpointRow } from './endpoint-rows.ts';
 
 export { newWebhookSecret } from './endpoint-keys.ts';
 
@@ -28,20 +26,6 @@ const rotationOverlapMs = 24 * 3600_000;
 
 /** Endpoint targets kept in memory: the dispatcher's working set, not every endpoint ever attempted. */
 const maxCachedEndpoints = 10_000;
-
-export interface EndpointInput {
-  url: string;
-  topics: string[];
-  description?: string | null;
-  enabled?: boolean;
-  allowInsecureTls?: boolean;
-  /** The signing scheme, or several at once during a migration (SPEC §11); default sandbay. */
-  signature?: SchemeName | SchemeName[];
-  /** Faults to inject (null turns them off); a missing seed is picked at random and shown. */
-  chaos?: (Partial<ChaosSettings> & { seed?: number }) | null;
-  /** The HMAC secret to sign with (create only); default a new random one. */
-  secret?: string;
-}
 
 /** What the dispatcher needs to attempt a delivery to an endpoint. */
 export interface EndpointTarget {
@@ -54,122 +38,6 @@ export interface EndpointTarget {
   chaos: ChaosSettings | null;
   /** Deliveries after this sequence number are numbered for the chaos draws. */
   chaosSinceSeq: number;
-}
-
-/** Complete chaos settings from what the API was given; all-zero faults are no chaos at all. */
-function chaosSettings(input: EndpointInput['chaos']): ChaosSettings | null {
-  if (!input) return null;
-  const settings = {
-    duplicateRate: input.duplicateRate ?? 0,
-    reorderWindowMs: input.reorderWindowMs ?? 0,
-    delayMs: input.delayMs ?? 0,
-    seed: input.seed ?? Math.floor(Math.random() * 2 ** 31),
-  };
-  return settings.duplicateRate || settings.reorderWindowMs || settings.delayMs ? settings : null;
-}
-
-const chaosJson = (input: EndpointInput['chaos']) => {
-  const settings = chaosSettings(input);
-  return settings ? JSON.stringify(settings) : null;
-};
-
-// Deliveries created from now on have a higher sequence number than any of the tenant's so far.
-const chaosSince = `(select coalesce(max(seq), 0) from deliveries where tenant_id = $1)`;
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  topics: string[];
-  description: string | null;
-  enabled: boolean;
-  allow_insecure_tls: boolean;
-  created_at: Date;
-  updated_at: Date;
-  secret: string;
-  signing_key: string | null;
-  chaos: ChaosSettings | null;
-  signature: SchemeName[];
-  disabled_reason: EndpointDisabled['reason'] | null;
-  disabled_at: Date | null;
-  disabled_delivery_id: string | null;
-}
-
-// The current generation is the newest one without an expiry.
-const endpointSelect = `
-  select e.*, s.secret, s.signing_key from webhook_endpoints e
-    left join lateral (select s.secret, s.signing_key from webhook_secrets s where s.tenant_id = e.tenant_id and s.endpoint_id = e.id
-                        and s.expires_at is null order by s.created_at desc limit 1) s on true`;
-
-/**
- * Why an endpoint is off, as the API shows it (an endpoint disabled before reasons were kept counts as the user's
- * doing).
- */
-function disabledOf(r: EndpointRow): EndpointDisabled | null {
-  if (r.enabled) return null;
-  const reason = r.disabled_reason ?? 'user';
-  return {
-    reason,
-    at: (r.disabled_at ?? r.updated_at).toISOString(),
-    deliveryId: r.disabled_delivery_id,
-    message: {
-      gone: `The receiver answered 410 Gone${r.disabled_delivery_id ? ` to delivery ${r.disabled_delivery_id}` : ''}, so the endpoint was disabled; its pending deliveries wait. Enable it to resume them.`,
-      user: 'Disabled by a user; its pending deliveries wait until it is enabled.',
-      imported: `Imported from a sandbox file: nothing is sent to ${r.url} until you enable it; its pending deliveries wait.`,
-    }[reason],
-  };
-}
-
-const toEndpoint = (r: EndpointRow, reveal: boolean): Endpoint => ({
-  id: r.id,
-  url: r.url,
-  topics: r.topics,
-  description: r.description,
-  enabled: r.enabled,
-  allowInsecureTls: r.allow_insecure_tls,
-  signature: r.signature,
-  secret: reveal ? r.secret : maskSecret(r.secret),
-  publicKey: r.signature.includes('standard-webhooks-ed25519') ? publicKeyOf(r.signing_key) : null,
-  disabled: disabledOf(r),
-  chaos: r.chaos,
-  createdAt: r.created_at.toISOString(),
-  updatedAt: r.updated_at.toISOString(),
-});
-
-const insertGeneration = (
-  tx: Queryable,
-  tenantId: string,
-  id: string,
-  schemes: readonly SchemeName[],
-  now: Date,
-  ownSecret?: string,
-) => {
-  const generation = newGeneration(schemes);
-  const { signingKey } = generation;
-  const secret = ownSecret ?? generation.secret;
-  return tx.query(
-    'insert into webhook_secrets (tenant_id, endpoint_id, secret, signing_key, created_at) values ($1, $2, $3, $4, $5)',
-    [tenantId, id, secret, signingKey, now],
-  );
-};
-
-export function checkTopics(topics: string[]): void {
-  const bad = topics.map((t, i) => ({ t, i })).filter(({ t }) => !isValidPattern(t));
-  if (bad.length > 0) {
-    const each = bad.map(({ t, i }) => ({ t, i, suggestions: suggestPatterns(t) }));
-    const suggestions = [...new Set(each.flatMap((b) => b.suggestions))];
-    throw new ApiError(
-      422,
-      'unknown_topic',
-      `Unknown topic${bad.length > 1 ? 's' : ''}: ${bad.map((b) => b.t).join(', ')}.${didYouMean(suggestions)} See GET /api/v1/webhooks/topics.`,
-      {
-        errors: each.map(({ t, i, suggestions: own }) => ({
-          path: `/topics/${i}`,
-          message: `${t} is not a topic, *, or <category>.*${didYouMean(own).replace(' Did', '; did')}`,
-        })),
-        extra: { suggestions },
-      },
-    );
-  }
 }
 
 /** Endpoint registration (SPEC §5.1); secrets are shown in full only on create and rotate. */
