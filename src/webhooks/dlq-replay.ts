@@ -28,6 +28,8 @@ export interface ReplayCandidate {
   topic: string;
   status: 'pending' | 'succeeded' | 'dead';
   endpointId: string | null;
+  /** Where a delivery with no endpoint goes: a test webhook's URL, or the URL a replay sent it to. */
+  targetUrl: string | null;
   createdAt: string;
 }
 
@@ -101,9 +103,10 @@ export class DlqReplays {
       topic: Topic;
       status: ReplayCandidate['status'];
       endpoint_id: string | null;
+      target_url: string | null;
       created_at: Date;
     }>(
-      `select id, topic, status, endpoint_id, created_at from deliveries
+      `select id, topic, status, endpoint_id, target_url, created_at from deliveries
         where tenant_id = $1 and check_id is null
           and (status = any($2::text[]) or ($3::boolean and status = 'pending' and attempt_count > 0))
           and ($4::text is null or endpoint_id = $4)
@@ -122,6 +125,7 @@ export class DlqReplays {
           topic: r.topic,
           status: r.status,
           endpointId: r.endpoint_id,
+          targetUrl: r.endpoint_id ? null : r.target_url,
           createdAt: r.created_at.toISOString(),
         })),
     };

@@ -44,6 +44,10 @@ test('deliveries replay --to: --dry-run says where, then the failures reach the 
     assert.ok(request, `${original.id} arrived as ${resent}`);
     assert.ok(independentlyVerify(String(request.headers['x-service-signature']), request.body, endpoint.secret));
   }
+  // A dry run names where each replayed delivery went: the other URL, not its endpoint's or a test URL.
+  const listed = await runCli(['deliveries', 'replay', '--status', 'succeeded', '--dry-run', ...as(sb)]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.equal(listed.stdout.split('\n').filter((line) => line.includes(`  ${laptop.url}  `)).length, 2, listed.stdout);
 
   assertOneLineFailure(
     await runCli(['deliveries', 'replay', '--to', 'localhost:4000', ...as(sb)]),

@@ -22,7 +22,14 @@ interface ReplayFilterFlags extends ConnectionFlags {
 interface Preview {
   filter: ReplayFilter;
   total: number;
-  data: { id: string; topic: string; status: string; endpointId: string | null; createdAt: string }[];
+  data: {
+    id: string;
+    topic: string;
+    status: string;
+    endpointId: string | null;
+    targetUrl: string | null;
+    createdAt: string;
+  }[];
 }
 
 /** `--since 2h` (that long before the sandbox's now) or an RFC 3339 time, as the sandbox time the API takes. */
@@ -82,7 +89,7 @@ export function deliveriesReplayCommand(deliveries: Command): void {
         });
         if (flags.json) return printJson(preview);
         for (const d of preview.data)
-          say(`${d.id}  ${d.topic}  ${d.status}  ${d.endpointId ?? '(test URL)'}  ${d.createdAt}`);
+          say(`${d.id}  ${d.topic}  ${d.status}  ${d.endpointId ?? d.targetUrl}  ${d.createdAt}`);
         return say(
           `${preview.total} ${preview.total === 1 ? 'delivery' : 'deliveries'} would be replayed${flags.to ? ` to ${flags.to}` : ''} (dry run: nothing sent)`,
         );

@@ -181,6 +181,10 @@ export const ReplayPreview = z
         topic: z.string(),
         status: z.enum(deliveryStatuses),
         endpointId: z.string().nullable(),
+        targetUrl: z
+          .string()
+          .nullable()
+          .describe("Where a delivery with no endpoint goes: a test webhook's URL, or the URL a replay sent it to"),
         createdAt: Timestamp.describe('Sandbox clock'),
       }),
     ),
