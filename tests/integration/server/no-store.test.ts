@@ -83,6 +83,7 @@ const masked = new Set([
   'GET /api/v1/webhooks/endpoints',
   'GET /api/v1/webhooks/endpoints/{id}',
   'PATCH /api/v1/webhooks/endpoints/{id}',
+  'POST /api/v1/webhooks/endpoints/enable',
 ]);
 
 /** Whether a JSON schema (following $refs) has a required credential-named property anywhere. */
