@@ -130,6 +130,14 @@ export const guides: Record<string, Guide> = {
   'clock advance': {
     examples: [['sandbay clock advance 2h', 'a failing delivery goes through all five attempts into the DLQ']],
   },
+  'jobs failed': {
+    examples: [['sandbay jobs failed', 'each job set aside: its kind, its object, when it was due and why it failed']],
+    notes: [
+      'A job is set aside when its row cannot be processed (written by another version or a crafted sandbox file); ' +
+        'every other job goes on. Repair the row, then `sandbay jobs retry fjb_…`; see ' +
+        '[Failed jobs](decisions/failed-jobs.md).',
+    ],
+  },
   token: {
     examples: [
       ['TOKEN=$(sandbay token)', 'a fresh access token for the sandbox'],

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { CliError } from './errors.ts';
 import { checkCommand } from './commands/check.ts';
 import { clockCommand } from './commands/clock.ts';
+import { jobsCommand } from './commands/jobs.ts';
 import { deliveriesCommand } from './commands/deliveries.ts';
 import { dlqCommand } from './commands/dlq.ts';
 import { listenCommand } from './commands/listen.ts';
@@ -130,6 +131,7 @@ for (const register of [
   dlqCommand,
   verifyCommand,
   clockCommand,
+  jobsCommand,
   resetCommand,
   tokenCommand,
   topicsCommand,

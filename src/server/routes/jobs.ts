@@ -23,7 +23,13 @@ export const jobRoutes = (s: Services) => [
     query: listQuery,
     responses: { 200: listOf(FailedJob) },
     handler: async ({ query, principal, ctx }) => ({
-      body: await pageOf(s, { query, principal, ctx }, (page) => listFailedJobs(s.db, tenantOf(principal), page)),
+      body: await pageOf(
+        s,
+        { query, principal, ctx },
+        (page) => listFailedJobs(s.db, tenantOf(principal), page),
+        // A failure's created_at is its failedAt.
+        (job) => job.failedAt,
+      ),
     }),
   }),
   route({

@@ -11,15 +11,19 @@ export interface ListInput {
   ctx: Context;
 }
 
-/** One page of a newest-first list: fetches limit + 1 rows after the cursor and builds { data, nextCursor }. */
+/**
+ * One page of a newest-first list: fetches limit + 1 rows after the cursor and builds { data, nextCursor }. `timeOf`
+ * names the row's field its created_at is shown as (createdAt unless said).
+ */
 export async function pageOf<T extends { id: string }>(
   s: Services,
   input: ListInput,
   fetch: (page: PageOptions) => Promise<T[]>,
+  timeOf?: (row: T) => string,
 ) {
   const cursors = s.cursors.of(input, 'time');
   const rows = await fetch({ limit: input.query.limit + 1, after: cursors.decode(input.query.cursor) });
-  return cursors.page(rows, input.query.limit);
+  return cursors.page(rows, input.query.limit, timeOf);
 }
 
 /** A page of rows ordered by their insertion sequence; the sequence stays internal. */
