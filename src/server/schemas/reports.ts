@@ -28,8 +28,18 @@ export const SavedReport = z
   .object({
     id: z.string(),
     name: z.string(),
-    kind: z.enum(reportKinds),
+    kind: z
+      .enum(reportKinds)
+      .nullable()
+      .describe('null when the stored kind is not one this version computes (see error)'),
     schedule: z.enum(reportSchedules),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the report cannot run: its row holds a kind this version does not compute (written by hand or by ' +
+          'another version); its due job fails with this reason. null when it can run',
+      ),
     active: z.boolean(),
     nextDueAt: Timestamp.nullable(),
     lastRunAt: Timestamp.nullable(),
