@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { after } from 'node:test';
 
 export interface Received {
   path: string;
@@ -116,4 +117,21 @@ export function independentlyVerify(header: string, body: string, secret: string
   const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];
   const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`).digest('hex');
   return header.split(',').some((part) => part === `v1=${expected}`);
+}
+
+/**
+ * Receivers a test file starts as it goes, each answering `status` at first, all closed after the file's tests.
+ * Use at top level: `const receiver = useReceivers();` then `const rx = await receiver(500);`.
+ */
+export function useReceivers(): (status: number) => Promise<Receiver> {
+  const receivers: Receiver[] = [];
+  after(async () => {
+    for (const rx of receivers) await rx.close();
+  });
+  return async (status) => {
+    const rx = await new Receiver().start();
+    rx.behaviour = { kind: 'status', status };
+    receivers.push(rx);
+    return rx;
+  };
 }

@@ -1,6 +1,7 @@
 import { after, before } from 'node:test';
 import pg from 'pg';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.ts';
+import { call, type TestSandbox } from './engine.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -38,6 +39,12 @@ export function useTeamEngines(count: number, options: SandboxOptions = {}) {
   });
   return team;
 }
+
+/** The sandbox as seen through one engine of the team: its token works on all of them (they share the database). */
+export const through = (engine: { url: string }, sandbox: TestSandbox): TestSandbox => ({
+  ...sandbox,
+  api: (path, init = {}) => call(engine.url, path, { ...init, token: sandbox.token }),
+});
 
 /**
  * Runs `fn` with a transaction open on a connection of its own (BEGIN is sent first): what it locks or

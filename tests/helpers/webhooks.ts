@@ -1,4 +1,5 @@
 import type { TestSandbox } from './engine.ts';
+import { until } from './until.ts';
 
 /** Places a small order as the sandbox (emits order.placed); returns the order. */
 export async function placeOrder(sb: TestSandbox, variantId = 'var_0001'): Promise<any> {
@@ -52,3 +53,21 @@ export async function waitForDelivery(
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Polls a DLQ replay job (GET …/dlq-replays/{id}) until `done` holds of it: by default, until it stops running. */
+export const waitForReplayJob = (
+  sb: TestSandbox,
+  id: string,
+  done: (job: any) => boolean = (job) => job.state !== 'running',
+  timeoutMs = 15_000,
+): Promise<any> =>
+  until(
+    async () => {
+      const res = await sb.api(`/api/v1/webhooks/dlq-replays/${id}`);
+      if (res.status !== 200) throw new Error(`replay job ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    done,
+    `replay job ${id} getting there`,
+    timeoutMs,
+  );

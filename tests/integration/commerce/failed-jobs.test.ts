@@ -11,7 +11,9 @@ import { overdueJobs } from '../../../src/domain/commerce/jobs.ts';
 import { reportDueHandler } from '../../../src/domain/reports/reports.ts';
 import { createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
+import { reportDueIn, setReportKind } from '../../helpers/reports.ts';
 import { SseClient } from '../../helpers/sse.ts';
+import { until } from '../../helpers/until.ts';
 import { registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 import { advance, ok } from './helpers.ts';
 
@@ -31,30 +33,8 @@ after(() => receiver.close());
 const db = () => engine.running.services.db;
 const reportJob = () => reportDueHandler(engine.running.services).job;
 
-/** Polls `read` until `done` holds (work on the real clock finishes a moment later). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} never happened: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** A saved report due at `inMs` of the sandbox's clock from now (hourly after that). */
-async function report(sb: TestSandbox, inMs: number, name = 'Rapor'): Promise<any> {
-  const now = Date.parse(ok(await sb.api('/api/v1/sandbox/clock')).now);
-  const firstRunAt = new Date(now + inMs).toISOString();
-  return ok(
-    await sb.api('/api/v1/reports', { body: { name, kind: 'sales_summary', schedule: 'hourly', firstRunAt } }),
-    201,
-  );
-}
-
 /** Makes the report's row one no handler can process: a kind no version of Sandbay computes. */
-const corrupt = (sb: TestSandbox, reportId: string) =>
-  db().query(`update saved_reports set kind = 'nope' where tenant_id = $1 and id = $2`, [sb.id, reportId]);
+const corrupt = (sb: TestSandbox, reportId: string) => setReportKind(db(), sb.id, reportId, 'nope');
 
 const failedJobs = async (sb: TestSandbox) => ok(await sb.api('/api/v1/sandbox/jobs/failed')).data;
 const logLines = (objectId: string) => logged.filter((l) => l.includes(objectId));
@@ -62,9 +42,9 @@ const logLines = (objectId: string) => logged.filter((l) => l.includes(objectId)
 test('on the real clock: the job fails once with its reason, later polls skip it, other work goes on', async () => {
   const [broken, other] = [await createSandbox(engine.url), await createSandbox(engine.url)];
   const endpoint = await registerEndpoint(other, receiver.url, ['saved_report.due']);
-  const bad = await report(broken, 1500, 'Bozuk');
+  const bad = await reportDueIn(broken, 1500, 'Bozuk');
   await corrupt(broken, bad.id);
-  await report(other, 1500);
+  await reportDueIn(other, 1500);
 
   const [failed] = await until(
     () => failedJobs(broken),
@@ -86,7 +66,7 @@ test('on the real clock: the job fails once with its reason, later polls skip it
     "the other sandbox's saved_report.due",
   );
   await waitForDelivery(other, summary.id, (d) => d.status === 'succeeded');
-  const fine = await report(broken, 1500, 'Sağlam');
+  const fine = await reportDueIn(broken, 1500, 'Sağlam');
   await until(
     async () => ok(await broken.api(`/api/v1/reports/${fine.id}`)),
     (r) => r.lastRunAt !== null,
@@ -102,8 +82,8 @@ test('on the real clock: the job fails once with its reason, later polls skip it
 
 test('in a clock advance: the job fails once, later advances skip it, the sandbox’s other jobs run; a retry runs it once repaired', async (t) => {
   const sb = await createSandbox(engine.url);
-  const bad = await report(sb, 3600_000);
-  const fine = await report(sb, 3600_000, 'Sağlam');
+  const bad = await reportDueIn(sb, 3600_000);
+  const fine = await reportDueIn(sb, 3600_000, 'Sağlam');
   await corrupt(sb, bad.id);
   const sse = new SseClient(`${engine.url}/api/v1/events/stream`, { authorization: `Bearer ${sb.token}` });
   await sse.open();
@@ -128,7 +108,7 @@ test('in a clock advance: the job fails once, later advances skip it, the sandbo
   );
   assert.ok(!due.some((j) => j.id === bad.id), 'an advance leaves it out');
 
-  await db().query(`update saved_reports set kind = 'sales_summary' where tenant_id = $1 and id = $2`, [sb.id, bad.id]);
+  await setReportKind(db(), sb.id, bad.id, 'sales_summary');
   const retried = ok(await sb.api(`/api/v1/sandbox/jobs/failed/${failed[0].id}/retry`, { method: 'POST' }), 202);
   assert.equal(retried.id, failed[0].id);
   await until(
@@ -143,7 +123,7 @@ test('in a clock advance: the job fails once, later advances skip it, the sandbo
 
 test('a database fault is no failure of the row: the job is not set aside, and the error is thrown on', async () => {
   const sb = await createSandbox(engine.url);
-  const r = await report(sb, 3600_000);
+  const r = await reportDueIn(sb, 3600_000);
   const failures = new FailedJobs(db(), record);
   const handler = failures.guard({
     ...reportDueHandler(engine.running.services),
@@ -159,7 +139,7 @@ test('a database fault is no failure of the row: the job is not set aside, and t
 
 test('a reason quoting a NUL from the stored row is recorded without it (PostgreSQL text holds none)', async () => {
   const sb = await createSandbox(engine.url);
-  const r = await report(sb, 3600_000);
+  const r = await reportDueIn(sb, 3600_000);
   const handler = new FailedJobs(db(), record).guard({
     ...reportDueHandler(engine.running.services),
     run: () => Promise.reject(new Error('unknown kind "no\0pe"')),

@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { RunningSandbox } from '../../../src/server/start.ts';
-import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
-import { useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
+import { reportDueIn } from '../../helpers/reports.ts';
+import { through, useTeamEngines, withOpenTransaction } from '../../helpers/team.ts';
 import { registerEndpoint } from '../../helpers/webhooks.ts';
 
 const team = useTeamEngines(2, { jobPollMs: 200 });
@@ -23,20 +24,13 @@ async function sandboxWithEndpoint(engine: RunningSandbox) {
   return sandbox;
 }
 
-/** Creates an hourly report on `engine`, first due `inMs` from the sandbox's now. */
-async function reportDueSoon(engine: RunningSandbox, sandbox: TestSandbox, inMs: number) {
-  const firstRunAt = new Date(Date.now() + inMs).toISOString();
-  const res = await call(engine.url, '/api/v1/reports', {
-    token: sandbox.token,
-    body: { name: 'soon', kind: 'sales_summary', schedule: 'hourly', firstRunAt },
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.id as string;
-}
+/** Creates an hourly report on `engine`, first due `inMs` from the sandbox's now; returns its id. */
+const reportDueSoon = async (engine: RunningSandbox, sandbox: TestSandbox, inMs: number): Promise<string> =>
+  (await reportDueIn(through(engine, sandbox), inMs)).id;
 
 const hitsFor = (sandbox: TestSandbox) => receiver.received.filter((r) => r.path.endsWith(`/${sandbox.id}`));
 const runsOf = async (engine: RunningSandbox, sandbox: TestSandbox, reportId: string) =>
-  (await call(engine.url, `/api/v1/reports/${reportId}/runs`, { token: sandbox.token })).body.data as unknown[];
+  (await through(engine, sandbox).api(`/api/v1/reports/${reportId}/runs`)).body.data as unknown[];
 
 async function until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +50,7 @@ test('a job both engines hold runs once when it falls due: one run, one event, o
   await sleep(800); // several polls of both engines: nothing runs it again
   assert.equal(hitsFor(sandbox).length, 1, 'one saved_report.due webhook');
   assert.equal((await runsOf(b, sandbox, reportId)).length, 1, 'one report run');
-  const events = await call(b.url, '/api/v1/events?topic=saved_report.due', { token: sandbox.token });
+  const events = await through(b, sandbox).api('/api/v1/events?topic=saved_report.due');
   assert.equal(events.body.data.length, 1, 'one saved_report.due event');
 });
 

@@ -4,9 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
-import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.ts';
 import { spawnCollecting, waitForReady, type ServeProcess } from '../../helpers/process.ts';
+import { through } from '../../helpers/team.ts';
 
 const order = {
   customerId: 'cus_0001',
@@ -60,7 +61,7 @@ export async function sandboxOnAll(engines: Engine[]): Promise<TestSandbox[]> {
     body: { stock: 1_000_000 },
   });
   if (restocked.status !== 200) throw new Error(`restock failed: ${JSON.stringify(restocked.body)}`);
-  return engines.map((e) => ({ ...sb, api: (path, init = {}) => call(e.url, path, { ...init, token: sb.token }) }));
+  return engines.map((e) => through(e, sb));
 }
 
 /** Places `count` orders spread over the given views of one sandbox, a few at a time on each. */

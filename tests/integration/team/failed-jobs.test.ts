@@ -5,45 +5,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunningSandbox } from '../../../src/server/start.ts';
-import { call, createSandbox, type TestSandbox } from '../../helpers/engine.ts';
-import { useTeamEngines } from '../../helpers/team.ts';
+import { createSandbox, type TestSandbox } from '../../helpers/engine.ts';
+import { reportDueIn, setReportKind } from '../../helpers/reports.ts';
+import { through, useTeamEngines } from '../../helpers/team.ts';
+import { until } from '../../helpers/until.ts';
 
 const logged: string[] = [];
 const record = (line: string) => void logged.push(line);
 const team = useTeamEngines(2, { jobPollMs: 50, logger: { info: record, warn: record, error: record } });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} never happened: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Creates an hourly report on `engine`, first due `inMs` from now (the sandbox's clock is the real one). */
-async function reportDueSoon(engine: RunningSandbox, sandbox: TestSandbox, inMs: number): Promise<string> {
-  const firstRunAt = new Date(Date.now() + inMs).toISOString();
-  const res = await call(engine.url, '/api/v1/reports', {
-    token: sandbox.token,
-    body: { name: 'soon', kind: 'sales_summary', schedule: 'hourly', firstRunAt },
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.id as string;
-}
-
 const failedOn = async (engine: RunningSandbox, sandbox: TestSandbox) =>
-  (await call(engine.url, '/api/v1/sandbox/jobs/failed', { token: sandbox.token })).body.data as any[];
+  (await through(engine, sandbox).api('/api/v1/sandbox/jobs/failed')).body.data as any[];
 
 test('a job both engines hold fails once, is logged once, and neither engine runs it again', async () => {
   const [a, b] = team.engines;
   const sandbox = await createSandbox(a.url);
-  const bad = await reportDueSoon(a, sandbox, 1500);
-  await a.services.db.query(`update saved_reports set kind = 'nope' where tenant_id = $1 and id = $2`, [
-    sandbox.id,
-    bad,
-  ]);
+  const { id: bad } = await reportDueIn(through(a, sandbox), 1500);
+  await setReportKind(a.services.db, sandbox.id, bad, 'nope');
   await until(
     async () => b.services.scheduler.pending(sandbox.id).some((j) => j.id === bad),
     (held) => held,
@@ -58,9 +36,9 @@ test('a job both engines hold fails once, is logged once, and neither engine run
   assert.match(failed.reason, /^cannot run the job: /);
 
   // A later job of the same sandbox, created on B, runs after many polls of both engines.
-  const fine = await reportDueSoon(b, sandbox, 1500);
+  const fine = await reportDueIn(through(b, sandbox), 1500);
   await until(
-    async () => (await call(a.url, `/api/v1/reports/${fine}/runs`, { token: sandbox.token })).body.data,
+    async () => (await through(a, sandbox).api(`/api/v1/reports/${fine.id}/runs`)).body.data,
     (runs) => runs.length > 0,
     'the later report',
   );

@@ -2,25 +2,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { startSandbox } from '../../../src/server/start.ts';
-import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
-import { Receiver } from '../../helpers/receiver.ts';
-import { advance, registerEndpoint } from '../../helpers/webhooks.ts';
+import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
+import { useReceivers } from '../../helpers/receiver.ts';
+import { advance, registerEndpoint, waitForReplayJob } from '../../helpers/webhooks.ts';
 
 // Hung attempts give up after 2 s here (10 s in production), so a cancelled job drains quickly.
 const engine = useEngine({ attemptTimeoutMs: 2000 });
-const receivers: Receiver[] = [];
-after(async () => {
-  for (const rx of receivers) await rx.close();
-});
+const receiver = useReceivers();
 
 /** A sandbox whose endpoint failed `count` test webhooks of `topic` five times each: all in the DLQ. */
 async function deadLetters(count: number, topics = ['order.placed'], url = engine.url) {
   const sb = await createSandbox(url);
-  const rx = await new Receiver().start();
-  receivers.push(rx);
-  rx.behaviour = { kind: 'status', status: 500 };
+  const rx = await receiver(500);
   const endpoint = await registerEndpoint(sb, rx.url, ['*']);
   for (let i = 0; i < count; i++) {
     const res = await sb.api('/api/v1/webhooks/test', {
@@ -33,17 +28,6 @@ async function deadLetters(count: number, topics = ['order.placed'], url = engin
   const dead = await sb.api('/api/v1/webhooks/dlq?limit=100');
   assert.equal(dead.body.data.length, count);
   return { sb, rx, endpoint };
-}
-
-async function waitForJob(sb: TestSandbox, id: string, done: (job: any) => boolean, timeoutMs = 15_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await sb.api(`/api/v1/webhooks/dlq-replays/${id}`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`job never got there: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 test('replaying the DLQ answers 202 at once with a job whose progress ends completed', async () => {
@@ -65,7 +49,7 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
     },
     { state: 'running', total: 3, done: 0, topic: 'payment.captured', endpointId: endpoint.id },
   );
-  const finished = await waitForJob(sb, started.body.id, (j) => j.state !== 'running');
+  const finished = await waitForReplayJob(sb, started.body.id, (j) => j.state !== 'running');
   assert.deepEqual(
     [finished.state, finished.done, finished.succeeded, finished.failed, finished.skipped],
     ['completed', 3, 3, 0, 0],
@@ -73,7 +57,7 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   assert.ok(finished.finishedAt);
   const rest = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(rest.body.total, 3);
-  await waitForJob(sb, rest.body.id, (j) => j.state === 'completed' && j.succeeded === 3);
+  await waitForReplayJob(sb, rest.body.id, (j) => j.state === 'completed' && j.succeeded === 3);
   assert.deepEqual((await sb.api('/api/v1/webhooks/dlq')).body.data, []);
   const list = await sb.api('/api/v1/webhooks/dlq-replays');
   assert.deepEqual(
@@ -83,7 +67,7 @@ test('replaying the DLQ answers 202 at once with a job whose progress ends compl
   );
   const empty = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(empty.body.total, 0);
-  assert.equal((await waitForJob(sb, empty.body.id, (j) => j.state !== 'running')).state, 'completed');
+  assert.equal((await waitForReplayJob(sb, empty.body.id, (j) => j.state !== 'running')).state, 'completed');
   const firstPage = await sb.api('/api/v1/webhooks/dlq-replays?limit=2');
   const secondPage = await sb.api(
     `/api/v1/webhooks/dlq-replays?limit=2&cursor=${encodeURIComponent(firstPage.body.nextCursor)}`,
@@ -104,14 +88,14 @@ test('replaying the DLQ with an Idempotency-Key: the job runs after its request 
     headers: { 'idempotency-key': 'empty-dlq' },
   });
   assert.equal(none.status, 202);
-  assert.equal((await waitForJob(empty, none.body.id, (j) => j.state !== 'running')).state, 'completed');
+  assert.equal((await waitForReplayJob(empty, none.body.id, (j) => j.state !== 'running')).state, 'completed');
 
   const { sb, rx } = await deadLetters(3);
   rx.behaviour = { kind: 'status', status: 200 };
   const keyed = { headers: { 'idempotency-key': `dlq-${sb.id}` } };
   const started = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST', ...keyed });
   assert.equal(started.status, 202);
-  const finished = await waitForJob(sb, started.body.id, (j) => j.state !== 'running');
+  const finished = await waitForReplayJob(sb, started.body.id, (j) => j.state !== 'running');
   assert.deepEqual([finished.state, finished.succeeded, finished.failed], ['completed', 3, 0]);
   const again = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST', ...keyed });
   assert.equal(again.body.id, started.body.id, 'the stored response');
@@ -137,7 +121,7 @@ test('a hung receiver: ten replays at a time, one job per sandbox, and cancel st
   assert.equal(cancelled.status, 200);
   assert.equal(cancelled.body.state, 'cancelled');
   // The ten in flight time out (2 s here) and are counted; none of the fifteen others starts.
-  const drained = await waitForJob(sb, started.body.id, (j) => j.done === 10);
+  const drained = await waitForReplayJob(sb, started.body.id, (j) => j.done === 10);
   assert.deepEqual([drained.state, drained.failed], ['cancelled', 10]);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(rx.received.length - before, 10);
@@ -151,7 +135,7 @@ test('a hung receiver: ten replays at a time, one job per sandbox, and cancel st
   const again = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(again.status, 202, 'a cancelled job no longer blocks a new one');
   assert.equal(again.body.total, 25, 'what was not replayed is still dead');
-  await waitForJob(sb, again.body.id, (j) => j.state === 'completed' && j.succeeded === 25);
+  await waitForReplayJob(sb, again.body.id, (j) => j.state === 'completed' && j.succeeded === 25);
   const late = problem(
     await sb.api(`/api/v1/webhooks/dlq-replays/${again.body.id}/cancel`, { method: 'POST' }),
     409,
@@ -179,7 +163,7 @@ test("a job whose engine went silent reads as interrupted and does not block the
   rx.behaviour = { kind: 'status', status: 200 };
   const next = await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' });
   assert.equal(next.status, 202);
-  await waitForJob(sb, next.body.id, (j) => j.state === 'completed');
+  await waitForReplayJob(sb, next.body.id, (j) => j.state === 'completed');
 
   const other = await createSandbox(engine.url);
   problem(await other.api(`/api/v1/webhooks/dlq-replays/${next.body.id}`), 404, 'not_found');

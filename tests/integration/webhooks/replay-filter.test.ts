@@ -2,40 +2,20 @@
 // attempt), a topic pattern, an endpoint and a range of sandbox time; a dry run lists exactly what the
 // job then replays, and cancel stops it.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
-import { Receiver } from '../../helpers/receiver.ts';
-import { advance, delivery, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+import { useReceivers } from '../../helpers/receiver.ts';
+import { advance, delivery, registerEndpoint, waitForDelivery, waitForReplayJob } from '../../helpers/webhooks.ts';
 
 // Hung attempts give up after 2 s here (10 s in production), so a cancelled job drains quickly.
 const engine = useEngine({ attemptTimeoutMs: 2000 });
-const receivers: Receiver[] = [];
-after(async () => {
-  for (const rx of receivers) await rx.close();
-});
-
-async function receiver(status: number): Promise<Receiver> {
-  const rx = await new Receiver().start();
-  rx.behaviour = { kind: 'status', status };
-  receivers.push(rx);
-  return rx;
-}
+const receiver = useReceivers();
 
 async function send(sb: TestSandbox, topic: string, endpoint: string): Promise<string> {
   const res = await sb.api('/api/v1/webhooks/test', { body: { topic, endpoint } });
   assert.equal(res.status, 202, JSON.stringify(res.body));
   await waitForDelivery(sb, res.body.deliveryId, (d) => d.attemptCount === 1);
   return res.body.deliveryId;
-}
-
-async function waitForJob(sb: TestSandbox, id: string, done: (job: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const res = await sb.api(`/api/v1/webhooks/dlq-replays/${id}`);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`job never got there: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const replay = (sb: TestSandbox, body: Record<string, unknown>) =>
@@ -79,7 +59,7 @@ test('a filter selects exactly the deliveries it names across a range of sandbox
   assert.equal(started.status, 202, JSON.stringify(started.body));
   assert.equal(started.body.total, 1);
   assert.equal(started.body.filter.since, narrow.since);
-  const job = await waitForJob(sb, started.body.id, (j) => j.state === 'completed');
+  const job = await waitForReplayJob(sb, started.body.id, (j) => j.state === 'completed');
   assert.deepEqual([job.succeeded, job.failed, job.skipped], [1, 0, 0]);
   assert.equal(failing.received.length - before, 1, 'only the delivery the filter named');
   const replayed = await delivery(sb, failedOrder);
@@ -109,7 +89,7 @@ test('selected ids with a hung receiver: ten at a time, and cancel stops the res
   const cancelled = await sb.api(`/api/v1/webhooks/dlq-replays/${started.body.id}/cancel`, { method: 'POST' });
   assert.equal(cancelled.body.state, 'cancelled');
   // The ten in flight time out and are counted; none of the other two starts.
-  const drained = await waitForJob(sb, started.body.id, (j) => j.done === 10);
+  const drained = await waitForReplayJob(sb, started.body.id, (j) => j.done === 10);
   assert.deepEqual([drained.state, drained.failed, drained.total], ['cancelled', 10, 12]);
   assert.equal(rx.received.length - before, 10);
   const replayedIds = new Set(rx.received.slice(before).map((r) => String(r.headers['x-service-delivery-id'])));

@@ -2,38 +2,25 @@
 // sent to a local receiver as new deliveries, signed as their endpoint (or with the webhook test secret),
 // counted by their first attempt, listed and linked like any resend, retried like any delivery.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
-import { independentlyVerify, Receiver, type Received } from '../../helpers/receiver.ts';
-import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+import { independentlyVerify, useReceivers, type Received } from '../../helpers/receiver.ts';
+import {
+  advance,
+  delivery,
+  placeOrder,
+  registerEndpoint,
+  waitForDelivery,
+  waitForReplayJob,
+} from '../../helpers/webhooks.ts';
 
 const engine = useEngine();
-const receivers: Receiver[] = [];
-after(async () => {
-  for (const rx of receivers) await rx.close();
-});
-
-async function receiver(status: number): Promise<Receiver> {
-  const rx = await new Receiver().start();
-  rx.behaviour = { kind: 'status', status };
-  receivers.push(rx);
-  return rx;
-}
+const receiver = useReceivers();
 
 const headersOf = (r: Received) => Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
 const replay = (sb: TestSandbox, body: Record<string, unknown>) =>
   sb.api('/api/v1/webhooks/deliveries/replay', { body });
-
-async function finished(sb: TestSandbox, id: string): Promise<any> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const job = (await sb.api(`/api/v1/webhooks/dlq-replays/${id}`)).body;
-    if (job.state !== 'running') return job;
-    if (Date.now() > deadline) throw new Error(`job still running: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test("dead deliveries replayed --to a local receiver: new deliveries signed in the endpoint's schemes with its secret", async () => {
   const sb = await createSandbox(engine.url);
@@ -55,7 +42,7 @@ test("dead deliveries replayed --to a local receiver: new deliveries signed in t
   assert.equal(preview.body.filter.to, local.url);
   const started = await replay(sb, { statuses: ['dead'], to: local.url });
   assert.equal(started.status, 202, JSON.stringify(started.body));
-  const job = await finished(sb, started.body.id);
+  const job = await waitForReplayJob(sb, started.body.id);
   assert.deepEqual([job.state, job.total, job.succeeded, job.failed], ['completed', 2, 2, 0]);
   assert.equal(job.filter.to, local.url);
 
@@ -103,7 +90,7 @@ test('an endpoint disabled by 410 and a test to a bare URL: replayed --to anyway
   // The endpoint's delivery waits (pending, disabled); the bare URL's is dead (a 410 ends a test's delivery).
   const started = await replay(sb, { statuses: ['failed', 'dead'], to: local.url });
   assert.equal(started.status, 202, JSON.stringify(started.body));
-  const job = await finished(sb, started.body.id);
+  const job = await waitForReplayJob(sb, started.body.id);
   assert.deepEqual([job.state, job.total, job.succeeded, job.failed], ['completed', 2, 0, 2]);
   const [a, b] = await local.waitFor(2);
   const bySecret = (r: Received, secret: string) =>

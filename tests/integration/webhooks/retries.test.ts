@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, problem, useEngine } from '../../helpers/engine.ts';
 import { Receiver } from '../../helpers/receiver.ts';
-import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
+import {
+  advance,
+  delivery,
+  placeOrder,
+  registerEndpoint,
+  waitForDelivery,
+  waitForReplayJob,
+} from '../../helpers/webhooks.ts';
 
 const engine = useEngine();
 const receiver = new Receiver();
@@ -20,16 +27,6 @@ async function failingDelivery(status = 500) {
   const [summary] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
   const d = await waitForDelivery(sb, summary.id, (x) => x.attemptCount === 1);
   return { sb, rx, d };
-}
-
-/** Polls a DLQ replay job until it stops running. */
-async function finishedJob(sb: Awaited<ReturnType<typeof createSandbox>>, id: string): Promise<any> {
-  for (let i = 0; i < 500; i++) {
-    const job = (await sb.api(`/api/v1/webhooks/dlq-replays/${id}`)).body;
-    if (job.state !== 'running') return job;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`replay ${id} still running`);
 }
 
 const seconds = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 1000;
@@ -168,9 +165,9 @@ test('DLQ replay replays every dead delivery, or only those of a topic or endpoi
       body: { topic: 'order.cancelled', endpointId: ea.id },
     });
     assert.equal(byTopic.status, 202);
-    const first = await finishedJob(sb, byTopic.body.id);
+    const first = await waitForReplayJob(sb, byTopic.body.id);
     assert.deepEqual([first.total, first.succeeded, first.failed], [1, 1, 0]);
-    const rest = await finishedJob(sb, (await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' })).body.id);
+    const rest = await waitForReplayJob(sb, (await sb.api('/api/v1/webhooks/dlq/replay', { method: 'POST' })).body.id);
     assert.deepEqual([rest.total, rest.succeeded], [3, 3]);
     assert.deepEqual((await sb.api('/api/v1/webhooks/dlq')).body.data, []);
     problem(await sb.api('/api/v1/webhooks/dlq/replay', { body: { topic: 'nope.nope' } }), 422, 'unknown_topic');
