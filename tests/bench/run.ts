@@ -6,6 +6,7 @@ import { printTable, type BenchRow } from './table.ts';
 const sections = [
   'server',
   'webhooks',
+  'delivery-sql',
   'slow-readers',
   'check',
   'ui',
