@@ -30,11 +30,21 @@ async function sourceFile(): Promise<Buffer> {
 }
 
 /** Another sandbox's delivery still goes out through the claim loop and succeeds: the engine is well. */
-async function deliveryStillSucceeds(other: TestSandbox, endpointId: string): Promise<void> {
+async function deliveryStillSucceeds(other: TestSandbox, endpointId: string, after: string[]): Promise<void> {
   const sent = await other.api('/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: endpointId } });
-  assert.equal(sent.status, 202, JSON.stringify(sent.body));
-  await waitForDelivery(other, sent.body.deliveryId, (x) => x.status === 'succeeded');
+  assert.equal(sent.status, 202, `after ${after.join(', ')}: ${JSON.stringify(sent.body)}`);
+  await waitForDelivery(other, sent.body.deliveryId, (x) => x.status === 'succeeded').catch((err: Error) => {
+    throw new Error(`after ${after.join(', ')}: ${err.message}`);
+  });
 }
+
+/**
+ * Refused files between two bystander deliveries. A refused import leaves no row behind (its transaction rolls back:
+ * the next test counts the sandboxes), so what one could leave that stalls the engine is in the process (a held
+ * connection or lock, a wedged claim loop), which lasts: the next delivery still catches it. A check costs ~50 ms of
+ * CPU (it was half of this file's time when it followed each of the ~470 files).
+ */
+const refusedPerCheck = 20;
 
 /** An imported sandbox answers, calls nothing, and keeps its clock within bounds. */
 async function importedSafely(name: string, body: any): Promise<void> {
@@ -72,6 +82,9 @@ test('every hostile file is refused with 422 or 413, or imported safely: never a
   await other.api('/api/v1/catchers/ok', { method: 'PUT', body: { mode: 'status', status: 200 } });
   const bystander = await registerEndpoint(other, `${publicUrl}/catch/${other.id}/ok`, ['order.placed']);
   const outcomes: Record<string, number> = {};
+  // Files since the last bystander delivery: one follows every file imported or cut off at its size (they leave rows,
+  // or an upload aborted midway), and every refusedPerCheck refused ones.
+  let unchecked: string[] = [];
   for (const file of hostileCorpus(exported, { manyRows: 20_000 })) {
     const res = await importBytes(engine.url, await file.body(), { headers: asOperator });
     outcomes[res.status] = (outcomes[res.status] ?? 0) + 1;
@@ -84,8 +97,12 @@ test('every hostile file is refused with 422 or 413, or imported safely: never a
       const [error] = res.body.errors;
       assert.match(error.path, /^\/\w+\/\d+\/[\w.]+(\/|$)/, `${file.name}: names table, row and field`);
     }
-    await deliveryStillSucceeds(other, bystander.id);
+    unchecked.push(file.name);
+    if (res.status === 422 && unchecked.length < refusedPerCheck) continue;
+    await deliveryStillSucceeds(other, bystander.id, unchecked);
+    unchecked = [];
   }
+  if (unchecked.length > 0) await deliveryStillSucceeds(other, bystander.id, unchecked);
   assert.ok(outcomes[422] > 100 && outcomes[201] > 0, JSON.stringify(outcomes));
 });
 

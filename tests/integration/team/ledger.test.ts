@@ -1,6 +1,7 @@
 // Two engines on one database behave as one (SPEC §9): a burst of deliveries made through both APIs,
-// a receiver failing a share of first attempts (and some deliveries for good), the clock advanced from
-// both engines: every delivery ends succeeded or dead, and no attempt slot reaches the receiver twice.
+// a receiver failing a share of first attempts (and some deliveries for good), retries going out in real time
+// while first attempts still do, the clock advanced from both engines: every delivery ends succeeded or dead,
+// and no attempt slot reaches the receiver twice.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, test } from 'node:test';
@@ -8,8 +9,12 @@ import { openPostgres } from '../../../src/db/postgres.ts';
 import { advance, registerEndpoint } from '../../helpers/webhooks.ts';
 import { eventually, LedgerReceiver, placeOrders, sandboxOnAll, team } from './engines.ts';
 
-// CI may run the full 10,000 of the issue; the default keeps this file well under 30 s.
-const orders = Number(process.env.SANDBAY_TEAM_LEDGER_ORDERS ?? 300);
+// CI runs the full 10,000 deliveries of the issue (1,000 orders); the default 600 (60 orders) spends most of
+// its ~35 s waiting for the first retry.
+const orders = Number(process.env.SANDBAY_TEAM_LEDGER_ORDERS ?? 60);
+// Ten endpoints on the one receiver, five registered through each engine: ten deliveries per order. Placing an order
+// costs as much as four or five deliveries, so fanning out puts the load on the delivery engines, not the orders API.
+const endpoints = 10;
 
 const bucket = (id: string) => createHash('sha256').update(id).digest()[0] % 10;
 // A tenth of the deliveries fail every attempt (they end dead); another third fail their first.
@@ -21,7 +26,7 @@ after(async () => {
   for (const close of closing.reverse()) await close();
 });
 
-test(`two engines, ${orders * 2} deliveries made through both: each ends succeeded or dead, each attempt slot is sent once`, async () => {
+test(`two engines, ${orders * endpoints} deliveries made through both: each ends succeeded or dead, each attempt slot is sent once`, async () => {
   const receiver = await new LedgerReceiver((id, nth) =>
     alwaysFails(id) || (nth === 1 && failsFirst(id)) ? 500 : 200,
   ).start();
@@ -29,10 +34,8 @@ test(`two engines, ${orders * 2} deliveries made through both: each ends succeed
   const { engines, database, close } = await team(2);
   closing.push(close);
   const [onA, onB] = await sandboxOnAll(engines);
-  // Two endpoints on the one receiver: two deliveries per order.
-  await registerEndpoint(onA, receiver.url, ['order.placed']);
-  await registerEndpoint(onB, `${receiver.url}?second`, ['order.placed']);
-  await placeOrders([onA, onB], orders);
+  for (let i = 0; i < endpoints; i++)
+    await registerEndpoint(i % 2 ? onB : onA, `${receiver.url}?endpoint=${i}`, ['order.placed']);
 
   const db = openPostgres({ connectionString: database.url });
   closing.push(() => db.close());
@@ -40,7 +43,15 @@ test(`two engines, ${orders * 2} deliveries made through both: each ends succeed
     (
       await db.query<{ n: number }>(`select count(*) as n from deliveries where tenant_id = $1 and ${where}`, [onA.id])
     )[0].n;
-  assert.equal(await count('true'), orders * 2);
+  // Half the orders, then the other half once the first retries (30 s after a failed first attempt) go out in real
+  // time: those retries, claimed by either engine (its own timer, or the other's claim loop), race the second half's
+  // first attempts, whatever the speed of the machine.
+  await placeOrders([onA, onB], Math.ceil(orders / 2));
+  await eventually('a retry sent in real time', 120_000, async () =>
+    (await count('attempt_count >= 2')) > 0 ? true : undefined,
+  );
+  await placeOrders([onA, onB], Math.floor(orders / 2));
+  assert.equal(await count('true'), orders * endpoints);
   await eventually('every first attempt recorded', 60_000, async () =>
     (await count('attempt_count = 0')) === 0 ? true : undefined,
   );
