@@ -13,7 +13,7 @@ import { attemptJob, Dispatcher } from './dispatcher.ts';
 import { DlqReplays } from './dlq-replay.ts';
 import { Endpoints } from './endpoints.ts';
 import { DeliveryLeases } from './leases.ts';
-import { EngineLiveness, type DatabaseState } from './liveness.ts';
+import { EngineLiveness, heartbeatAliveMs, type DatabaseState } from './liveness.ts';
 import { Outbox, type Committed } from './outbox.ts';
 import { Sender } from './sender.ts';
 import { OutboundPolicy } from './outbound/policy.ts';
@@ -98,8 +98,8 @@ export function createWebhookEngine(options: WebhookEngineOptions): WebhookEngin
   const recorder = new AttemptRecorder(db, options.onError);
   const endpoints = new Endpoints(db, clock, options.invalidations);
   const liveness = new EngineLiveness(db, options.owner, {
-    // A heartbeat must outlast an attempt started on it (leases.ts readyToSend).
-    aliveMs: Math.max(options.aliveMs ?? defaultAliveMs, options.attemptTimeoutMs + 4_000),
+    // A heartbeat must outlast an attempt started on it (leases.ts readyToSend), at any point of its interval.
+    aliveMs: heartbeatAliveMs(options.aliveMs ?? defaultAliveMs, options.attemptTimeoutMs),
     exclusive: db.driver === 'pglite',
     onError: options.onError,
   });

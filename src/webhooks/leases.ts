@@ -1,6 +1,6 @@
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { isUnavailable } from '../db/errors.ts';
-import type { EngineLiveness } from './liveness.ts';
+import { beatSlackMs, type EngineLiveness } from './liveness.ts';
 import type { Topic } from '../shared/topics.ts';
 import { monotonicNow } from '../shared/monotonic.ts';
 import { toState, type DeliveryRow } from './delivery-row.ts';
@@ -386,8 +386,6 @@ export class DeliveryLeases {
   }
 }
 
-/** Heartbeats must leave this much beyond an attempt's timeout when it starts (one missed beat and some). */
-const beatSlackMs = 2_000;
 /**
  * Leases must leave this much beyond an attempt's timeout when it starts: its recording, through an outage this long.
  */

@@ -14,6 +14,18 @@ export interface LivenessOptions {
   onError: (message: string) => void;
 }
 
+/** An attempt starts only while the last heartbeat vouches for it this long past its timeout (a beat missed). */
+export const beatSlackMs = 2_000;
+
+/**
+ * How long a heartbeat vouches for an engine whose attempts may take `attemptMs`: at least `wanted`, and long enough
+ * that just before the next beat (a tenth of it later, on a shared database) it still covers a whole attempt, its
+ * slack and 2 s for the beat's own round trip. Shorter, every attempt that falls late in a beat's interval would wait
+ * for the next beat before it leaves (`DeliveryLeases.readyToSend`).
+ */
+export const heartbeatAliveMs = (wanted: number, attemptMs: number) =>
+  Math.max(wanted, Math.ceil(((attemptMs + beatSlackMs + 2_000) * 10) / 9));
+
 const beatSql = `insert into engine_heartbeats (engine_id, alive_until) values ($1, clock_timestamp() + $2::int * interval '1 ms')
   on conflict (engine_id) do update set alive_until = excluded.alive_until`;
 

@@ -11,12 +11,7 @@ before(() => receiver.start());
 // end there, or the engine's close would wait out their attempts, two minutes each.
 after(() => receiver.close());
 // Hung attempts outlast every step of a test (10 s in production would race a slow CI box).
-const attemptTimeoutMs = 120_000;
-// On PostgreSQL an attempt starts only while the engine's last heartbeat vouches for it for the whole timeout
-// (src/webhooks/leases.ts readyToSend). The default stretches the heartbeat to the timeout + 4 s but beats every
-// tenth of it (12.4 s here), so nearly every attempt waited for the next beat: ~6 s each, twice PGlite's run time.
-// A heartbeat of twice the timeout leaves a whole beat of room after each one.
-const engine = useEngine({ attemptTimeoutMs, engineAliveMs: 2 * attemptTimeoutMs });
+const engine = useEngine({ attemptTimeoutMs: 120_000 });
 
 async function waitUntil(done: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
