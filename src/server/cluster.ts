@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomString } from '../shared/ids.ts';
 import { resolveExposure, StartupError } from './auth/shared-server.ts';
-import { dataDirAdminKey } from './admin-key.ts';
+import { dataDirAdminKey, unknownAdminKeyNotice } from './admin-key.ts';
 import { claimDataDir } from './claim-data-dir.ts';
 import { sumWorkerFigures } from './engine-figures.ts';
 import { defaultDataDir } from './data-dir.ts';
@@ -107,6 +107,8 @@ export async function startCluster(
     serving = true;
     // Without a data dir, only the worker that made a shared database's key knows it: its ready line is the one.
     const first = ready.find((worker) => worker.adminKey) ?? ready[0];
+    // Said here once, not by each worker: a worker that did not make the key is no news while another did.
+    if (!first.adminKey) log(unknownAdminKeyNotice);
     if (exposure.shared !== first.shared) throw new Error('a worker disagrees with its primary on exposure');
     if (dataDir) {
       cleanups.push(

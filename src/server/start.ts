@@ -79,7 +79,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const logger = options.logger ?? consoleLogger(() => (adminKey ? [adminKey] : []));
     logError = (message) => logger.error(message);
     if (tightened) logger.warn(tightened);
-    if (!adminKey) logger.warn(unknownAdminKeyNotice);
+    // A worker of --workers leaves it to its primary, which knows whether another worker made the key.
+    if (!adminKey && !options.worker) logger.warn(unknownAdminKeyNotice);
 
     const { services, policy, setBaseUrl } = await openServices(
       options,

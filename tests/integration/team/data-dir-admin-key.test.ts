@@ -17,14 +17,17 @@ after(async () => {
   for (const d of databases) await d.drop();
 });
 
-/** `sandbay serve` until ready, then stopped: the admin key its ready line printed. */
-async function keyOf(args: string[]): Promise<string> {
+/** `sandbay serve` until ready, then stopped: the admin key its ready line printed, and what it logged. */
+async function serveOnce(args: string[]): Promise<{ adminKey?: string; stderr: string }> {
   const proc: ServeProcess = start([...args, '--port', '0']);
   const { adminKey } = await waitForReady(proc, 120_000);
   proc.child.kill('SIGTERM');
   assert.equal((await proc.exited).code, 0, proc.stderr);
-  return adminKey!;
+  return { adminKey, stderr: proc.stderr };
 }
+
+const keyOf = async (args: string[]) => (await serveOnce(args)).adminKey!;
+const notices = (stderr: string) => stderr.match(/admin key was made by another engine/g)?.length ?? 0;
 
 test('PGlite, --postgres and --postgres --workers 2 on one data dir: one admin key, kept in the data dir (0600)', async () => {
   const pglite = await keyOf(['--data-dir', dataDir]);
@@ -73,7 +76,12 @@ test("on --database-url the key is the database's own: the engine that made it s
   );
   const scratch = await createTestDatabase();
   databases.push(scratch);
-  assert.match(await keyOf(['--memory', '--database-url', scratch.url, '--workers', '2']), /^sbk_\w{32}$/);
+  const workers = await serveOnce(['--memory', '--database-url', scratch.url, '--workers', '2']);
+  assert.match(workers.adminKey!, /^sbk_\w{32}$/);
+  assert.equal(notices(workers.stderr), 0, 'the worker that did not make the key says nothing: its sibling shows it');
+  const later = await serveOnce(['--memory', '--database-url', scratch.url, '--workers', '2']);
+  assert.equal(later.adminKey, undefined);
+  assert.equal(notices(later.stderr), 1, 'no worker made the key: the notice, once');
   const chosen = 'operator-chosen-admin-key-0123456789abcdef';
   assert.equal(await keyOf(['--data-dir', dataDir, '--admin-key', chosen]), chosen);
 });
