@@ -2,7 +2,7 @@
 // through (its lease, its outcome and attempt record), per delivery, with the real migrations, DeliveryLeases and
 // AttemptRecorder; beside them a bare one-row update and insert at the same batch size. On PGlite the statements run
 // on the engine's thread, so their sum is a floor under the engine's CPU per delivery: it says how far batching alone
-// can take the deliveries/s (docs/performance.md, "Where a delivery's CPU goes").
+// can take the deliveries/s (docs/performance.md, "Delivery SQL").
 import type { Db } from '../../src/db/database.ts';
 import { openSandboxDatabase } from '../../src/server/database.ts';
 import { AttemptRecorder } from '../../src/webhooks/attempt-recorder.ts';
