@@ -89,6 +89,7 @@ async function recordAll(recorder: AttemptRecorder, leased: LeasedDelivery[], ow
             responseHeaders: { 'content-type': 'text/plain' },
             responseBody: 'ok',
             error: null,
+            chaos: null,
           },
           delivery: {
             status: 'succeeded',
