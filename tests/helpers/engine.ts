@@ -103,7 +103,12 @@ export async function createSandbox(url: string, name?: string, adminKey?: strin
     token: adminKey,
   });
   if (res.status !== 201) throw new Error(`sandbox creation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const { sandbox, credentials, webhookTestSecret } = res.body;
+  return sandboxFrom(url, res.body);
+}
+
+/** The sandbox a 201 made (a creation's or an import's body), acting on `url` with its own token. */
+export function sandboxFrom(url: string, body: any): TestSandbox {
+  const { sandbox, credentials, webhookTestSecret } = body;
   const token = credentials.accessToken as string;
   return {
     id: sandbox.id,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
-import { call, createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, sandboxFrom, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { exportBytes, importBytes } from '../../helpers/portable.ts';
 import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 
@@ -39,15 +39,7 @@ test("an imported sandbox's endpoints and pending test webhooks aimed at its own
 
   const res = await importBytes(other.url, await exportBytes(engine.url, source, 'includeSecrets=true'));
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  const imported: TestSandbox = {
-    id: res.body.sandbox.id,
-    token: res.body.credentials.accessToken,
-    clientId: res.body.credentials.clientId,
-    clientSecret: res.body.credentials.clientSecret,
-    refreshToken: res.body.credentials.refreshToken,
-    webhookTestSecret: res.body.webhookTestSecret,
-    api: (path, init = {}) => call(other.url, path, { ...init, token: res.body.credentials.accessToken }),
-  };
+  const imported = sandboxFrom(other.url, res.body);
   const own = `${other.url}/catch/${imported.id}/demo`;
   assert.equal((await imported.api(`/api/v1/webhooks/endpoints/${endpoint.id}`)).body.url, own);
   assert.equal(

@@ -5,7 +5,7 @@
 // disabled and is named in the answer.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { call, createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, sandboxFrom, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { testResolver } from '../../helpers/outbound.ts';
 import { exportBytes, importBytes } from '../../helpers/portable.ts';
 import { Receiver } from '../../helpers/receiver.ts';
@@ -27,21 +27,10 @@ const receiver = new Receiver();
 before(() => receiver.start());
 after(() => receiver.close());
 
-/** The sandbox an import made, acting with its own token. */
-const sandboxOf = (url: string, body: any): TestSandbox => ({
-  id: body.sandbox.id,
-  token: body.credentials.accessToken,
-  clientId: body.credentials.clientId,
-  clientSecret: body.credentials.clientSecret,
-  refreshToken: body.credentials.refreshToken,
-  webhookTestSecret: body.webhookTestSecret,
-  api: (path, init = {}) => call(url, path, { ...init, token: body.credentials.accessToken }),
-});
-
 async function imported(to: string, source: TestSandbox, headers: Record<string, string> = {}) {
   const res = await importBytes(to, await exportBytes(laptop.url, source), { headers });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  return { sandbox: sandboxOf(to, res.body), report: res.body.report };
+  return { sandbox: sandboxFrom(to, res.body), report: res.body.report };
 }
 
 const enable = (sb: TestSandbox, body: unknown) => sb.api('/api/v1/webhooks/endpoints/enable', { body });

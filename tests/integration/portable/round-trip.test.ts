@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { after, before, test } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../../src/server/start.ts';
 import { verifyWebhook } from '../../../src/receiver/index.ts';
-import { call, createSandbox, useEngine, type TestSandbox } from '../../helpers/engine.ts';
+import { createSandbox, sandboxFrom, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { exportBytes, importBytes, portableRows } from '../../helpers/portable.ts';
 import { Receiver } from '../../helpers/receiver.ts';
 import { advance, delivery, placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
@@ -71,16 +71,6 @@ after(async () => {
   await failing.close();
 });
 
-const sandboxOf = (url: string, body: any): TestSandbox => ({
-  id: body.sandbox.id,
-  token: body.credentials.accessToken,
-  clientId: body.credentials.clientId,
-  clientSecret: body.credentials.clientSecret,
-  refreshToken: body.credentials.refreshToken,
-  webhookTestSecret: body.webhookTestSecret,
-  api: (path, init = {}) => call(url, path, { ...init, token: body.credentials.accessToken }),
-});
-
 async function allDeliveries(sb: TestSandbox): Promise<any[]> {
   const out: any[] = [];
   for (let cursor = ''; ;) {
@@ -135,7 +125,7 @@ async function roundTrip(
   const bytes = await exportBytes(from.url, sb, includeSecrets ? 'includeSecrets=true' : '');
   const res = await importBytes(to.url, bytes);
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  return { imported: sandboxOf(to.url, res.body), report: res.body.report, body: res.body };
+  return { imported: sandboxFrom(to.url, res.body), report: res.body.report, body: res.body };
 }
 
 for (const includeSecrets of [true, false]) {
