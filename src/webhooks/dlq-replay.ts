@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
@@ -236,7 +237,7 @@ export class DlqReplays {
     let next = 0;
     const worker = async () => {
       while (!run.stopped && next < ids.length) {
-        const outcome = await this.replayOne(tenantId, ids[next++], filter).catch((err): Outcome => {
+        const outcome = await this.replayOne(run, ids[next++], filter).catch((err): Outcome => {
           if (!this.closed) this.onError(`DLQ replay ${id}: ${err}`);
           return 'failed';
         });
@@ -261,7 +262,8 @@ export class DlqReplays {
    * attempt outside its cycle, SPEC §5.3), a pending one its next slot now (a manual retry; the wake-up
    * scheduled for that slot finds it taken).
    */
-  private async replayOne(tenantId: string, id: string, filter: ReplayFilter): Promise<Outcome> {
+  private async replayOne(run: LocalRun, id: string, filter: ReplayFilter): Promise<Outcome> {
+    const { tenantId } = run;
     const state = await this.dispatcher.loadState(tenantId, id);
     if (!state) return 'skipped';
     const status = state.status as ReplayCandidate['status'];
@@ -269,7 +271,7 @@ export class DlqReplays {
       filter.statuses.includes(status) ||
       (status === 'pending' && filter.statuses.includes('failed') && state.attemptCount > 0);
     if (!named) return 'skipped';
-    if (filter.to) return this.replayTo(tenantId, id, filter.to);
+    if (filter.to) return this.replayTo(run, id, filter.to);
     // Claimed like any attempt: one in flight anywhere (a lease) means this one is skipped.
     const result = await this.dispatcher.attempt(
       state,
@@ -284,15 +286,30 @@ export class DlqReplays {
   }
 
   /** A resend to `to`, counted by its first attempt; skipped when the original's endpoint was deleted meanwhile. */
-  private async replayTo(tenantId: string, id: string, to: string): Promise<Outcome> {
+  private async replayTo(run: LocalRun, id: string, to: string): Promise<Outcome> {
     let resent: QueuedDelivery;
     try {
-      resent = await this.resendTo(tenantId, id, to);
+      resent = await this.resendTo(run.tenantId, id, to);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) return 'skipped';
       throw err;
     }
-    return outcomeOf(await this.dispatcher.attemptNew(resent));
+    const result = await this.dispatcher.attemptNew(resent);
+    // The new delivery is this job's even when its first attempt was not: its insert found the target's lock
+    // busy and took no lease, so the claim loop (here or on another engine) may have sent it first.
+    if (result.skipped === 'in_flight' || result.skipped === 'lost_lease') return this.firstAttemptOf(run, resent.id);
+    return outcomeOf(result);
+  }
+
+  /** Waits for a delivery's first attempt, made elsewhere, and counts it; skipped if the job stops first. */
+  private async firstAttemptOf(run: LocalRun, id: string): Promise<Outcome> {
+    for (;;) {
+      const state = await this.dispatcher.loadState(run.tenantId, id);
+      if (!state) return 'skipped';
+      if (state.attemptCount > 0) return state.status === 'succeeded' ? 'succeeded' : 'failed';
+      if (run.stopped || this.closed) return 'skipped';
+      await setTimeout(this.options.progressEveryMs / 10);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { DlqReplays } from '../../../src/webhooks/dlq-replay.ts';
 import { createSandbox, problem, useEngine, type TestSandbox } from '../../helpers/engine.ts';
 import { independentlyVerify, useReceivers, type Received } from '../../helpers/receiver.ts';
 import {
@@ -73,6 +74,37 @@ test("dead deliveries replayed --to a local receiver: new deliveries signed in t
   }
   const listed = (await sb.api('/api/v1/webhooks/deliveries?status=succeeded')).body.data.map((d: any) => d.id);
   assert.deepEqual(new Set(listed), new Set(dead.map((d) => d.resentAs[0])));
+});
+
+test('a new delivery whose first attempt another path made before the job did: counted by that attempt', async () => {
+  const sb = await createSandbox(engine.url);
+  const production = await receiver(500);
+  const local = await receiver(200);
+  await registerEndpoint(sb, production.url, ['order.placed']);
+  await placeOrder(sb);
+  await placeOrder(sb);
+  await production.waitFor(2);
+  await advance(sb, 2 * 3600);
+  const { db, clock, webhooks } = engine.running.services;
+  const errors: string[] = [];
+  // As when the insert found the target's lock busy and took no lease: the claim loop sends it first.
+  const replays = new DlqReplays(
+    db,
+    clock,
+    webhooks.dispatcher,
+    async (tenantId, id, to) => {
+      const resent = await webhooks.service.resendTo(tenantId, id, to);
+      await webhooks.dispatcher.attemptNew(resent);
+      return { ...resent, leasedAt: null };
+    },
+    (message) => errors.push(message),
+  );
+  const started = await replays.start(sb.id, { statuses: ['dead'], to: local.url });
+  await replays.settled(sb.id, started.id);
+  const job = await replays.get(sb.id, started.id);
+  assert.deepEqual([job.state, job.succeeded, job.failed, job.skipped], ['completed', 2, 0, 0]);
+  assert.equal(local.received.length, 2, 'each new delivery sent once');
+  assert.deepEqual(errors, []);
 });
 
 test('an endpoint disabled by 410 and a test to a bare URL: replayed --to anyway; a failing receiver gets retries', async () => {
