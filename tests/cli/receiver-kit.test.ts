@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import ts from 'typescript';
 import { packageRoot } from '../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../helpers/engine.ts';
-import { freePort, useReceiverProcesses } from '../helpers/receiver-process.ts';
+import { useReceiverProcesses } from '../helpers/receiver-process.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../helpers/webhooks.ts';
 
 const root = packageRoot();
@@ -204,8 +204,7 @@ test('a receiver built on the installed kit verifies a real delivery from Sandba
   writeFileSync(join(app, 'receiver.mjs'), receiver);
   const sb = await createSandbox(engine.url);
   const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:9/placeholder', ['order.placed']);
-  const port = await freePort();
-  const { url } = await start(app, port, [process.execPath, ['receiver.mjs']], {
+  const { url } = await start(app, () => [process.execPath, ['receiver.mjs']], {
     ...env,
     SANDBAY_WEBHOOK_SECRET: endpoint.secret,
   });

@@ -11,7 +11,7 @@ import { echoValue } from '../../../src/receiver/echo.ts';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { receiverBlocks } from '../../helpers/docs.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
-import { freePort, receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
+import { receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
 import { failedCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
@@ -32,8 +32,7 @@ test("the docs' Node receiver on sandbay-receiver, checked with another secret: 
   symlinkSync(join(root, 'node_modules', 'koa'), join(folder, 'node_modules', 'koa'), 'dir');
   writeFileSync(join(folder, 'package.json'), '{ "type": "module" }');
   writeFileSync(join(folder, 'receiver.mjs'), receiverBlocks('js')[0]);
-  const port = await freePort();
-  const { url } = await start(folder, port, [process.execPath, ['receiver.mjs']], env);
+  const { url } = await start(folder, () => [process.execPath, ['receiver.mjs']], env);
   const sb = await createSandbox(engine.url);
   const wrong = await runCheck(sb, { url, secret: 'whsec_notTheReceiversSecret000000000' });
   assert.deepEqual(failedCases(wrong), ['valid']);

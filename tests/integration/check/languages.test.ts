@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
-import { freePort, receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
+import { receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
 import { blockedCases, caseOf, failedCases, passedCases, rejectionCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
@@ -144,8 +144,7 @@ const receivers: [string, Command, Expectation][] = [
 
 for (const [name, command, expected] of receivers) {
   test(`${name}: the report names exactly that bug, with the fix in its language`, async () => {
-    const port = await freePort();
-    const { url } = await start(build, port, command(port), env);
+    const { url } = await start(build, command, env);
     const sb = await createSandbox(engine.url);
     const run = await runCheck(sb, { url, secret });
     const summary = JSON.stringify(

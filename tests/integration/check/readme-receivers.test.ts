@@ -10,7 +10,7 @@ import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { buildPackages } from '../../helpers/packages.ts';
 import { receiverBlocks } from '../../helpers/docs.ts';
-import { freePort, receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
+import { receiverEnv, useReceiverProcesses } from '../../helpers/receiver-process.ts';
 import { failedCases, runCheck } from './helpers.ts';
 
 const engine = useEngine();
@@ -30,8 +30,7 @@ async function checkReadmeReceiver(
   const folder = join(dir, name);
   mkdirSync(folder);
   prepare(folder);
-  const port = await freePort();
-  const { url } = await start(folder, port, command(folder, port), env);
+  const { url } = await start(folder, (port) => command(folder, port), env);
   const sb = await createSandbox(engine.url);
   const run = await runCheck(sb, { url, secret });
   assert.deepEqual(

@@ -10,7 +10,7 @@ import { packageRoot } from '../../../src/shared/node/package-root.ts';
 import { createSandbox, useEngine } from '../../helpers/engine.ts';
 import { buildPackages } from '../../helpers/packages.ts';
 import { receiverBlocks } from '../../helpers/docs.ts';
-import { freePort, useReceiverProcesses } from '../../helpers/receiver-process.ts';
+import { useReceiverProcesses } from '../../helpers/receiver-process.ts';
 import { requireTool, tools } from '../../helpers/tools.ts';
 import { placeOrder, registerEndpoint, waitForDelivery } from '../../helpers/webhooks.ts';
 
@@ -20,7 +20,7 @@ const startReceiver = useReceiverProcesses();
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * Registers an endpoint with `signature` at a free port, starts the docs' receiver there with the
+ * Registers an endpoint with `signature`, starts the docs' receiver on a free port with the
  * endpoint's secret and public key, and sends it an order's delivery, a replay and a tampered copy.
  */
 async function exercise(
@@ -32,14 +32,16 @@ async function exercise(
   const folder = join(dir, name);
   mkdirSync(folder);
   files(folder);
-  const port = await freePort();
   const sb = await createSandbox(engine.url);
-  const endpoint = await registerEndpoint(sb, `http://127.0.0.1:${port}/hook`, ['order.placed'], { signature });
-  const { output, stop } = await startReceiver(folder, port, command(port), {
+  // The receiver needs the endpoint's secret to start, and the endpoint the receiver's port: it is pointed there after.
+  const endpoint = await registerEndpoint(sb, 'http://127.0.0.1:9/hook', ['order.placed'], { signature });
+  const { url, output, stop } = await startReceiver(folder, command, {
     ...process.env,
     SANDBAY_WEBHOOK_SECRET: endpoint.secret,
     SANDBAY_WEBHOOK_PUBLIC_KEY: endpoint.publicKey ?? '',
   });
+  const pointed = await sb.api(`/api/v1/webhooks/endpoints/${endpoint.id}`, { method: 'PATCH', body: { url } });
+  assert.equal(pointed.status, 200, JSON.stringify(pointed.body));
 
   await placeOrder(sb);
   const [{ id }] = (await sb.api('/api/v1/webhooks/deliveries')).body.data;
