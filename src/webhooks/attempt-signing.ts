@@ -1,9 +1,14 @@
 import { signRequest } from '../receiver/schemes.ts';
 import { attemptHeaders, mainSignatureHeader } from '../shared/delivery-headers.ts';
 import type { SchemeName } from '../shared/schemes.ts';
+import type { Trigger } from './attempt-outcome.ts';
 import type { ChaosSettings } from './chaos.ts';
+import { storedEnvelope } from './envelope.ts';
 import type { SigningKeys } from './endpoint-keys.ts';
 import { Endpoints, type EndpointTarget } from './endpoints.ts';
+import type { LeasedDelivery } from './leases.ts';
+import type { Sender, SendOutcome } from './sender.ts';
+import type { AttemptTracer } from './tracing/attempt-tracer.ts';
 
 /** What an attempt is signed with: the endpoint's schemes and the keys live at the attempt's sandbox time. */
 export interface AttemptSigning {
@@ -110,4 +115,36 @@ export async function resolveTarget(
     allowInsecureTls: endpoint.allowInsecureTls,
     chaos,
   };
+}
+
+/**
+ * Signs a leased delivery afresh at the real clock's second and POSTs it with its `traceparent`; the attempt's span
+ * ends with the answer. A stored body that is no envelope throws (the dispatcher quarantines its delivery).
+ */
+export async function sendSigned(
+  deps: { sender: Sender; tracer: AttemptTracer; realNow: () => number },
+  target: Exclude<AttemptTarget, { skipped: string }>,
+  leased: LeasedDelivery,
+  trigger: Trigger,
+): Promise<{ signed: SignedAttempt; outcome: SendOutcome }> {
+  const stored = storedEnvelope(leased.body);
+  if ('invalid' in stored) throw new Error(stored.invalid);
+  const signed = signAttempt(target.signing, leased, Math.floor(deps.realNow() / 1000));
+  const span = deps.tracer.start({
+    tenantId: leased.tenantId,
+    deliveryId: leased.id,
+    topic: leased.topic,
+    number: leased.slot,
+    trigger,
+    url: target.url,
+    resentFrom: leased.resentFrom ?? null,
+  });
+  const outcome = await deps.sender.send({
+    url: target.url,
+    body: leased.body,
+    allowInsecureTls: target.allowInsecureTls,
+    headers: { ...signed.headers, traceparent: span.traceparent },
+  });
+  span.end(outcome);
+  return { signed, outcome };
 }

@@ -2,7 +2,7 @@ import { detached } from '../db/ambient.ts';
 import type { Db } from '../db/database.ts';
 import type { SandboxClock } from '../schedule/clock.ts';
 import type { DueJob, JobHandler, Scheduler } from '../schedule/scheduler.ts';
-import { resolveTarget, signAttempt, type SignedAttempt } from './attempt-signing.ts';
+import { resolveTarget, sendSigned, type SignedAttempt } from './attempt-signing.ts';
 import type { AttemptRecorder } from './attempt-recorder.ts';
 import { attemptChaos, type Chaos } from './chaos.ts';
 import type { DeliveryStream } from './delivery-stream.ts';
@@ -25,7 +25,6 @@ import type { AttemptTracer } from './tracing/attempt-tracer.ts';
 import type { TenantShares } from './outbound/shares.ts';
 import { SandboxFlights, type Flight } from './flights.ts';
 import { faultReason, isRowFault, Quarantine } from './quarantine.ts';
-import { storedEnvelope } from './envelope.ts';
 
 import { attemptJob, attemptJobOf, recordOutcome, type AttemptResult, type Trigger } from './attempt-outcome.ts';
 
@@ -296,25 +295,7 @@ export class Dispatcher implements JobHandler {
       // Never start an attempt that could outlive what this engine can vouch for (its heartbeat, its
       // lease through the attempt and its recording), nor on a lease it held across an outage unchecked.
       if (!(await this.deps.leases.readyToSend(leased))) return { status: 'pending', skipped: 'lost_lease' };
-      const stored = storedEnvelope(leased.body);
-      if ('invalid' in stored) throw new Error(stored.invalid);
-      signed = signAttempt(target.signing, leased, Math.floor(this.deps.realNow() / 1000));
-      const span = this.deps.tracer.start({
-        tenantId,
-        deliveryId: id,
-        topic: leased.topic,
-        number: leased.slot,
-        trigger,
-        url: target.url,
-        resentFrom: leased.resentFrom ?? null,
-      });
-      outcome = await this.deps.sender.send({
-        url: target.url,
-        body: leased.body,
-        allowInsecureTls: target.allowInsecureTls,
-        headers: { ...signed.headers, traceparent: span.traceparent },
-      });
-      span.end(outcome);
+      ({ signed, outcome } = await sendSigned(this.deps, target, leased, trigger));
       this.deps.leases.markSent(tenantId, id);
     } finally {
       release();
