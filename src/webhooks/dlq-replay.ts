@@ -301,13 +301,16 @@ export class DlqReplays {
     return outcomeOf(result);
   }
 
-  /** Waits for a delivery's first attempt, made elsewhere, and counts it; skipped if the job stops first. */
+  /**
+   * Waits for a delivery's first attempt, made elsewhere, and counts it; skipped if the job stops first, or if the
+   * delivery left `pending` without an attempt (quarantined: it will never have one).
+   */
   private async firstAttemptOf(run: LocalRun, id: string): Promise<Outcome> {
     for (;;) {
       const state = await this.dispatcher.loadState(run.tenantId, id);
       if (!state) return 'skipped';
       if (state.attemptCount > 0) return state.status === 'succeeded' ? 'succeeded' : 'failed';
-      if (run.stopped || this.closed) return 'skipped';
+      if (state.status !== 'pending' || run.stopped || this.closed) return 'skipped';
       await setTimeout(this.options.progressEveryMs / 10);
     }
   }

@@ -10,7 +10,7 @@ import { useReceiverProcesses } from '../helpers/receiver-process.ts';
 const start = useReceiverProcesses();
 const receiver = `require('node:http').createServer((q, s) => s.end('receiver')).listen(process.env.PORT, '127.0.0.1')`;
 
-test("a port another process binds before the receiver does is given up for another: the test gets the receiver's", async () => {
+test("a port another process binds first is given up for another: the test gets the receiver's", async () => {
   const stranger = createServer((_req, res) => res.end('stranger'));
   const ports: number[] = [];
   try {

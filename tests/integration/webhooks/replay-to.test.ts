@@ -107,6 +107,38 @@ test('a new delivery whose first attempt another path made before the job did: c
   assert.deepEqual(errors, []);
 });
 
+test('a new delivery quarantined before any attempt is counted skipped: the job does not wait for it', async () => {
+  const sb = await createSandbox(engine.url);
+  const production = await receiver(500);
+  const local = await receiver(200);
+  await registerEndpoint(sb, production.url, ['order.placed']);
+  await placeOrder(sb);
+  await production.waitFor(1);
+  await advance(sb, 2 * 3600);
+  const { db, clock, webhooks } = engine.running.services;
+  // As when the claim loop took it first and quarantined it: dead, its lease given back, never attempted.
+  const replays = new DlqReplays(
+    db,
+    clock,
+    webhooks.dispatcher,
+    async (tenantId, id, to) => {
+      const resent = await webhooks.service.resendTo(tenantId, id, to);
+      await db.query(
+        `update deliveries set status = 'dead', lease_owner = null, lease_until = null, lease_slot = null
+          where tenant_id = $1 and id = $2`,
+        [tenantId, resent.id],
+      );
+      return { ...resent, leasedAt: null };
+    },
+    () => {},
+  );
+  const started = await replays.start(sb.id, { statuses: ['dead'], to: local.url });
+  await replays.settled(sb.id, started.id);
+  const job = await replays.get(sb.id, started.id);
+  assert.deepEqual([job.state, job.succeeded, job.failed, job.skipped], ['completed', 0, 0, 1]);
+  assert.equal(local.received.length, 0);
+});
+
 test('an endpoint disabled by 410 and a test to a bare URL: replayed --to anyway; a failing receiver gets retries', async () => {
   const sb = await createSandbox(engine.url);
   const gone = await receiver(410);
